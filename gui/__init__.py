@@ -1,0 +1,1 @@
+"""Warplan's desktop app (PySide6). Builds on ``engine``; see ``docs/architecture.md``."""
