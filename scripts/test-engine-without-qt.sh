@@ -18,4 +18,4 @@ if "$NOQT_VENV/bin/python" -c 'import PySide6' 2>/dev/null; then
     exit 1
 fi
 # -p no:qt: pytest-qt is not installed here; the ini's qt_api key is then unknown, so relax strictness.
-"$NOQT_VENV/bin/python" -m pytest -q -p no:cacheprovider -o addopts="-ra" -o qt_api=pyside6 tests/engine -x -W ignore::pytest.PytestConfigWarning
+"$NOQT_VENV/bin/python" -m pytest -q -p no:cacheprovider -o addopts="-ra" -o qt_api=pyside6 --doctest-modules tests/engine engine -W ignore::pytest.PytestConfigWarning

@@ -1,0 +1,156 @@
+"""``python -m engine bench``: the performance benchmark, as medians and ratios.
+
+Runs on the deterministic stress scenario (:mod:`engine.stress`: 200 models, 40 units, 18
+terrain pieces, 6 objectives) and prints, for each computation, the median, minimum and 90th
+percentile of ``time.perf_counter`` over the repeats, the naive baseline measured in the same
+run, and their ratio. Targets are printed beside the figures; they are goals, not assertions.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from engine.model import Scenario
+from engine.stress import make_stress_scenario
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Wall-clock figures of one benchmark, in milliseconds."""
+
+    name: str
+    median_ms: float
+    min_ms: float
+    p90_ms: float
+    repeats: int
+
+    def line(self, target_ms: float | None = None) -> str:
+        target = f"   target < {target_ms:g} ms" if target_ms is not None else ""
+        return (
+            f"{self.name:<58} median {self.median_ms:10.3f} ms   min {self.min_ms:9.3f}   "
+            f"p90 {self.p90_ms:9.3f}   n={self.repeats}{target}"
+        )
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile (nearest rank) of ``samples``.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], 0.9)
+    9.0
+    """
+    ordered = sorted(samples)
+    rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered)) - 1))
+    return ordered[rank]
+
+
+def measure(name: str, action: Callable[[int], object], repeats: int) -> Timing:
+    """Time ``action(i)`` for ``i`` in ``range(repeats)``, after one warm-up call."""
+    action(-1)
+    samples: list[float] = []
+    for index in range(repeats):
+        start = time.perf_counter()
+        action(index)
+        samples.append((time.perf_counter() - start) * 1000.0)
+    return Timing(name, statistics.median(samples), min(samples), percentile(samples, 0.9), repeats)
+
+
+def _ratio_line(slow: Timing, fast: Timing) -> str:
+    return f"  ratio {slow.name} / {fast.name} = {slow.median_ms / fast.median_ms:.1f}x"
+
+
+def _random_moves(scenario: Scenario, count: int, seed: int) -> list[tuple[str, float, float]]:
+    rng = random.Random(seed)
+    ids = [u.id for u in scenario.units]
+    return [(rng.choice(ids), rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)) for _ in range(count)]
+
+
+def bench_rules(out: TextIO, scenario: Scenario, quick: bool) -> None:
+    """Objective control, engagement, quarters, zones and territories without line of sight."""
+    from engine.bench_rules import naive_rules
+    from engine.evaluate import IncrementalEvaluator, evaluate
+
+    repeats = 30 if quick else 200
+    naive = measure(
+        "rules: naive loop over shapely distances",
+        lambda _: naive_rules(scenario),
+        5 if quick else 15,
+    )
+    full = measure(
+        "rules: full evaluation (no line of sight)",
+        lambda _: evaluate(scenario, visibility=False),
+        repeats,
+    )
+    moves = _random_moves(scenario, repeats + 1, seed=7)
+    evaluator = IncrementalEvaluator(scenario)
+    state = {"scenario": scenario}
+
+    def one_move(index: int) -> object:
+        unit_id, dx, dy = moves[index + 1]
+        moved = state["scenario"].with_unit_moved(unit_id, dx, dy)
+        state["scenario"] = moved
+        return evaluator.update(moved, (unit_id,))
+
+    incremental = measure("rules: update after one unit moves (incremental)", one_move, repeats)
+    print(naive.line(), file=out)
+    print(full.line(target_ms=2.0), file=out)
+    print(incremental.line(target_ms=0.5), file=out)
+    print(_ratio_line(naive, full), file=out)
+    print(_ratio_line(naive, incremental), file=out)
+
+
+def bench_visibility(out: TextIO, scenario: Scenario, quick: bool, naive: bool) -> None:
+    """The 40 x 40 visibility matrix, and its update after one unit moves."""
+    from engine.bench_visibility import naive_sampling_visibility
+    from engine.visibility import VisibilityEngine, visibility
+
+    full = measure(
+        "visibility: full 40 x 40 matrix (exact)", lambda _: visibility(scenario), 3 if quick else 7
+    )
+    moves = _random_moves(scenario, 61, seed=11)
+    engine = VisibilityEngine(scenario)
+    engine.matrix()
+    state = {"scenario": scenario}
+
+    def one_move(index: int) -> object:
+        unit_id, dx, dy = moves[index + 1]
+        moved = state["scenario"].with_unit_moved(unit_id, dx, dy)
+        state["scenario"] = moved
+        return engine.update(moved, (unit_id,))
+
+    update = measure("visibility: update after one unit moves", one_move, 15 if quick else 60)
+    print(full.line(target_ms=150.0), file=out)
+    print(update.line(target_ms=10.0), file=out)
+    if naive:
+        baseline = measure(
+            "visibility: naive 16-point sampling matrix",
+            lambda _: naive_sampling_visibility(scenario),
+            1,
+        )
+        print(baseline.line(), file=out)
+        print(_ratio_line(baseline, full), file=out)
+        print(_ratio_line(baseline, update), file=out)
+
+
+def run_benchmarks(out: TextIO, *, quick: bool = False, naive_visibility: bool = True) -> None:
+    """Print every benchmark's figures to ``out``."""
+    scenario = make_stress_scenario(seed=1)
+    models = sum(len(u.models) for u in scenario.units)
+    print(
+        f"Warplan engine benchmark: stress scenario seed 1, {models} models, "
+        f"{len(scenario.units)} units, {len(scenario.terrain)} terrain pieces, "
+        f"{len(scenario.objectives)} objectives",
+        file=out,
+    )
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{platform.processor() or 'unknown processor'}",
+        file=out,
+    )
+    bench_rules(out, scenario, quick)
+    bench_visibility(out, scenario, quick, naive_visibility)

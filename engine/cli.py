@@ -1,0 +1,147 @@
+"""``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench.
+
+Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
+``path: problem`` line per problem on standard error), 1 for a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from engine.errors import ScenarioError, WarplanError
+
+EXIT_OK = 0
+EXIT_USAGE = 1
+EXIT_BAD_INPUT = 2
+
+
+def _print_problems(error: ScenarioError, source: str, err: TextIO) -> None:
+    print(f"{source}: not a valid scenario", file=err)
+    for problem in error.problems:
+        print(str(problem), file=err)
+
+
+def _cmd_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.scenario_io import load_scenario
+
+    scenario = load_scenario(Path(args.file))
+    models = sum(len(u.models) for u in scenario.units)
+    print(
+        f"{args.file}: valid ({scenario.ruleset}, {len(scenario.units)} units, {models} models, "
+        f"{len(scenario.terrain)} terrain pieces, {len(scenario.objectives)} objectives)",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.evaluate import evaluate
+    from engine.scenario_io import load_scenario
+
+    scenario = load_scenario(Path(args.file))
+    evaluation = evaluate(scenario, visibility=not args.no_visibility)
+    if args.json:
+        json.dump(evaluation.to_json(), out, indent=2, sort_keys=False)
+        out.write("\n")
+    else:
+        out.write(evaluation.ruling_text())
+        if not evaluation.ruling_text().endswith("\n"):
+            out.write("\n")
+    return EXIT_OK
+
+
+def _cmd_score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.missions import score
+    from engine.scenario_io import load_scenario
+
+    report = score(load_scenario(Path(args.file)))
+    if args.json:
+        json.dump(report.to_json(), out, indent=2)
+        out.write("\n")
+    else:
+        out.write(report.text())
+        out.write("\n")
+    return EXIT_OK
+
+
+def _cmd_primary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.missions import primary_mission
+
+    print(primary_mission(args.player_fd, args.opponent_fd), file=out)
+    return EXIT_OK
+
+
+def _cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.bench import run_benchmarks
+
+    run_benchmarks(out, quick=args.quick, naive_visibility=not args.skip_naive_visibility)
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine",
+        description="Warplan's rules engine: what the rules say about a battlefield.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    evaluate = commands.add_parser("evaluate", help="print the rulings for a scenario file")
+    evaluate.add_argument("file", help="a .warplan.json scenario")
+    evaluate.add_argument("--json", action="store_true", help="print the contract JSON")
+    evaluate.add_argument(
+        "--no-visibility", action="store_true", help="skip line of sight (faster)"
+    )
+    evaluate.set_defaults(handler=_cmd_evaluate)
+
+    validate = commands.add_parser("validate", help="check a scenario file against the format")
+    validate.add_argument("file")
+    validate.set_defaults(handler=_cmd_validate)
+
+    score = commands.add_parser("score", help="score the moment a scenario's game section gives")
+    score.add_argument("file")
+    score.add_argument("--json", action="store_true", help="print the contract JSON")
+    score.set_defaults(handler=_cmd_score)
+
+    primary = commands.add_parser(
+        "primary", help="the Primary Mission a pair of Force Disposition cards gives a player"
+    )
+    primary.add_argument("player_fd", metavar="PLAYER_FD")
+    primary.add_argument("opponent_fd", metavar="OPPONENT_FD")
+    primary.set_defaults(handler=_cmd_primary)
+
+    bench = commands.add_parser("bench", help="run the performance benchmark (medians, ratios)")
+    bench.add_argument("--quick", action="store_true", help="fewer repeats")
+    bench.add_argument(
+        "--skip-naive-visibility",
+        action="store_true",
+        help="skip the slow naive line-of-sight baseline (about half a minute)",
+    )
+    bench.set_defaults(handler=_cmd_bench)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Run the command line; returns the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_request:
+        return EXIT_OK if exit_request.code == 0 else EXIT_USAGE
+    try:
+        status: int = args.handler(args, out, err)
+    except ScenarioError as error:
+        _print_problems(error, getattr(args, "file", ""), err)
+        return EXIT_BAD_INPUT
+    except WarplanError as error:
+        print(f"error: {error}", file=err)
+        return EXIT_BAD_INPUT
+    return status
