@@ -1,0 +1,907 @@
+"""Exact base geometry: distances between bases, points and markers; bases against areas.
+
+Round bases are measured in closed form; oval bases are true ellipses (the point-to-ellipse
+distance is Eberly's root solve, overlap and containment against polygons go through the affine
+map that turns the ellipse into the unit circle); rectangular bases are exact rotated
+rectangles. Two non-round bases are measured on their exact support functions. No base is ever
+approximated by a polygon, except by :func:`base_outline`, which exists for drawing.
+
+Lengths are inches; "within N" is inclusive with :data:`TOLERANCE`.
+
+>>> from engine.model import CircleBase, Model
+>>> a = Model("a", 0.0, 0.0, CircleBase(32))
+>>> b = Model("b", 3.0, 0.0, CircleBase(32))
+>>> round(model_distance(a, b), 6) == round(3 - 32 / 25.4, 6)
+True
+>>> within(model_distance(a, b), 3 - 32 / 25.4)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from engine.errors import GeometryError
+from engine.model import Base, CircleBase, Model, OvalBase, Scenario
+
+TOLERANCE = 1e-6
+"""Inches: "within N" means ``distance <= N + TOLERANCE``."""
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+IntArray: TypeAlias = npt.NDArray[np.int64]
+BoolArray: TypeAlias = npt.NDArray[np.bool_]
+
+KIND_CIRCLE, KIND_OVAL, KIND_RECT = 0, 1, 2
+
+_NEWTON_STEPS = 60
+_GJK_ITERATIONS = 200
+_CONVERGED = 1e-10
+
+
+def within(distance: float, limit: float) -> bool:
+    """Whether ``distance`` is within ``limit`` inches, inclusive, with :data:`TOLERANCE`.
+
+    >>> within(3.0, 3.0), within(3.0000005, 3.0), within(3.0001, 3.0)
+    (True, True, False)
+    """
+    return distance <= limit + TOLERANCE
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes: a base placed on the table
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A placed base: ``kind``, centre, the two half sizes (inches) and the rotation.
+
+    Circles have ``a == b == radius``; ovals have semi-axes ``a`` (along the facing) and ``b``;
+    rectangles have half length ``a`` and half width ``b``.
+    """
+
+    kind: int
+    x: float
+    y: float
+    a: float
+    b: float
+    cos: float = 1.0
+    sin: float = 0.0
+
+    @property
+    def bounding_radius(self) -> float:
+        """The radius of the smallest circle about the centre holding the base."""
+        if self.kind == KIND_RECT:
+            return math.hypot(self.a, self.b)
+        return max(self.a, self.b)
+
+    @property
+    def inner_radius(self) -> float:
+        """The radius of the largest circle about the centre inside the base."""
+        return min(self.a, self.b)
+
+    def to_local(self, px: float, py: float) -> tuple[float, float]:
+        """A table point in the base's own frame (centre at the origin, facing along x)."""
+        dx, dy = px - self.x, py - self.y
+        return self.cos * dx + self.sin * dy, -self.sin * dx + self.cos * dy
+
+    def to_table(self, lx: float, ly: float) -> tuple[float, float]:
+        return self.x + self.cos * lx - self.sin * ly, self.y + self.sin * lx + self.cos * ly
+
+    def corners(self) -> tuple[tuple[float, float], ...]:
+        """A rectangle's corners, counter-clockwise."""
+        a, b = self.a, self.b
+        return tuple(self.to_table(lx, ly) for lx, ly in ((a, b), (-a, b), (-a, -b), (a, -b)))
+
+    def half_extents(self) -> tuple[float, float]:
+        """Exact half width and half depth of the base's axis-aligned bounding box."""
+        c, s = abs(self.cos), abs(self.sin)
+        if self.kind == KIND_CIRCLE:
+            return self.a, self.a
+        if self.kind == KIND_OVAL:
+            return math.hypot(self.a * c, self.b * s), math.hypot(self.a * s, self.b * c)
+        return self.a * c + self.b * s, self.a * s + self.b * c
+
+    def support(self, ux: float, uy: float) -> tuple[float, float]:
+        """The point of the base farthest in direction ``(ux, uy)`` (any length)."""
+        lx, ly = self.cos * ux + self.sin * uy, -self.sin * ux + self.cos * uy
+        if self.kind == KIND_RECT:
+            sx = self.a if lx >= 0 else -self.a
+            sy = self.b if ly >= 0 else -self.b
+        else:
+            norm = math.hypot(self.a * lx, self.b * ly)
+            if norm == 0.0:
+                return self.x, self.y
+            sx = self.a * self.a * lx / norm
+            sy = self.b * self.b * ly / norm
+        return self.to_table(sx, sy)
+
+
+def shape_of(model: Model) -> Shape:
+    """The placed shape of a model's base.
+
+    >>> from engine.model import OvalBase
+    >>> s = shape_of(Model("m", 1.0, 2.0, OvalBase(50.8, 25.4), rotation=90.0))
+    >>> (s.kind, s.a, s.b, round(s.sin, 6))
+    (1, 1.0, 0.5, 1.0)
+    """
+    return _shape(model.base, model.x, model.y, model.rotation)
+
+
+def _shape(base: Base, x: float, y: float, rotation: float) -> Shape:
+    if isinstance(base, CircleBase):
+        if not base.radius > 0:
+            raise GeometryError(f"a round base needs a positive diameter, got {base.diameter}")
+        return Shape(KIND_CIRCLE, x, y, base.radius, base.radius)
+    theta = math.radians(rotation)
+    cos, sin = math.cos(theta), math.sin(theta)
+    if isinstance(base, OvalBase):
+        a, b = base.semi_axes
+        kind = KIND_OVAL
+    else:
+        a, b = base.half_extents
+        kind = KIND_RECT
+    if not (a > 0 and b > 0):
+        raise GeometryError(f"a base needs a positive length and width, got {base}")
+    if kind == KIND_OVAL and a == b:
+        return Shape(KIND_CIRCLE, x, y, a, a)
+    return Shape(kind, x, y, a, b, cos, sin)
+
+
+# ---------------------------------------------------------------------------------------------
+# Points
+
+
+def ellipse_point_distance(a: float, b: float, px: float, py: float) -> float:
+    """Distance from ``(px, py)`` to the filled ellipse with semi-axes ``a`` (x) and ``b`` (y).
+
+    Eberly's method: with the point reflected into the first quadrant and outside the ellipse,
+    the closest point is ``(r0 y0 / (s + r0), y1 / (s + 1))`` for the root ``s`` of a convex,
+    decreasing function, which Newton's method from ``s = 0`` reaches monotonically.
+
+    >>> round(ellipse_point_distance(2.0, 1.0, 5.0, 0.0), 12)
+    3.0
+    >>> round(ellipse_point_distance(2.0, 1.0, 0.0, 3.0), 12)
+    2.0
+    >>> ellipse_point_distance(2.0, 1.0, 0.5, 0.5)
+    0.0
+    """
+    y0, y1 = abs(px), abs(py)
+    if a < b:
+        a, b, y0, y1 = b, a, y1, y0
+    z0, z1 = y0 / a, y1 / b
+    g = z0 * z0 + z1 * z1 - 1.0
+    if g <= 0.0:
+        return 0.0
+    r0 = (a / b) ** 2
+    s = _ellipse_root(r0, z0, z1)
+    x0 = r0 * y0 / (s + r0)
+    x1 = y1 / (s + 1.0)
+    return math.hypot(x0 - y0, x1 - y1)
+
+
+def _ellipse_root(r0: float, z0: float, z1: float) -> float:
+    s = 0.0
+    for _ in range(_NEWTON_STEPS):
+        t0 = r0 * z0 / (s + r0)
+        t1 = z1 / (s + 1.0)
+        f = t0 * t0 + t1 * t1 - 1.0
+        slope = -2.0 * (t0 * t0 / (s + r0) + t1 * t1 / (s + 1.0))
+        step = f / slope
+        s -= step
+        if -step <= 1e-15 * (1.0 + s):
+            break
+    return s
+
+
+def _ellipse_closest_point(a: float, b: float, px: float, py: float) -> tuple[float, float]:
+    """The point of the ellipse outline closest to an outside point ``(px, py)`` (local frame)."""
+    swap = a < b
+    y0, y1 = (abs(py), abs(px)) if swap else (abs(px), abs(py))
+    e0, e1 = (b, a) if swap else (a, b)
+    r0 = (e0 / e1) ** 2
+    s = _ellipse_root(r0, y0 / e0, y1 / e1)
+    x0 = r0 * y0 / (s + r0)
+    x1 = y1 / (s + 1.0)
+    if swap:
+        x0, x1 = x1, x0
+    return math.copysign(x0, px), math.copysign(x1, py)
+
+
+def shape_point_distance(shape: Shape, px: float, py: float) -> float:
+    """Distance from a point to the closest point of a placed base (0 inside it)."""
+    if shape.kind == KIND_CIRCLE:
+        return max(0.0, math.hypot(px - shape.x, py - shape.y) - shape.a)
+    lx, ly = shape.to_local(px, py)
+    if shape.kind == KIND_OVAL:
+        return ellipse_point_distance(shape.a, shape.b, lx, ly)
+    return math.hypot(max(abs(lx) - shape.a, 0.0), max(abs(ly) - shape.b, 0.0))
+
+
+def model_point_distance(model: Model, x: float, y: float) -> float:
+    """Horizontal distance from the point ``(x, y)`` to the closest point of a model's base.
+
+    >>> from engine.model import RectBase
+    >>> m = Model("tank", 10.0, 10.0, RectBase(50.8, 25.4))
+    >>> model_point_distance(m, 14.0, 10.0), model_point_distance(m, 10.0, 10.2)
+    (3.0, 0.0)
+    """
+    return shape_point_distance(shape_of(model), x, y)
+
+
+def model_circle_distance(model: Model, x: float, y: float, radius: float) -> float:
+    """Distance from a model's base to the closest point of a circle (a marker), 0 if touching.
+
+    >>> from engine.model import CircleBase
+    >>> round(model_circle_distance(Model("m", 0, 0, CircleBase(25.4)), 4.0, 0.0, 0.5), 9)
+    3.0
+    """
+    return max(0.0, model_point_distance(model, x, y) - radius)
+
+
+# ---------------------------------------------------------------------------------------------
+# Two bases
+
+
+def shape_distance(p: Shape, q: Shape) -> float:
+    """Distance between the closest points of two placed bases (0 when they overlap)."""
+    if p.kind == KIND_CIRCLE and q.kind == KIND_CIRCLE:
+        return max(0.0, math.hypot(p.x - q.x, p.y - q.y) - p.a - q.a)
+    if p.kind == KIND_CIRCLE:
+        return max(0.0, shape_point_distance(q, p.x, p.y) - p.a)
+    if q.kind == KIND_CIRCLE:
+        return max(0.0, shape_point_distance(p, q.x, q.y) - q.a)
+    if p.kind == KIND_RECT and q.kind == KIND_RECT:
+        return _rect_rect_distance(p, q)
+    if p.kind == KIND_RECT:
+        return _oval_rect_distance(q, p)
+    if q.kind == KIND_RECT:
+        return _oval_rect_distance(p, q)
+    return gjk_distance(p, q)
+
+
+def model_distance(a: Model, b: Model) -> float:
+    """Horizontal distance between the closest points of two models' bases (0 if overlapping).
+
+    >>> from engine.model import CircleBase, OvalBase
+    >>> disc = Model("a", 0, 0, CircleBase(25.4))
+    >>> oval = Model("b", 0, 3, OvalBase(50.8, 25.4))
+    >>> round(model_distance(disc, oval), 9)
+    2.0
+    """
+    return shape_distance(shape_of(a), shape_of(b))
+
+
+def _gap_along(p: Shape, q: Shape, ux: float, uy: float) -> float:
+    """How far ``q`` lies beyond ``p`` along the unit direction ``u`` (negative: not separated)."""
+    sp = p.support(ux, uy)
+    sq = q.support(-ux, -uy)
+    return (sq[0] - sp[0]) * ux + (sq[1] - sp[1]) * uy
+
+
+def _rect_rect_distance(p: Shape, q: Shape) -> float:
+    pc, qc = p.corners(), q.corners()
+    for shape in (p, q):
+        for ux, uy in ((shape.cos, shape.sin), (-shape.sin, shape.cos)):
+            if _projections_apart(pc, qc, ux, uy):
+                return min(
+                    min(_point_segment_distance(v, e0, e1) for v in pc for e0, e1 in _edges(qc)),
+                    min(_point_segment_distance(v, e0, e1) for v in qc for e0, e1 in _edges(pc)),
+                )
+    return 0.0
+
+
+def _projections_apart(
+    pc: Sequence[tuple[float, float]], qc: Sequence[tuple[float, float]], ux: float, uy: float
+) -> bool:
+    pp = [x * ux + y * uy for x, y in pc]
+    qq = [x * ux + y * uy for x, y in qc]
+    return max(pp) < min(qq) or max(qq) < min(pp)
+
+
+def _edges(
+    corners: Sequence[tuple[float, float]],
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    return [(corners[i], corners[(i + 1) % len(corners)]) for i in range(len(corners))]
+
+
+def _point_segment_distance(
+    v: tuple[float, float], e0: tuple[float, float], e1: tuple[float, float]
+) -> float:
+    ex, ey = e1[0] - e0[0], e1[1] - e0[1]
+    length2 = ex * ex + ey * ey
+    t = 0.0 if length2 == 0 else ((v[0] - e0[0]) * ex + (v[1] - e0[1]) * ey) / length2
+    t = min(1.0, max(0.0, t))
+    return math.hypot(v[0] - e0[0] - t * ex, v[1] - e0[1] - t * ey)
+
+
+def _oval_rect_distance(oval: Shape, rect: Shape) -> float:
+    """Exact: the best separating direction is a rectangle edge's normal, or joins a corner to
+    its closest point on the ellipse; the distance is the largest gap over those directions."""
+    best = -math.inf
+    for ux, uy in ((rect.cos, rect.sin), (-rect.sin, rect.cos)):
+        best = max(best, _gap_along(rect, oval, ux, uy), _gap_along(rect, oval, -ux, -uy))
+    for cx, cy in rect.corners():
+        lx, ly = oval.to_local(cx, cy)
+        if (lx / oval.a) ** 2 + (ly / oval.b) ** 2 <= 1.0:
+            return 0.0
+        qx, qy = oval.to_table(*_ellipse_closest_point(oval.a, oval.b, lx, ly))
+        dx, dy = qx - cx, qy - cy
+        norm = math.hypot(dx, dy)
+        best = max(best, _gap_along(rect, oval, dx / norm, dy / norm))
+    return max(0.0, best)
+
+
+def gjk_distance(p: Shape, q: Shape) -> float:
+    """Distance between two convex bases by GJK on their exact support functions.
+
+    Iterates until the upper bound (the closest point of the simplex) and the lower bound (the
+    best separating plane found) agree within 1e-10 inch; 0 when the bases overlap.
+    """
+    vx, vy = p.x - q.x, p.y - q.y
+    if vx == 0.0 and vy == 0.0:
+        return 0.0
+    simplex: list[tuple[float, float]] = []
+    lower = 0.0
+    for _ in range(_GJK_ITERATIONS):
+        sp = p.support(-vx, -vy)
+        sq = q.support(vx, vy)
+        wx, wy = sp[0] - sq[0], sp[1] - sq[1]
+        norm_v = math.hypot(vx, vy)
+        lower = max(lower, (vx * wx + vy * wy) / norm_v)
+        if norm_v - lower <= _CONVERGED:
+            return norm_v
+        simplex.append((wx, wy))
+        closest, simplex = _closest_on_simplex(simplex)
+        if closest is None:
+            return 0.0
+        vx, vy = closest
+        if math.hypot(vx, vy) <= _CONVERGED:
+            return 0.0
+    return math.hypot(vx, vy)
+
+
+def _closest_on_simplex(
+    simplex: list[tuple[float, float]],
+) -> tuple[tuple[float, float] | None, list[tuple[float, float]]]:
+    """The point of the simplex's hull closest to the origin and the smallest face holding it;
+    ``None`` when the hull (a triangle) contains the origin."""
+    if len(simplex) == 1:
+        return simplex[0], simplex
+    if len(simplex) == 2:
+        return _closest_on_segment(simplex[0], simplex[1])
+    a, b, c = simplex
+    if _triangle_contains_origin(a, b, c):
+        return None, simplex
+    best: tuple[float, float] | None = None
+    best_face: list[tuple[float, float]] = simplex
+    for e0, e1 in ((a, b), (b, c), (a, c)):
+        point, face = _closest_on_segment(e0, e1)
+        if best is None or point[0] ** 2 + point[1] ** 2 < best[0] ** 2 + best[1] ** 2:
+            best, best_face = point, face
+    return best, best_face
+
+
+def _closest_on_segment(
+    a: tuple[float, float], b: tuple[float, float]
+) -> tuple[tuple[float, float], list[tuple[float, float]]]:
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    length2 = ex * ex + ey * ey
+    t = 0.0 if length2 == 0 else -(a[0] * ex + a[1] * ey) / length2
+    if t <= 0.0:
+        return a, [a]
+    if t >= 1.0:
+        return b, [b]
+    return (a[0] + t * ex, a[1] + t * ey), [a, b]
+
+
+def _triangle_contains_origin(
+    a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]
+) -> bool:
+    d1 = a[0] * b[1] - a[1] * b[0]
+    d2 = b[0] * c[1] - b[1] * c[0]
+    d3 = c[0] * a[1] - c[1] * a[0]
+    return (d1 >= 0 and d2 >= 0 and d3 >= 0) or (d1 <= 0 and d2 <= 0 and d3 <= 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bases against areas
+
+
+AreaLike: TypeAlias = "PreparedArea | BaseGeometry | Sequence[tuple[float, float]]"
+
+
+class PreparedArea:
+    """A polygonal area (terrain area, zone, No Man's Land) ready for repeated base tests.
+
+    >>> area = PreparedArea([(0, 0), (10, 0), (10, 10), (0, 10)])
+    >>> area.bounds
+    (0.0, 0.0, 10.0, 10.0)
+    """
+
+    def __init__(self, area: BaseGeometry | Sequence[tuple[float, float]]) -> None:
+        geom = area if isinstance(area, BaseGeometry) else shapely.Polygon(area)
+        if geom.is_empty:
+            raise GeometryError("an area must not be empty")
+        if not geom.is_valid:
+            raise GeometryError(f"an area must be a valid polygon: {shapely.is_valid_reason(geom)}")
+        self.geometry: BaseGeometry = geom
+        shapely.prepare(geom)
+        minx, miny, maxx, maxy = (float(v) for v in geom.bounds)
+        self.bounds: tuple[float, float, float, float] = (minx, miny, maxx, maxy)
+        box_area = (maxx - minx) * (maxy - miny)
+        # An axis-aligned rectangle holds a base exactly when it holds the base's bounding box.
+        self.is_box: bool = (
+            geom.geom_type == "Polygon" and abs(geom.area - box_area) <= 1e-12 * max(1.0, box_area)
+        )
+
+    @cached_property
+    def boundary(self) -> BaseGeometry:
+        boundary: BaseGeometry = self.geometry.boundary
+        shapely.prepare(boundary)
+        return boundary
+
+    @cached_property
+    def widened(self) -> BaseGeometry:
+        """The area grown by :data:`TOLERANCE` (mitred corners), for inclusive containment."""
+        grown: BaseGeometry = shapely.buffer(self.geometry, TOLERANCE, join_style="mitre")
+        shapely.prepare(grown)
+        return grown
+
+    def covers_point(self, x: float, y: float) -> bool:
+        return bool(shapely.intersects_xy(self.geometry, x, y))
+
+    def mapped(self, shape: Shape) -> BaseGeometry:
+        """The area in the frame where an oval base is the unit circle at the origin."""
+        c, s, a, b, x0, y0 = shape.cos, shape.sin, shape.a, shape.b, shape.x, shape.y
+
+        def to_unit(coords: Any) -> Any:
+            dx, dy = coords[:, 0] - x0, coords[:, 1] - y0
+            return np.column_stack(((c * dx + s * dy) / a, (-s * dx + c * dy) / b))
+
+        return shapely.transform(self.geometry, to_unit)
+
+
+def prepared_area(area: AreaLike) -> PreparedArea:
+    return area if isinstance(area, PreparedArea) else PreparedArea(area)
+
+
+_ORIGIN = shapely.Point(0.0, 0.0)
+
+
+def shape_overlaps(shape: Shape, area: PreparedArea) -> bool:
+    """Whether any part of a base is over the area (touching counts, within TOLERANCE)."""
+    if not _boxes_meet(shape, area.bounds, TOLERANCE):
+        return False
+    if shape.kind == KIND_CIRCLE:
+        point = shapely.Point(shape.x, shape.y)
+        return bool(shapely.distance(area.geometry, point) <= shape.a + TOLERANCE)
+    if shape.kind == KIND_OVAL:
+        slack = TOLERANCE / min(shape.a, shape.b)
+        return bool(shapely.distance(area.mapped(shape), _ORIGIN) <= 1.0 + slack)
+    return bool(shapely.dwithin(area.geometry, shapely.Polygon(shape.corners()), TOLERANCE))
+
+
+def shape_wholly_within(shape: Shape, area: PreparedArea) -> bool:
+    """Whether every point of a base is inside the area or on its edge (within TOLERANCE)."""
+    hx, hy = shape.half_extents()
+    minx, miny, maxx, maxy = area.bounds
+    if (
+        shape.x - hx < minx - TOLERANCE
+        or shape.x + hx > maxx + TOLERANCE
+        or shape.y - hy < miny - TOLERANCE
+        or shape.y + hy > maxy + TOLERANCE
+    ):
+        return False
+    if area.is_box:
+        return True
+    if shape.kind == KIND_CIRCLE:
+        if not area.covers_point(shape.x, shape.y):
+            return False
+        point = shapely.Point(shape.x, shape.y)
+        return bool(shapely.distance(area.boundary, point) >= shape.a - TOLERANCE)
+    if shape.kind == KIND_OVAL:
+        mapped = area.mapped(shape)
+        if not shapely.intersects(mapped, _ORIGIN):
+            return False
+        slack = TOLERANCE / min(shape.a, shape.b)
+        return bool(shapely.distance(mapped.boundary, _ORIGIN) >= 1.0 - slack)
+    return bool(shapely.covers(area.widened, shapely.Polygon(shape.corners())))
+
+
+def _boxes_meet(shape: Shape, bounds: tuple[float, float, float, float], slack: float) -> bool:
+    hx, hy = shape.half_extents()
+    minx, miny, maxx, maxy = bounds
+    return not (
+        shape.x + hx < minx - slack
+        or shape.x - hx > maxx + slack
+        or shape.y + hy < miny - slack
+        or shape.y - hy > maxy + slack
+    )
+
+
+def model_overlaps(model: Model, area: AreaLike) -> bool:
+    """Whether any part of a model's base is over ``area`` (a terrain area: "within" it).
+
+    >>> from engine.model import CircleBase
+    >>> square = [(0, 0), (10, 0), (10, 10), (0, 10)]
+    >>> model_overlaps(Model("m", 10.5, 5, CircleBase(25.4)), square)
+    True
+    >>> model_overlaps(Model("m", 10.6, 5, CircleBase(25.4)), square)
+    False
+    """
+    return shape_overlaps(shape_of(model), prepared_area(area))
+
+
+def model_wholly_within(model: Model, area: AreaLike) -> bool:
+    """Whether every point of a model's base is inside ``area`` or on its edge.
+
+    >>> from engine.model import CircleBase
+    >>> square = [(0, 0), (10, 0), (10, 10), (0, 10)]
+    >>> model_wholly_within(Model("m", 9.5, 5, CircleBase(25.4)), square)
+    True
+    >>> model_wholly_within(Model("m", 9.6, 5, CircleBase(25.4)), square)
+    False
+    """
+    return shape_wholly_within(shape_of(model), prepared_area(area))
+
+
+def base_outline(model: Model, segments: int = 64) -> shapely.Polygon:
+    """A polygon tracing a model's base, for drawing only (never for measuring)."""
+    shape = shape_of(model)
+    if shape.kind == KIND_RECT:
+        return shapely.Polygon(shape.corners())
+    angles = np.linspace(0.0, 2.0 * math.pi, segments, endpoint=False)
+    lx, ly = shape.a * np.cos(angles), shape.b * np.sin(angles)
+    xs = shape.x + shape.cos * lx - shape.sin * ly
+    ys = shape.y + shape.sin * lx + shape.cos * ly
+    return shapely.Polygon(np.column_stack((xs, ys)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Vectorised paths: many bases at once
+
+
+@dataclass(frozen=True, eq=False)
+class ShapeArrays:
+    """Bases as parallel numpy arrays (one row per model), for the fast rules paths."""
+
+    kind: IntArray
+    x: FloatArray
+    y: FloatArray
+    a: FloatArray
+    b: FloatArray
+    cos: FloatArray
+    sin: FloatArray
+    bounding: FloatArray
+    inner: FloatArray
+    half_x: FloatArray
+    half_y: FloatArray
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def shape(self, i: int) -> Shape:
+        return Shape(
+            int(self.kind[i]),
+            float(self.x[i]),
+            float(self.y[i]),
+            float(self.a[i]),
+            float(self.b[i]),
+            float(self.cos[i]),
+            float(self.sin[i]),
+        )
+
+
+def shape_arrays(shapes: Sequence[Shape]) -> ShapeArrays:
+    """Pack shapes into :class:`ShapeArrays`."""
+    kind = np.array([s.kind for s in shapes], dtype=np.int64)
+    cols = np.array(
+        [(s.x, s.y, s.a, s.b, s.cos, s.sin, s.bounding_radius, s.inner_radius) for s in shapes],
+        dtype=np.float64,
+    ).reshape(-1, 8)
+    extents = np.array([s.half_extents() for s in shapes], dtype=np.float64).reshape(-1, 2)
+    return ShapeArrays(
+        kind,
+        cols[:, 0].copy(),
+        cols[:, 1].copy(),
+        cols[:, 2].copy(),
+        cols[:, 3].copy(),
+        cols[:, 4].copy(),
+        cols[:, 5].copy(),
+        cols[:, 6].copy(),
+        cols[:, 7].copy(),
+        extents[:, 0].copy(),
+        extents[:, 1].copy(),
+    )
+
+
+def ellipse_point_distances(
+    a: FloatArray, b: FloatArray, px: FloatArray, py: FloatArray
+) -> FloatArray:
+    """Vectorised :func:`ellipse_point_distance` (local frames; 0 inside)."""
+    swap = a < b
+    e0 = np.where(swap, b, a)
+    e1 = np.where(swap, a, b)
+    y0 = np.where(swap, np.abs(py), np.abs(px))
+    y1 = np.where(swap, np.abs(px), np.abs(py))
+    z0, z1 = y0 / e0, y1 / e1
+    outside = z0 * z0 + z1 * z1 > 1.0
+    r0 = (e0 / e1) ** 2
+    s = np.zeros_like(z0)
+    # Points inside are answered 0 below; keep their (meaningless) iterations finite.
+    z0 = np.where(outside, z0, 1.0)
+    for _ in range(_NEWTON_STEPS):
+        t0 = r0 * z0 / (s + r0)
+        t1 = z1 / (s + 1.0)
+        f = t0 * t0 + t1 * t1 - 1.0
+        slope = -2.0 * (t0 * t0 / (s + r0) + t1 * t1 / (s + 1.0))
+        step = np.where(outside, f / slope, 0.0)
+        s = s - step
+        if np.all(-step <= 1e-15 * (1.0 + s)):
+            break
+    x0 = r0 * y0 / (s + r0)
+    x1 = y1 / (s + 1.0)
+    result: FloatArray = np.where(outside, np.hypot(x0 - y0, x1 - y1), 0.0)
+    return result
+
+
+def point_distances(shapes: ShapeArrays, px: float, py: float) -> FloatArray:
+    """Distance from one point to every base (0 inside), exact for every shape.
+
+    >>> from engine.model import CircleBase
+    >>> arrays = shape_arrays([shape_of(Model("m", 0, 0, CircleBase(25.4)))])
+    >>> point_distances(arrays, 3.0, 4.0).tolist()
+    [4.5]
+    """
+    dx, dy = px - shapes.x, py - shapes.y
+    centre = np.hypot(dx, dy)
+    result = np.maximum(centre - shapes.a, 0.0)
+    others = np.flatnonzero(shapes.kind != KIND_CIRCLE)
+    if len(others):
+        c, s = shapes.cos[others], shapes.sin[others]
+        lx = c * dx[others] + s * dy[others]
+        ly = -s * dx[others] + c * dy[others]
+        a, b = shapes.a[others], shapes.b[others]
+        rect = shapes.kind[others] == KIND_RECT
+        rect_d = np.hypot(np.maximum(np.abs(lx) - a, 0.0), np.maximum(np.abs(ly) - b, 0.0))
+        oval = ~rect
+        oval_d = np.zeros_like(rect_d)
+        if np.any(oval):
+            oval_d[oval] = ellipse_point_distances(a[oval], b[oval], lx[oval], ly[oval])
+        result[others] = np.where(rect, rect_d, oval_d)
+    return result
+
+
+def close_pairs(
+    shapes: ShapeArrays, rows: IntArray, cols: IntArray, limit: float
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """The pairs ``(rows[k], cols[k])`` of bases within ``limit`` (inclusive), with distances.
+
+    Circles pairs are measured in closed form over the whole batch; for the rest a bounding-
+    circle prefilter drops the pairs that cannot be within ``limit``, circle-against-other pairs
+    are measured as point distances minus the radius, and the remaining pairs one by one.
+    """
+    if len(rows) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    reach = limit + TOLERANCE
+    centre = np.hypot(shapes.x[rows] - shapes.x[cols], shapes.y[rows] - shapes.y[cols])
+    candidate = centre - shapes.bounding[rows] - shapes.bounding[cols] <= reach
+    rows, cols, centre = rows[candidate], cols[candidate], centre[candidate]
+    distance = np.maximum(centre - shapes.a[rows] - shapes.a[cols], 0.0)
+    kr, kc = shapes.kind[rows], shapes.kind[cols]
+    mixed = np.flatnonzero((kr != KIND_CIRCLE) | (kc != KIND_CIRCLE))
+    if len(mixed):
+        distance[mixed] = _mixed_distances(shapes, rows[mixed], cols[mixed])
+    keep = distance <= reach
+    return rows[keep], cols[keep], distance[keep]
+
+
+def _mixed_distances(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> FloatArray:
+    kr, kc = shapes.kind[rows], shapes.kind[cols]
+    circle_first = kr == KIND_CIRCLE
+    circle_second = kc == KIND_CIRCLE
+    result = np.zeros(len(rows))
+    one_circle = circle_first | circle_second
+    if np.any(one_circle):
+        sel = np.flatnonzero(one_circle)
+        disc = np.where(circle_first[sel], rows[sel], cols[sel])
+        other = np.where(circle_first[sel], cols[sel], rows[sel])
+        dx = shapes.x[disc] - shapes.x[other]
+        dy = shapes.y[disc] - shapes.y[other]
+        c, s = shapes.cos[other], shapes.sin[other]
+        lx, ly = c * dx + s * dy, -s * dx + c * dy
+        a, b = shapes.a[other], shapes.b[other]
+        rect = shapes.kind[other] == KIND_RECT
+        d = np.hypot(np.maximum(np.abs(lx) - a, 0.0), np.maximum(np.abs(ly) - b, 0.0))
+        oval = np.flatnonzero(~rect)
+        if len(oval):
+            d[oval] = ellipse_point_distances(a[oval], b[oval], lx[oval], ly[oval])
+        result[sel] = np.maximum(d - shapes.a[disc], 0.0)
+    for k in np.flatnonzero(~one_circle):
+        result[k] = shape_distance(shapes.shape(int(rows[k])), shapes.shape(int(cols[k])))
+    return result
+
+
+_TEMPLATES: dict[tuple[Base, float], tuple[float, ...]] = {}
+
+
+def _template(base: Base, rotation: float) -> tuple[float, ...]:
+    """The position-free columns of a base: kind, a, b, cos, sin, bounding, inner, half x, y."""
+    key = (base, rotation if not isinstance(base, CircleBase) else 0.0)
+    row = _TEMPLATES.get(key)
+    if row is None:
+        s = _shape(base, 0.0, 0.0, rotation)
+        hx, hy = s.half_extents()
+        row = (
+            float(s.kind), s.a, s.b, s.cos, s.sin, s.bounding_radius, s.inner_radius, hx, hy
+        )
+        if len(_TEMPLATES) > 4096:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = row
+    return row
+
+
+def models_shape_arrays(models: Sequence[Model]) -> ShapeArrays:
+    """:class:`ShapeArrays` for models, reusing the position-free part of each base kind.
+
+    >>> from engine.model import CircleBase
+    >>> arrays = models_shape_arrays([Model("m", 1.0, 2.0, CircleBase(25.4))])
+    >>> arrays.x.tolist(), arrays.a.tolist()
+    ([1.0], [0.5])
+    """
+    n = len(models)
+    cols = np.array([_template(m.base, m.rotation) for m in models], dtype=np.float64)
+    cols = cols.reshape(n, 9)
+    xs = np.fromiter((m.x for m in models), dtype=np.float64, count=n)
+    ys = np.fromiter((m.y for m in models), dtype=np.float64, count=n)
+    return ShapeArrays(
+        cols[:, 0].astype(np.int64),
+        xs,
+        ys,
+        cols[:, 1].copy(),
+        cols[:, 2].copy(),
+        cols[:, 3].copy(),
+        cols[:, 4].copy(),
+        cols[:, 5].copy(),
+        cols[:, 6].copy(),
+        cols[:, 7].copy(),
+        cols[:, 8].copy(),
+    )
+
+
+def replace_rows(shapes: ShapeArrays, rows: Sequence[int], models: Sequence[Model]) -> ShapeArrays:
+    """A copy of ``shapes`` with ``rows`` re-measured from ``models`` (one model per row)."""
+    fresh = models_shape_arrays(models)
+    index = np.asarray(rows, dtype=np.int64)
+    columns = []
+    for name in ("kind", "x", "y", "a", "b", "cos", "sin", "bounding", "inner", "half_x", "half_y"):
+        column = getattr(shapes, name).copy()
+        column[index] = getattr(fresh, name)
+        columns.append(column)
+    return ShapeArrays(*columns)
+
+
+def overlaps_many(shapes: ShapeArrays, area: PreparedArea) -> BoolArray:
+    """For every base, whether any part of it is over ``area`` (vectorised for round bases)."""
+    result = np.zeros(len(shapes), dtype=bool)
+    candidates = _box_candidates(shapes, area.bounds)
+    if len(candidates) == 0:
+        return result
+    circles = candidates[shapes.kind[candidates] == KIND_CIRCLE]
+    if len(circles):
+        points = shapely.points(shapes.x[circles], shapes.y[circles])
+        gap = shapely.distance(area.geometry, points)
+        result[circles] = gap <= shapes.a[circles] + TOLERANCE
+    for i in candidates[shapes.kind[candidates] != KIND_CIRCLE]:
+        result[i] = shape_overlaps(shapes.shape(int(i)), area)
+    return result
+
+
+def wholly_within_many(shapes: ShapeArrays, area: PreparedArea) -> BoolArray:
+    """For every base, whether it lies wholly within ``area`` (vectorised for round bases)."""
+    minx, miny, maxx, maxy = area.bounds
+    inside_box = (
+        (shapes.x - shapes.half_x >= minx - TOLERANCE)
+        & (shapes.x + shapes.half_x <= maxx + TOLERANCE)
+        & (shapes.y - shapes.half_y >= miny - TOLERANCE)
+        & (shapes.y + shapes.half_y <= maxy + TOLERANCE)
+    )
+    result = np.zeros(len(shapes), dtype=bool)
+    candidates = np.flatnonzero(inside_box)
+    if len(candidates) == 0:
+        return result
+    if area.is_box:
+        result[candidates] = True
+        return result
+    circles = candidates[shapes.kind[candidates] == KIND_CIRCLE]
+    if len(circles):
+        xs, ys = shapes.x[circles], shapes.y[circles]
+        covered = shapely.intersects_xy(area.geometry, xs, ys)
+        clearance = shapely.distance(area.boundary, shapely.points(xs, ys))
+        result[circles] = covered & (clearance >= shapes.a[circles] - TOLERANCE)
+    for i in candidates[shapes.kind[candidates] != KIND_CIRCLE]:
+        result[i] = shape_wholly_within(shapes.shape(int(i)), area)
+    return result
+
+
+def _box_candidates(shapes: ShapeArrays, bounds: tuple[float, float, float, float]) -> IntArray:
+    minx, miny, maxx, maxy = bounds
+    meets = (
+        (shapes.x + shapes.half_x >= minx - TOLERANCE)
+        & (shapes.x - shapes.half_x <= maxx + TOLERANCE)
+        & (shapes.y + shapes.half_y >= miny - TOLERANCE)
+        & (shapes.y - shapes.half_y <= maxy + TOLERANCE)
+    )
+    found: IntArray = np.flatnonzero(meets)
+    return found
+
+
+@dataclass(frozen=True, eq=False)
+class ModelTable:
+    """Every model of a scenario in one table: ids, owners, heights and base shapes.
+
+    Row ``i`` is the ``i``-th model in document order; ``unit_rows[u]`` is the ``range`` of
+    rows of unit ``u``; ``player_index`` is 0 for ``players[0]``, 1 for ``players[1]``.
+    """
+
+    model_ids: tuple[str, ...]
+    unit_ids: tuple[str, ...]
+    unit_of_row: IntArray
+    unit_rows: tuple[range, ...]
+    player_index: IntArray
+    z: FloatArray
+    shapes: ShapeArrays
+
+    def rows_of_units(self, unit_indices: Sequence[int]) -> IntArray:
+        rows = [r for u in unit_indices for r in self.unit_rows[u]]
+        return np.asarray(rows, dtype=np.int64)
+
+    def with_units(self, scenario: Scenario, unit_indices: Sequence[int]) -> ModelTable:
+        """This table with the rows of the given units re-read from ``scenario`` (same layout)."""
+        rows = self.rows_of_units(unit_indices)
+        models = [m for u in unit_indices for m in scenario.units[u].models]
+        z = self.z.copy()
+        z[rows] = [m.z for m in models]
+        return ModelTable(
+            self.model_ids,
+            self.unit_ids,
+            self.unit_of_row,
+            self.unit_rows,
+            self.player_index,
+            z,
+            replace_rows(self.shapes, rows.tolist(), models),
+        )
+
+
+def model_table(scenario: Scenario) -> ModelTable:
+    """The :class:`ModelTable` of a scenario."""
+    first = scenario.players[0].id
+    models: list[Model] = []
+    unit_of_row: list[int] = []
+    players: list[int] = []
+    unit_rows: list[range] = []
+    for index, unit in enumerate(scenario.units):
+        start = len(models)
+        models.extend(unit.models)
+        unit_rows.append(range(start, len(models)))
+        unit_of_row.extend([index] * len(unit.models))
+        players.extend([0 if unit.player == first else 1] * len(unit.models))
+    return ModelTable(
+        tuple(m.id for m in models),
+        tuple(u.id for u in scenario.units),
+        np.asarray(unit_of_row, dtype=np.int64),
+        tuple(unit_rows),
+        np.asarray(players, dtype=np.int64),
+        np.fromiter((m.z for m in models), dtype=np.float64, count=len(models)),
+        models_shape_arrays(models),
+    )
