@@ -6,10 +6,10 @@ a battlefield edge and a home objective point. A dividing line splits the battle
 two territories. Values the sources disagree on are *disputes*, each with a default choice and
 the reason for it; ``options.deployment_variant`` of a scenario picks others.
 
-Binding sides to players (:func:`resolve_deployment`): side A goes to the player whose ``role``
-is ``"attacker"``; with no roles, to the first player. Sources disagree on whether the card's A
-side is the Attacker's or the Defender's; the maps are point-symmetric, so this is a naming
-choice, documented here.
+Binding sides to players (:func:`resolve_deployment`): side A is the Attacker's and goes to the
+player whose ``role`` is ``"attacker"``; with no roles, to the first player. Sources disagree on
+which zone of a card is the Attacker's; the files follow 40kdc (see their ``note``), which puts
+the Attacker on the south edge of Dawn of War, as in the format spec's example.
 
 Other battlefield sizes: a map is scaled to the scenario's battlefield, ``x`` by ``width / 60``
 and ``y`` by ``depth / 44``. The Search and Destroy disc stays a circle, its radius scaled by
@@ -18,8 +18,8 @@ along the scaled dividing line.
 
 >>> hammer = load_deployment_map("hammer-and-anvil")
 >>> hammer.name, hammer.zone_polygon("A")
-('HAMMER AND ANVIL', ((0, 0), (18, 0), (18, 44), (0, 44)))
->>> load_deployment_map("dawn-of-war", "10in").zone_polygon("B")
+('HAMMER AND ANVIL', ((42, 0), (60, 0), (60, 44), (42, 44)))
+>>> load_deployment_map("dawn-of-war", "10in").zone_polygon("A")
 ((0, 0), (60, 0), (60, 10), (0, 10))
 """
 

@@ -1,0 +1,87 @@
+"""The catalogue of standard bases for the app's palette (``assets/bases.json``).
+
+Round and oval bases as sold, the large oval flying bases, and a few typical hull footprints
+(rectangles) for models measured to their hull. There is deliberately no unit catalogue (which
+unit uses which base): see the ``note`` in the JSON.
+
+>>> base_by_id("round-32").base
+CircleBase(diameter=32)
+>>> base_by_id("flying-large-120x92").label
+'Large flying base (oval 120 x 92 mm)'
+>>> len({entry.group for entry in standard_bases()})
+4
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from engine.errors import UnknownReferenceError
+from engine.model import Base, CircleBase, OvalBase, RectBase
+
+BASES_FILE = Path(__file__).resolve().parent.parent / "assets" / "bases.json"
+
+BaseGroup = Literal["round", "oval", "flying", "hull"]
+
+
+@dataclass(frozen=True)
+class BaseEntry:
+    """One palette entry: an id, what the user reads, the base, and its group."""
+
+    id: str
+    label: str
+    base: Base
+    group: BaseGroup
+    note: str = ""
+
+
+def _base(entry: Any) -> Base:
+    shape = entry["shape"]
+    if shape == "circle":
+        return CircleBase(entry["diameter"])
+    if shape == "oval":
+        return OvalBase(entry["length"], entry["width"])
+    if shape == "rect":
+        return RectBase(entry["length"], entry["width"])
+    raise ValueError(f"{BASES_FILE.name}: unknown base shape {shape!r}")
+
+
+@cache
+def standard_bases() -> tuple[BaseEntry, ...]:
+    """Every catalogue entry, in palette order (round, oval, flying, hull)."""
+    with open(BASES_FILE, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return tuple(
+        BaseEntry(
+            id=item["id"],
+            label=item["label"],
+            base=_base(item["base"]),
+            group=item["group"],
+            note=item.get("note", ""),
+        )
+        for item in data["bases"]
+    )
+
+
+@cache
+def _by_id() -> dict[str, BaseEntry]:
+    return {entry.id: entry for entry in standard_bases()}
+
+
+def base_by_id(base_id: str) -> BaseEntry:
+    """The catalogue entry ``base_id``; an unknown id raises :class:`UnknownReferenceError`."""
+    entry = _by_id().get(base_id)
+    if entry is None:
+        raise UnknownReferenceError(f"no standard base {base_id!r}")
+    return entry
+
+
+def catalogue_note() -> str:
+    """The catalogue's note (what it holds and why there is no unit catalogue)."""
+    with open(BASES_FILE, encoding="utf-8") as handle:
+        note: str = json.load(handle)["note"]
+    return note
