@@ -1,0 +1,203 @@
+"""Engagement: which enemy models, and so which units, are engaged with each other.
+
+``wh40k-ca2026``: two enemy models are engaged when within 2" horizontally and 5" vertically;
+units are engaged when any of their models are. Other rulesets take the range from
+``options.engagement_range`` (defaults: ``shared-modules`` 2", ``scrollhammer`` base contact,
+taken as within 1 mm) and check no vertical distance unless ``options.engagement_vertical_range``
+is given.
+
+>>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+>>> red = Unit("red-u", "red", (Model("red-m", 10.0, 10.0, CircleBase(32)),))
+>>> blue = Unit("blue-u", "blue", (Model("blue-m", 13.25, 10.0, CircleBase(32)),))
+>>> e = engagements(Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue)))
+>>> e.engaged_with("red-u"), [(p.model_a, p.model_b, round(p.distance, 4)) for p in e.pairs]
+(('blue-u',), [('blue-m', 'red-m', 1.9902)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.errors import RulesError
+from engine.explain import Explanation, Fact, RuleRef, id_list, inches
+from engine.geometry import TOLERANCE, IntArray, ModelTable, close_pairs, model_table
+from engine.model import MM_PER_INCH, Scenario
+
+_DEFAULT_RANGE = {"wh40k-ca2026": 2.0, "shared-modules": 2.0, "scrollhammer": 1.0 / MM_PER_INCH}
+_SECTION = {
+    "wh40k-ca2026": "03.04 Engagement",
+    "shared-modules": "Engagement range (options.engagement_range)",
+    "scrollhammer": "Base contact (within 1 mm)",
+}
+
+
+@dataclass(frozen=True)
+class EngagementRules:
+    ruleset: str
+    horizontal: float
+    vertical: float | None
+
+    @property
+    def rule(self) -> RuleRef:
+        return RuleRef(self.ruleset, _SECTION.get(self.ruleset, "Engagement"))
+
+
+def engagement_rules(scenario: Scenario) -> EngagementRules:
+    """The engagement range in force.
+
+    >>> from engine.model import Player, Scenario
+    >>> rules = engagement_rules(Scenario("scrollhammer", (Player("a"), Player("b"))))
+    >>> round(rules.horizontal * 25.4, 9)
+    1.0
+    """
+    ruleset = scenario.ruleset
+    default_vertical = 5.0 if ruleset == "wh40k-ca2026" else None
+    horizontal = scenario.option("engagement_range", _DEFAULT_RANGE.get(ruleset))
+    vertical = scenario.option("engagement_vertical_range", default_vertical)
+    for key, value in (("engagement_range", horizontal), ("engagement_vertical_range", vertical)):
+        if value is None and key == "engagement_vertical_range":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            raise RulesError(f"options.{key} must be a non-negative number, got {value!r}")
+    assert horizontal is not None
+    return EngagementRules(
+        ruleset, float(horizontal), None if vertical is None else float(vertical)
+    )
+
+
+@dataclass(frozen=True)
+class EngagedPair:
+    """Two enemy models within engagement range (``model_a < model_b`` by id)."""
+
+    model_a: str
+    model_b: str
+    unit_a: str
+    unit_b: str
+    distance: float
+    vertical: float
+
+
+@dataclass(frozen=True)
+class Engagements:
+    """Every engaged model pair, and the engaged units they make."""
+
+    rules: EngagementRules
+    pairs: tuple[EngagedPair, ...]
+
+    @cached_property
+    def _partners(self) -> Mapping[str, tuple[str, ...]]:
+        found: dict[str, set[str]] = {}
+        for pair in self.pairs:
+            found.setdefault(pair.unit_a, set()).add(pair.unit_b)
+            found.setdefault(pair.unit_b, set()).add(pair.unit_a)
+        return MappingProxyType({u: tuple(sorted(v)) for u, v in found.items()})
+
+    @property
+    def unit_pairs(self) -> tuple[tuple[str, str], ...]:
+        """Engaged unit pairs, each sorted, the whole sorted."""
+        return tuple(
+            sorted({(min(p.unit_a, p.unit_b), max(p.unit_a, p.unit_b)) for p in self.pairs})
+        )
+
+    def engaged_with(self, unit_id: str) -> tuple[str, ...]:
+        """The sorted ids of the units engaged with ``unit_id``."""
+        return self._partners.get(unit_id, ())
+
+    def pairs_of(self, unit_id: str) -> tuple[EngagedPair, ...]:
+        return tuple(p for p in self.pairs if unit_id in (p.unit_a, p.unit_b))
+
+    def explain(self, unit_id: str) -> Explanation:
+        """Why ``unit_id`` is (or is not) engaged, model pair by model pair."""
+        partners = self.engaged_with(unit_id)
+        rule = self.rules.rule
+        if not partners:
+            return Explanation(
+                f"{unit_id}: unengaged (no enemy model within {self._range_text()})", ()
+            )
+        facts = []
+        for pair in sorted(self.pairs_of(unit_id), key=lambda p: (p.distance, p.model_a)):
+            facts.append(
+                Fact(
+                    f"{pair.model_a} is {inches(pair.distance)} from {pair.model_b} "
+                    f"(within {self._range_text()})",
+                    rule,
+                    {"distance": pair.distance, "vertical": pair.vertical},
+                )
+            )
+        return Explanation(f"{unit_id}: engaged with {id_list(list(partners))}", tuple(facts))
+
+    def _range_text(self) -> str:
+        text = f"{inches(self.rules.horizontal)} horizontally"
+        if self.rules.vertical is not None:
+            text += f" and {inches(self.rules.vertical)} vertically"
+        return text
+
+    def to_json(self) -> list[dict[str, object]]:
+        return [
+            {
+                "models": [p.model_a, p.model_b],
+                "units": [p.unit_a, p.unit_b],
+                "distance": p.distance,
+            }
+            for p in self.pairs
+        ]
+
+
+def engagements(scenario: Scenario) -> Engagements:
+    """Every engaged enemy model pair of ``scenario``."""
+    table = model_table(scenario)
+    rules = engagement_rules(scenario)
+    return Engagements(rules, engaged_pairs(scenario, table, rules))
+
+
+def engaged_pairs(
+    scenario: Scenario,
+    table: ModelTable,
+    rules: EngagementRules,
+    rows: Iterable[int] | None = None,
+) -> tuple[EngagedPair, ...]:
+    """Engaged pairs among all models, or only those involving ``rows``, sorted by model ids."""
+    if rows is None:
+        first = np.flatnonzero(table.player_index == 0)
+        second = np.flatnonzero(table.player_index == 1)
+        left = np.repeat(first, len(second))
+        right = np.tile(second, len(first))
+    else:
+        mine = np.asarray(sorted(set(rows)), dtype=np.int64)
+        left_parts, right_parts = [], []
+        for row in mine:
+            enemies = np.flatnonzero(table.player_index != table.player_index[row])
+            left_parts.append(np.full(len(enemies), row, dtype=np.int64))
+            right_parts.append(enemies)
+        if not left_parts:
+            return ()
+        left = np.concatenate(left_parts)
+        right = np.concatenate(right_parts)
+    return _pairs(scenario, table, rules, left, right)
+
+
+def _pairs(
+    scenario: Scenario, table: ModelTable, rules: EngagementRules, left: IntArray, right: IntArray
+) -> tuple[EngagedPair, ...]:
+    i, j, distance = close_pairs(table.shapes, left, right, rules.horizontal)
+    vertical = np.abs(table.z[i] - table.z[j])
+    if rules.vertical is not None:
+        keep = vertical <= rules.vertical + TOLERANCE
+        i, j, distance, vertical = i[keep], j[keep], distance[keep], vertical[keep]
+    ids, units, unit_of_row = table.model_ids, table.unit_ids, table.unit_of_row
+    found = []
+    for a, b, d, v in zip(
+        i.tolist(), j.tolist(), distance.tolist(), vertical.tolist(), strict=True
+    ):
+        if ids[a] > ids[b]:
+            a, b = b, a
+        found.append(
+            EngagedPair(ids[a], ids[b], units[unit_of_row[a]], units[unit_of_row[b]], d, v)
+        )
+    found.sort(key=lambda p: (p.model_a, p.model_b))
+    return tuple(found)

@@ -1,0 +1,480 @@
+"""Objective control, exactly as each ruleset words it.
+
+- ``wh40k-ca2026``: a model is in range of a marker objective within 3" horizontally of the
+  marker's closest point and within 5" vertically; of a terrain objective while any part of its
+  base is over that terrain area (any height). The player with the greater summed OC in range
+  controls it; equal sums: nobody. A battle-shocked unit's models count OC 0.
+- ``shared-modules``: measured from the marker's centre; a player controls it with a friendly
+  model within 3" and no enemy model within 2" (so both players can control it at once).
+- ``scrollhammer``: within 3" of the centre (of the edge with ``objective_measure: "edge"``);
+  models of scoring units in range and no models of enemy denial units in range; a unit controls
+  at most one objective, so units are assigned to objectives by a maximum bipartite matching
+  per player (each player holds as many as possible; ties broken by document order).
+
+Options ``objective_range``, ``contest_range``, ``objective_measure`` (``"edge"`` or
+``"centre"``) and ``vertical_range`` override the ruleset's values.
+
+>>> from engine.model import CircleBase, Model, Objective, Player, Scenario, Unit
+>>> red = Unit("red-u", "red", (Model("red-m", 30.0, 19.0, CircleBase(32)),), oc=2)
+>>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red,),
+...              objectives=(Objective("obj", 30.0, 22.0),))
+>>> control = objective_control(s)[0]
+>>> control.controlled_by, dict(control.level), dict(control.in_range)
+(('red',), {'red': 2, 'blue': 0}, {'red': ('red-m',), 'blue': ()})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from engine.errors import RulesError, UnknownReferenceError
+from engine.explain import Explanation, Fact, RuleRef, id_list, inches
+from engine.geometry import (
+    TOLERANCE,
+    FloatArray,
+    IntArray,
+    ModelTable,
+    PreparedArea,
+    ShapeArrays,
+    model_table,
+    overlaps_many,
+    point_distances,
+)
+from engine.model import Objective, Scenario
+
+NEAR_MARGIN = 1.0
+"""Models this much beyond a range are reported as "just out" in explanations (inches)."""
+
+_SECTION = {
+    "wh40k-ca2026": "Objective control",
+    "shared-modules": "Objective Control",
+    "scrollhammer": "Controlling Objectives",
+}
+
+
+@dataclass(frozen=True)
+class ObjectiveRules:
+    """The objective-control parameters in force for a scenario."""
+
+    ruleset: str
+    objective_range: float
+    contest_range: float
+    measure: str
+    vertical_range: float | None
+
+    @property
+    def rule(self) -> RuleRef:
+        return RuleRef(self.ruleset, _SECTION.get(self.ruleset, "Objective control"))
+
+
+def objective_rules(scenario: Scenario) -> ObjectiveRules:
+    """The ruleset's values, overridden by the scenario's options.
+
+    >>> from engine.model import Player, Scenario
+    >>> s = Scenario("shared-modules", (Player("a"), Player("b")))
+    >>> objective_rules(s)
+    ObjectiveRules(ruleset='shared-modules', objective_range=3.0, contest_range=2.0, \
+measure='centre', vertical_range=None)
+    """
+    ruleset = scenario.ruleset
+    objective_range = _number(scenario, "objective_range", 3.0)
+    if ruleset == "wh40k-ca2026":
+        defaults: tuple[float, str, float | None] = (objective_range, "edge", 5.0)
+    elif ruleset == "shared-modules":
+        defaults = (2.0, "centre", None)
+    elif ruleset == "scrollhammer":
+        defaults = (objective_range, "centre", None)
+    else:
+        raise RulesError(f"unknown ruleset {ruleset!r}")
+    measure = scenario.option("objective_measure", defaults[1])
+    if measure not in ("edge", "centre"):
+        raise RulesError(f'options.objective_measure must be "edge" or "centre", got {measure!r}')
+    vertical = scenario.option("vertical_range", defaults[2])
+    return ObjectiveRules(
+        ruleset,
+        objective_range,
+        _number(scenario, "contest_range", defaults[0]),
+        str(measure),
+        None if vertical is None else float(vertical),
+    )
+
+
+def _number(scenario: Scenario, key: str, default: float) -> float:
+    value = scenario.option(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise RulesError(f"options.{key} must be a non-negative number, got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class ModelMeasure:
+    """One model measured against one objective."""
+
+    model_id: str
+    unit_id: str
+    player: str
+    distance: float
+    vertical: float
+    in_range: bool
+    contesting: bool
+    oc: int
+
+
+@dataclass(frozen=True)
+class ObjectiveControl:
+    """Who controls one objective, who is in range, and why.
+
+    ``level`` is the summed OC in range (``wh40k-ca2026``) or the number of models in range;
+    ``distances`` maps each model in range or just out of it to its horizontal distance;
+    ``holders`` (Scrollhammer) names the unit each controlling player holds it with.
+    """
+
+    id: str
+    rules: ObjectiveRules
+    players: tuple[str, str]
+    controlled_by: tuple[str, ...]
+    level: Mapping[str, int]
+    in_range: Mapping[str, tuple[str, ...]]
+    contesting: Mapping[str, tuple[str, ...]]
+    distances: Mapping[str, float]
+    measures: tuple[ModelMeasure, ...]
+    terrain: str | None = None
+    holders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    candidates: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "controlled_by": sorted(self.controlled_by),
+            "level": {p: self.level[p] for p in self.players},
+            "in_range": {p: sorted(self.in_range[p]) for p in self.players},
+            "holders": {p: self.holders[p] for p in sorted(self.holders)},
+        }
+
+    @cached_property
+    def explanation(self) -> Explanation:
+        return _explain(self)
+
+
+def objective_control(scenario: Scenario) -> tuple[ObjectiveControl, ...]:
+    """Control of every objective of ``scenario``, in document order."""
+    table = model_table(scenario)
+    rules = objective_rules(scenario)
+    return control_from_distances(
+        scenario, table, rules, objective_distances(scenario, table, rules)
+    )
+
+
+def objective_distances(
+    scenario: Scenario, table: ModelTable, rules: ObjectiveRules, rows: Sequence[int] | None = None
+) -> FloatArray:
+    """Horizontal distance from each objective (row) to each model (column), as the ruleset
+    measures it; for a ``wh40k-ca2026`` terrain objective 0 over its area, ``inf`` elsewhere.
+
+    With ``rows``, only those models' columns (in that order).
+    """
+    shapes = table.shapes
+    if rows is not None:
+        index = np.asarray(rows, dtype=np.int64)
+        shapes = _subset(shapes, index)
+    result = np.empty((len(scenario.objectives), len(shapes.x)))
+    for k, objective in enumerate(scenario.objectives):
+        if objective.terrain is not None and rules.ruleset == "wh40k-ca2026":
+            area = _terrain_area(scenario, objective)
+            result[k] = np.where(overlaps_many(shapes, area), 0.0, math.inf)
+            continue
+        distance = point_distances(shapes, objective.x, objective.y)
+        if rules.measure == "edge":
+            distance = np.maximum(distance - objective.radius, 0.0)
+        result[k] = distance
+    return result
+
+
+def _subset(shapes: ShapeArrays, index: IntArray) -> ShapeArrays:
+    names = ("kind", "x", "y", "a", "b", "cos", "sin", "bounding", "inner", "half_x", "half_y")
+    return ShapeArrays(*(getattr(shapes, name)[index] for name in names))
+
+
+_AREAS: dict[tuple[Any, ...], PreparedArea] = {}
+
+
+def _terrain_area(scenario: Scenario, objective: Objective) -> PreparedArea:
+    assert objective.terrain is not None
+    try:
+        piece = scenario.terrain_piece(objective.terrain)
+    except KeyError:
+        raise UnknownReferenceError(
+            f"objective {objective.id} names terrain {objective.terrain!r}, which does not exist"
+        ) from None
+    key = tuple(piece.area)
+    area = _AREAS.get(key)
+    if area is None:
+        if len(_AREAS) > 1024:
+            _AREAS.clear()
+        area = _AREAS[key] = PreparedArea(piece.area)
+    return area
+
+
+def control_from_distances(
+    scenario: Scenario, table: ModelTable, rules: ObjectiveRules, distances: FloatArray
+) -> tuple[ObjectiveControl, ...]:
+    """Objective control from the distance matrix of :func:`objective_distances`."""
+    players = scenario.player_ids()
+    reach = max(rules.objective_range, rules.contest_range) + NEAR_MARGIN + TOLERANCE
+    per_objective: list[list[ModelMeasure]] = []
+    for k, objective in enumerate(scenario.objectives):
+        near = np.flatnonzero(distances[k] <= reach)
+        per_objective.append(
+            [
+                _measure(scenario, table, rules, objective, int(i), float(distances[k, i]))
+                for i in near
+            ]
+        )
+    holders = (
+        _scrollhammer_holders(scenario, per_objective) if rules.ruleset == "scrollhammer" else None
+    )
+    return tuple(
+        _control(scenario, rules, players, objective, measures, holders, k)
+        for k, (objective, measures) in enumerate(
+            zip(scenario.objectives, per_objective, strict=True)
+        )
+    )
+
+
+def _measure(
+    scenario: Scenario,
+    table: ModelTable,
+    rules: ObjectiveRules,
+    objective: Objective,
+    row: int,
+    distance: float,
+) -> ModelMeasure:
+    unit_index = int(table.unit_of_row[row])
+    unit = scenario.units[unit_index]
+    model = unit.models[row - table.unit_rows[unit_index].start]
+    vertical = abs(model.z - objective.z)
+    level_ok = rules.vertical_range is None or vertical <= rules.vertical_range + TOLERANCE
+    in_range = level_ok and distance <= rules.objective_range + TOLERANCE
+    if rules.ruleset == "shared-modules":
+        contesting = level_ok and distance <= rules.contest_range + TOLERANCE
+    elif rules.ruleset == "scrollhammer":
+        contesting = level_ok and distance <= rules.contest_range + TOLERANCE and unit.is_denial()
+    else:
+        contesting = in_range
+    return ModelMeasure(
+        model.id,
+        unit.id,
+        unit.player,
+        distance,
+        vertical,
+        in_range,
+        contesting,
+        unit.model_oc(model),
+    )
+
+
+def _control(
+    scenario: Scenario,
+    rules: ObjectiveRules,
+    players: tuple[str, str],
+    objective: Objective,
+    measures: list[ModelMeasure],
+    holders: list[dict[str, str]] | None,
+    k: int,
+) -> ObjectiveControl:
+    in_range = {
+        p: tuple(sorted(m.model_id for m in measures if m.in_range and m.player == p))
+        for p in players
+    }
+    contesting = {
+        p: tuple(sorted(m.model_id for m in measures if m.contesting and m.player == p))
+        for p in players
+    }
+    held: dict[str, str] = {}
+    candidates: dict[str, tuple[str, ...]] = {}
+    if rules.ruleset == "wh40k-ca2026":
+        level = {p: sum(m.oc for m in measures if m.in_range and m.player == p) for p in players}
+        first, second = players
+        if level[first] > level[second]:
+            controlled: tuple[str, ...] = (first,)
+        elif level[second] > level[first]:
+            controlled = (second,)
+        else:
+            controlled = ()
+    elif rules.ruleset == "shared-modules":
+        level = {p: len(in_range[p]) for p in players}
+        controlled = tuple(
+            p for p in players if in_range[p] and not contesting[scenario.opponent_of(p)]
+        )
+    else:
+        assert holders is not None
+        level = {p: len(in_range[p]) for p in players}
+        held = {
+            p: holders[i][objective.id] for i, p in enumerate(players) if objective.id in holders[i]
+        }
+        controlled = tuple(p for p in players if p in held)
+        candidates = {p: _scoring_units(scenario, measures, p) for p in players}
+    distances = {m.model_id: m.distance for m in measures}
+    return ObjectiveControl(
+        objective.id,
+        rules,
+        players,
+        controlled,
+        MappingProxyType(level),
+        MappingProxyType(in_range),
+        MappingProxyType(contesting),
+        MappingProxyType(distances),
+        tuple(measures),
+        objective.terrain if rules.ruleset == "wh40k-ca2026" else None,
+        MappingProxyType(held),
+        MappingProxyType(candidates),
+    )
+
+
+def _scoring_units(
+    scenario: Scenario, measures: list[ModelMeasure], player: str
+) -> tuple[str, ...]:
+    return tuple(
+        sorted(
+            {
+                m.unit_id
+                for m in measures
+                if m.in_range and m.player == player and scenario.unit(m.unit_id).is_scoring()
+            }
+        )
+    )
+
+
+def _scrollhammer_holders(
+    scenario: Scenario, per_objective: list[list[ModelMeasure]]
+) -> list[dict[str, str]]:
+    """Per player (in ``players`` order): objective id -> the unit holding it, from a maximum
+    matching of that player's scoring units to the objectives no enemy denial unit denies."""
+    result: list[dict[str, str]] = []
+    objectives = scenario.objectives
+    for player in scenario.player_ids():
+        edges: list[list[str]] = []
+        for measures in per_objective:
+            denied = any(m.contesting and m.player != player for m in measures)
+            edges.append([] if denied else list(_scoring_units(scenario, measures, player)))
+        matching = maximum_matching(edges)
+        result.append({objectives[k].id: unit for k, unit in matching.items()})
+    return result
+
+
+def maximum_matching(edges: Sequence[Sequence[str]]) -> dict[int, str]:
+    """A maximum matching of left vertices ``0..n-1`` to right vertices (unit ids), where
+    ``edges[k]`` lists the right vertices left vertex ``k`` may take (Kuhn's augmenting paths;
+    deterministic: earlier left vertices and earlier-listed right vertices are tried first).
+
+    >>> maximum_matching([["u1", "u2"], ["u1"]])
+    {0: 'u2', 1: 'u1'}
+    >>> maximum_matching([["u1"], ["u1"], []])
+    {0: 'u1'}
+    """
+    owner: dict[str, int] = {}
+
+    def augment(k: int, seen: set[str]) -> bool:
+        for unit in edges[k]:
+            if unit in seen:
+                continue
+            seen.add(unit)
+            if unit not in owner or augment(owner[unit], seen):
+                owner[unit] = k
+                return True
+        return False
+
+    for k in range(len(edges)):
+        augment(k, set())
+    return dict(sorted((k, unit) for unit, k in owner.items()))
+
+
+# ---------------------------------------------------------------------------------------------
+# Explanations
+
+
+def _explain(control: ObjectiveControl) -> Explanation:
+    rules = control.rules
+    rule = rules.rule
+    who = id_list(list(control.controlled_by)) if control.controlled_by else "nobody"
+    conclusion = f"{control.id}: controlled by {who}"
+    facts: list[Fact] = []
+    if control.terrain is not None:
+        place = f"{control.id} (a terrain objective: within terrain area {control.terrain})"
+    elif rules.measure == "edge":
+        place = f"{control.id}'s marker"
+    else:
+        place = f"the centre of {control.id}"
+    for m in sorted(control.measures, key=lambda m: (m.distance, m.model_id)):
+        facts.append(_measure_fact(control, m, place, rule))
+    first, second = control.players
+    if rules.ruleset == "wh40k-ca2026":
+        a, b = control.level[first], control.level[second]
+        verdict = "greater" if a != b else "equal: nobody controls it"
+        facts.append(
+            Fact(
+                f"OC in range: {first} {a}, {second} {b} ({verdict})",
+                rule,
+                {first: a, second: b},
+            )
+        )
+    elif rules.ruleset == "shared-modules":
+        for p in control.players:
+            enemy = second if p == first else first
+            facts.append(
+                Fact(
+                    f"{p}: {len(control.in_range[p])} model(s) within "
+                    f"{inches(rules.objective_range)}"
+                    f", enemy models within {inches(rules.contest_range)}: "
+                    f"{id_list(list(control.contesting[enemy]))}",
+                    rule,
+                    {
+                        "holding": len(control.in_range[p]),
+                        "contesting": len(control.contesting[enemy]),
+                    },
+                )
+            )
+    else:
+        for p in control.players:
+            enemy = second if p == first else first
+            denied = control.contesting[enemy]
+            holder = control.holders.get(p)
+            if holder is not None:
+                text = f"{p} holds it with scoring unit {holder} (each unit holds one objective)"
+            elif denied:
+                text = f"{p} is denied by enemy denial models {id_list(list(denied))}"
+            elif control.candidates.get(p):
+                text = (
+                    f"{p}'s scoring units {id_list(list(control.candidates[p]))} in range "
+                    "hold other objectives"
+                )
+            else:
+                text = f"{p} has no scoring unit in range"
+            facts.append(Fact(text, rule, {"holder": holder}))
+    return Explanation(conclusion, tuple(facts))
+
+
+def _measure_fact(control: ObjectiveControl, m: ModelMeasure, place: str, rule: RuleRef) -> Fact:
+    rules = control.rules
+    values: dict[str, Any] = {"distance": m.distance, "vertical": m.vertical, "oc": m.oc}
+    if control.terrain is not None:
+        return Fact(f"{m.model_id} ({m.player}, OC {m.oc}) is within {place}", rule, values)
+    limit = rules.objective_range
+    state = "within" if m.distance <= limit + TOLERANCE else "just out of"
+    text = f"{m.model_id} is {inches(m.distance)} from {place} ({state} {inches(limit)})"
+    if rules.vertical_range is not None and m.vertical > rules.vertical_range + TOLERANCE:
+        text += (
+            f", but {inches(m.vertical)} away vertically (beyond {inches(rules.vertical_range)})"
+        )
+    if rules.ruleset == "wh40k-ca2026" and m.in_range:
+        text += f", OC {m.oc}"
+    if rules.ruleset == "shared-modules" and m.contesting:
+        text += f", contesting (within {inches(rules.contest_range)})"
+    return Fact(text, rule, values)
