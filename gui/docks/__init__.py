@@ -1,0 +1,1 @@
+"""The main window's docks (each a plain widget; the window wraps it in a QDockWidget)."""

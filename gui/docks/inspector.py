@@ -1,0 +1,492 @@
+"""The Inspector dock: typed, validated fields for the one selected thing.
+
+Each field commits on its own (a spin box when editing finishes, a check box when toggled) as
+one undo step; fields refresh from the document when it changes (during a drag too) without
+echoing an edit back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.model import CircleBase, Model, Objective, OvalBase, Scenario, TerrainPiece, Unit
+from gui.document import ScenarioDocument
+from gui.edits import Selection
+
+ROLES = ("home", "central", "expansion", "other")
+
+
+def describe_base(model: Model) -> str:
+    base = model.base
+    if isinstance(base, CircleBase):
+        return f"round {base.diameter:g} mm"
+    if isinstance(base, OvalBase):
+        return f"oval {base.length:g} x {base.width:g} mm"
+    return f"hull/rect {base.length:g} x {base.width:g} mm"
+
+
+class InspectorPanel(QWidget):
+    """Edits the selected model, unit, objective, terrain piece or marker."""
+
+    def __init__(self, document: ScenarioDocument) -> None:
+        super().__init__()
+        self.setObjectName("InspectorPanel")
+        self.document = document
+        self.selection = Selection()
+        self._title = QLabel("Nothing selected. Click a model, unit label, objective or terrain.")
+        self._title.setWordWrap(True)
+        self._form_host = QWidget()
+        self._form = QFormLayout(self._form_host)
+        self._refreshers: list[Callable[[Scenario], None]] = []
+        self._subject: tuple[str, str] | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self._title)
+        layout.addWidget(self._form_host)
+        layout.addStretch(1)
+        document.changed.connect(lambda _change: self.refresh_values())
+        document.replaced.connect(lambda _s: self.set_selection(Selection()))
+
+    # ------------------------------------------------------------------ subject
+
+    def set_selection(self, selection: Selection) -> None:
+        self.selection = selection
+        subject = self._pick_subject(selection)
+        if subject == self._subject:
+            self.refresh_values()
+            return
+        self._subject = subject
+        self._rebuild()
+
+    @staticmethod
+    def _pick_subject(selection: Selection) -> tuple[str, str] | None:
+        groups = (
+            ("unit", selection.units),
+            ("model", selection.models),
+            ("objective", selection.objectives),
+            ("terrain", selection.terrain),
+            ("marker", selection.markers),
+        )
+        chosen = [(kind, next(iter(ids))) for kind, ids in groups if len(ids) == 1]
+        total = sum(len(ids) for _, ids in groups)
+        return chosen[0] if total == 1 and chosen else None
+
+    def _rebuild(self) -> None:
+        while self._form.rowCount():
+            self._form.removeRow(0)
+        self._refreshers = []
+        if self._subject is None:
+            count = sum(
+                len(s)
+                for s in (
+                    self.selection.models,
+                    self.selection.units,
+                    self.selection.terrain,
+                    self.selection.objectives,
+                    self.selection.markers,
+                )
+            )
+            self._title.setText(
+                f"{count} items selected: drag them together, nudge with the arrow keys."
+                if count
+                else "Nothing selected. Click a model, unit label, objective or terrain."
+            )
+            return
+        kind, entity_id = self._subject
+        scenario = self.document.scenario
+        builder = {
+            "model": self._build_model,
+            "unit": self._build_unit,
+            "objective": self._build_objective,
+            "terrain": self._build_terrain,
+            "marker": self._build_marker,
+        }[kind]
+        builder(scenario, entity_id)
+        self.refresh_values()
+
+    def refresh_values(self) -> None:
+        scenario = self.document.scenario
+        if self._subject is not None and not self._exists(scenario, *self._subject):
+            self._subject = None
+            self._rebuild()
+            return
+        for refresh in self._refreshers:
+            refresh(scenario)
+
+    @staticmethod
+    def _exists(scenario: Scenario, kind: str, entity_id: str) -> bool:
+        try:
+            if kind == "model":
+                scenario.model(entity_id)
+            elif kind == "unit":
+                scenario.unit(entity_id)
+            elif kind == "objective":
+                scenario.objective(entity_id)
+            elif kind == "terrain":
+                scenario.terrain_piece(entity_id)
+            else:
+                return any(k.id == entity_id for k in scenario.markers)
+        except KeyError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ field helpers
+
+    def _number(
+        self,
+        label: str,
+        read: Callable[[Scenario], float],
+        write: Callable[[Scenario, float], Scenario],
+        *,
+        minimum: float,
+        maximum: float,
+        decimals: int = 2,
+        suffix: str = '"',
+        step: float = 0.1,
+    ) -> QDoubleSpinBox:
+        box = QDoubleSpinBox()
+        box.setObjectName(f"inspector-{label}")
+        box.setRange(minimum, maximum)
+        box.setDecimals(decimals)
+        box.setSingleStep(step)
+        box.setSuffix(suffix)
+        box.setKeyboardTracking(False)
+
+        def commit() -> None:
+            scenario = self.document.scenario
+            if abs(read(scenario) - box.value()) > 10 ** -(decimals + 1):
+                self.document.apply(write(scenario, box.value()), f"Set {label}")
+
+        def refresh(scenario: Scenario) -> None:
+            if not box.hasFocus():
+                box.blockSignals(True)
+                box.setValue(read(scenario))
+                box.blockSignals(False)
+
+        box.editingFinished.connect(commit)
+        self._refreshers.append(refresh)
+        self._form.addRow(label, box)
+        return box
+
+    def _integer(
+        self,
+        label: str,
+        read: Callable[[Scenario], int],
+        write: Callable[[Scenario, int], Scenario],
+        *,
+        minimum: int,
+        maximum: int,
+        special: str = "",
+    ) -> QSpinBox:
+        box = QSpinBox()
+        box.setObjectName(f"inspector-{label}")
+        box.setRange(minimum, maximum)
+        box.setKeyboardTracking(False)
+        if special:
+            box.setSpecialValueText(special)
+
+        def commit() -> None:
+            scenario = self.document.scenario
+            if read(scenario) != box.value():
+                self.document.apply(write(scenario, box.value()), f"Set {label}")
+
+        def refresh(scenario: Scenario) -> None:
+            if not box.hasFocus():
+                box.blockSignals(True)
+                box.setValue(read(scenario))
+                box.blockSignals(False)
+
+        box.editingFinished.connect(commit)
+        self._refreshers.append(refresh)
+        self._form.addRow(label, box)
+        return box
+
+    def _flag(
+        self,
+        label: str,
+        read: Callable[[Scenario], bool],
+        write: Callable[[Scenario, bool], Scenario],
+    ) -> QCheckBox:
+        box = QCheckBox()
+        box.setObjectName(f"inspector-{label}")
+
+        def refresh(scenario: Scenario) -> None:
+            box.blockSignals(True)
+            box.setChecked(read(scenario))
+            box.blockSignals(False)
+
+        box.toggled.connect(
+            lambda checked: self.document.apply(
+                write(self.document.scenario, checked), f"Set {label}"
+            )
+        )
+        self._refreshers.append(refresh)
+        self._form.addRow(label, box)
+        return box
+
+    def _text(
+        self,
+        label: str,
+        read: Callable[[Scenario], str],
+        write: Callable[[Scenario, str], Scenario],
+    ) -> QLineEdit:
+        edit = QLineEdit()
+        edit.setObjectName(f"inspector-{label}")
+
+        def commit() -> None:
+            scenario = self.document.scenario
+            if read(scenario) != edit.text():
+                self.document.apply(write(scenario, edit.text()), f"Set {label}")
+
+        def refresh(scenario: Scenario) -> None:
+            if not edit.hasFocus():
+                edit.setText(read(scenario))
+
+        edit.editingFinished.connect(commit)
+        self._refreshers.append(refresh)
+        self._form.addRow(label, edit)
+        return edit
+
+    def _choice(
+        self,
+        label: str,
+        choices: list[tuple[str, Any]],
+        read: Callable[[Scenario], Any],
+        write: Callable[[Scenario, Any], Scenario],
+    ) -> QComboBox:
+        combo = QComboBox()
+        combo.setObjectName(f"inspector-{label}")
+        for text, value in choices:
+            combo.addItem(text, value)
+
+        def refresh(scenario: Scenario) -> None:
+            combo.blockSignals(True)
+            index = combo.findData(read(scenario))
+            combo.setCurrentIndex(max(0, index))
+            combo.blockSignals(False)
+
+        combo.currentIndexChanged.connect(
+            lambda _i: self.document.apply(
+                write(self.document.scenario, combo.currentData()), f"Set {label}"
+            )
+        )
+        self._refreshers.append(refresh)
+        self._form.addRow(label, combo)
+        return combo
+
+    # ------------------------------------------------------------------ per kind
+
+    def _build_model(self, scenario: Scenario, model_id: str) -> None:
+        unit = scenario.unit_of_model(model_id)
+        model = scenario.model(model_id)
+        self._title.setText(
+            f"Model {model_id} of {unit.name or unit.id}\nBase: {describe_base(model)}"
+        )
+        bf = scenario.battlefield
+
+        def model_of(s: Scenario) -> Model:
+            return s.model(model_id)
+
+        def put(s: Scenario, **changes: Any) -> Scenario:
+            return s.with_models([replace(model_of(s), **changes)])
+
+        self._number(
+            "x", lambda s: model_of(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=bf.width
+        )
+        self._number(
+            "y", lambda s: model_of(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=bf.depth
+        )
+        self._number(
+            "z (floor height)",
+            lambda s: model_of(s).z,
+            lambda s, v: put(s, z=v),
+            minimum=0,
+            maximum=50,
+        )
+        self._number(
+            "rotation",
+            lambda s: model_of(s).rotation,
+            lambda s, v: put(s, rotation=v % 360),
+            minimum=0,
+            maximum=359.9,
+            decimals=1,
+            suffix="°",
+            step=15,
+        )
+        self._number(
+            "height",
+            lambda s: model_of(s).height,
+            lambda s, v: put(s, height=v),
+            minimum=0,
+            maximum=50,
+        )
+        self._integer(
+            "OC (override)",
+            lambda s: -1 if model_of(s).oc is None else int(model_of(s).oc or 0),
+            lambda s, v: put(s, oc=None if v < 0 else v),
+            minimum=-1,
+            maximum=50,
+            special="unit's OC",
+        )
+
+    def _build_unit(self, scenario: Scenario, unit_id: str) -> None:
+        unit = scenario.unit(unit_id)
+        self._title.setText(f"Unit {unit_id}: {len(unit.models)} models")
+
+        def unit_of(s: Scenario) -> Unit:
+            return s.unit(unit_id)
+
+        def put(s: Scenario, **changes: Any) -> Scenario:
+            return s.with_unit(replace(unit_of(s), **changes))
+
+        self._text("name", lambda s: unit_of(s).name, lambda s, v: put(s, name=v.strip()))
+        self._choice(
+            "player",
+            [(p.name or p.id, p.id) for p in scenario.players],
+            lambda s: unit_of(s).player,
+            lambda s, v: put(s, player=v),
+        )
+        self._text(
+            "keywords",
+            lambda s: ", ".join(unit_of(s).keywords),
+            lambda s, v: put(
+                s,
+                keywords=tuple(dict.fromkeys(k.strip().upper() for k in v.split(",") if k.strip())),
+            ),
+        )
+        self._integer(
+            "OC", lambda s: unit_of(s).oc, lambda s, v: put(s, oc=v), minimum=0, maximum=50
+        )
+        self._flag(
+            "battle-shocked",
+            lambda s: unit_of(s).status.battle_shocked,
+            lambda s, v: put(s, status=replace(unit_of(s).status, battle_shocked=v)),
+        )
+        self._flag(
+            "falling back",
+            lambda s: unit_of(s).status.falling_back,
+            lambda s, v: put(s, status=replace(unit_of(s).status, falling_back=v)),
+        )
+
+    def _build_objective(self, scenario: Scenario, objective_id: str) -> None:
+        objective = scenario.objective(objective_id)
+        kind = (
+            f"terrain objective on {objective.terrain}" if objective.terrain else "marker objective"
+        )
+        self._title.setText(f"Objective {objective_id} ({kind})")
+        bf = scenario.battlefield
+
+        def objective_of(s: Scenario) -> Objective:
+            return s.objective(objective_id)
+
+        def put(s: Scenario, **changes: Any) -> Scenario:
+            new = replace(objective_of(s), **changes)
+            return replace(
+                s, objectives=tuple(new if o.id == objective_id else o for o in s.objectives)
+            )
+
+        self._number(
+            "x", lambda s: objective_of(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=bf.width
+        )
+        self._number(
+            "y", lambda s: objective_of(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=bf.depth
+        )
+        self._choice(
+            "role",
+            [(r, r) for r in ROLES],
+            lambda s: objective_of(s).role,
+            lambda s, v: put(s, role=v),
+        )
+        self._choice(
+            "owner",
+            [("nobody", None)] + [(p.name or p.id, p.id) for p in scenario.players],
+            lambda s: objective_of(s).owner,
+            lambda s, v: put(s, owner=v),
+        )
+        self._number(
+            "diameter",
+            lambda s: objective_of(s).diameter,
+            lambda s, v: put(s, diameter=v),
+            minimum=1,
+            maximum=200,
+            decimals=0,
+            suffix=" mm",
+            step=1,
+        )
+
+    def _build_terrain(self, scenario: Scenario, terrain_id: str) -> None:
+        piece = scenario.terrain_piece(terrain_id)
+        self._title.setText(
+            f"Terrain {terrain_id}: {piece.kind or 'area'}, {len(piece.features)} features"
+        )
+
+        def piece_of(s: Scenario) -> TerrainPiece:
+            return s.terrain_piece(terrain_id)
+
+        def put(s: Scenario, **changes: Any) -> Scenario:
+            new = replace(piece_of(s), **changes)
+            return replace(s, terrain=tuple(new if t.id == terrain_id else t for t in s.terrain))
+
+        self._text("kind", lambda s: piece_of(s).kind, lambda s, v: put(s, kind=v.strip()))
+        self._flag("obscuring", lambda s: piece_of(s).obscuring, lambda s, v: put(s, obscuring=v))
+        self._flag(
+            "impassable", lambda s: piece_of(s).impassable, lambda s, v: put(s, impassable=v)
+        )
+        if piece.features:
+            self._number(
+                "wall height",
+                lambda s: max(f.height for f in piece_of(s).features),
+                lambda s, v: put(
+                    s, features=tuple(replace(f, height=v) for f in piece_of(s).features)
+                ),
+                minimum=0,
+                maximum=50,
+            )
+            self._flag(
+                "walls solid",
+                lambda s: all(f.solid for f in piece_of(s).features),
+                lambda s, v: put(
+                    s, features=tuple(replace(f, solid=v) for f in piece_of(s).features)
+                ),
+            )
+
+    def _build_marker(self, scenario: Scenario, marker_id: str) -> None:
+        self._title.setText(f"Marker {marker_id}")
+        bf = scenario.battlefield
+
+        def marker_of(s: Scenario) -> Any:
+            return next(k for k in s.markers if k.id == marker_id)
+
+        def put(s: Scenario, **changes: Any) -> Scenario:
+            new = replace(marker_of(s), **changes)
+            return replace(s, markers=tuple(new if k.id == marker_id else k for k in s.markers))
+
+        self._text(
+            "kind", lambda s: marker_of(s).kind, lambda s, v: put(s, kind=v.strip() or "operation")
+        )
+        self._choice(
+            "player",
+            [("nobody", None)] + [(p.name or p.id, p.id) for p in scenario.players],
+            lambda s: marker_of(s).player,
+            lambda s, v: put(s, player=v),
+        )
+        self._number(
+            "x", lambda s: marker_of(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=bf.width
+        )
+        self._number(
+            "y", lambda s: marker_of(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=bf.depth
+        )

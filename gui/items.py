@@ -1,0 +1,368 @@
+"""Graphics items for what a scenario holds. Each paints cached paths only: no rules here.
+
+Every item carries ``entity_id`` (the document id it mirrors) and ``kind``; the scene keeps
+an id-to-item map and updates items in place when the document changes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from engine.model import Marker, Model, Objective, TerrainPiece
+from gui.shapes import (
+    base_path,
+    circle_path,
+    polygon_path,
+    rotated,
+    scene_point,
+    translucent,
+)
+
+Z_TERRAIN = 0.0
+Z_DEPLOYMENT = -1.0
+Z_OVERLAY_LOW = 1.0
+Z_OBJECTIVE = 2.0
+Z_MARKER = 2.5
+Z_MODEL = 3.0
+Z_OVERLAY_HIGH = 4.0
+Z_LABEL = 5.0
+Z_TOOL = 6.0
+
+SELECTED_PEN = QPen(QColor("#ffd400"), 0)
+OVERLAP_COLOUR = QColor("#ff00c8")
+
+TERRAIN_FILLS = {
+    "ruin": QColor("#b7ab95"),
+    "woods": QColor("#7fa86a"),
+    "crater": QColor("#a8906e"),
+    "container": QColor("#8a8f99"),
+    "barricade": QColor("#9c8a6a"),
+}
+DEFAULT_TERRAIN_FILL = QColor("#b5ad9c")
+FEATURE_FILL = QColor("#4d4640")
+
+
+def cosmetic_pen(
+    colour: QColor, width: float = 1.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine
+) -> QPen:
+    """A pen ``width`` pixels wide at any zoom."""
+    pen = QPen(colour, width, style)
+    pen.setCosmetic(True)
+    return pen
+
+
+class ModelItem(QGraphicsPathItem):
+    """One model's base at true size, filled in its player's colour."""
+
+    kind = "model"
+
+    def __init__(self, unit_id: str, model: Model, colour: QColor) -> None:
+        super().__init__()
+        self.entity_id = model.id
+        self.unit_id = unit_id
+        self.overlapping = False
+        self._colour = QColor(colour)
+        self._base = model.base
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(Z_MODEL)
+        self.setPath(base_path(model.base))
+        self._apply_style()
+        self.update_from(model)
+
+    def update_from(self, model: Model, colour: QColor | None = None) -> None:
+        if model.base != self._base:
+            self._base = model.base
+            self.setPath(base_path(model.base))
+        if colour is not None and colour != self._colour:
+            self._colour = QColor(colour)
+            self._apply_style()
+        self.setPos(model.x, -model.y)
+        self.setRotation(-model.rotation)
+
+    def set_overlapping(self, overlapping: bool) -> None:
+        if overlapping != self.overlapping:
+            self.overlapping = overlapping
+            self._apply_style()
+
+    def _apply_style(self) -> None:
+        self.setBrush(QBrush(translucent(self._colour, 215)))
+        if self.overlapping:
+            self.setPen(cosmetic_pen(OVERLAP_COLOUR, 2.5))
+        else:
+            self.setPen(cosmetic_pen(self._colour.darker(170), 1.0))
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setBrush(self.brush())
+        painter.setPen(self.pen())
+        painter.drawPath(self.path())
+        if self.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
+            painter.drawPath(self.path())
+
+
+class LabelItem(QGraphicsItem):
+    """A text tag that keeps its pixel size at any zoom (unit names, objective ids, edges)."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        colour: QColor | None = None,
+        background: QColor | None = None,
+        point_size: float = 8.5,
+        bold: bool = False,
+        anchor: str = "above",
+    ) -> None:
+        super().__init__()
+        self.entity_id = ""
+        self._text = ""
+        self._font = QFont()
+        self._font.setPointSizeF(point_size)
+        self._font.setBold(bold)
+        self._colour = colour or QColor("#1b1b1b")
+        self._background = background
+        self._anchor = anchor
+        self._rect = QRectF()
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setZValue(Z_LABEL)
+        self.set_text(text)
+
+    def text(self) -> str:
+        return self._text
+
+    def set_text(self, text: str) -> None:
+        if text == self._text and not self._rect.isNull():
+            return
+        self.prepareGeometryChange()
+        self._text = text
+        metrics = QFontMetricsF(self._font)
+        lines = text.split("\n")
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 6
+        height = metrics.height() * len(lines) + 2
+        if self._anchor == "above":
+            self._rect = QRectF(-width / 2, -height - 2, width, height)
+        elif self._anchor == "below":
+            self._rect = QRectF(-width / 2, 2, width, height)
+        else:
+            self._rect = QRectF(-width / 2, -height / 2, width, height)
+        self.update()
+
+    def set_colours(self, colour: QColor, background: QColor | None) -> None:
+        self._colour = colour
+        self._background = background
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._rect
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        if self._background is not None:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._background)
+            painter.drawRoundedRect(self._rect, 3, 3)
+        painter.setFont(self._font)
+        painter.setPen(self._colour)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
+
+
+class UnitLabelItem(LabelItem):
+    """A unit's name above its models; dragging it drags the whole unit."""
+
+    kind = "unit"
+
+    def __init__(self, unit_id: str, text: str, colour: QColor) -> None:
+        background = translucent(colour.darker(140), 220)
+        super().__init__(text, colour=QColor("white"), background=background)
+        self.entity_id = unit_id
+        self.unit_id = unit_id
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
+            | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+        )
+        self.setCursor(Qt.CursorShape.SizeAllCursor)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        super().paint(painter, option, widget)
+        if self.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor("#ffd400"), 2))
+            painter.drawRoundedRect(self._rect, 3, 3)
+
+
+class TerrainItem(QGraphicsItem):
+    """A terrain area (footprint) with its solid features drawn darker on top."""
+
+    kind = "terrain"
+
+    def __init__(self, piece: TerrainPiece) -> None:
+        super().__init__()
+        self.entity_id = piece.id
+        self._area = QPainterPath()
+        self._features = QPainterPath()
+        self._see_through = QPainterPath()
+        self._fill = DEFAULT_TERRAIN_FILL
+        self._obscuring = False
+        self._bounds = QRectF()
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(Z_TERRAIN)
+        self.update_from(piece)
+
+    def update_from(self, piece: TerrainPiece) -> None:
+        self.prepareGeometryChange()
+        self._area = polygon_path(piece.area)
+        self._features = QPainterPath()
+        self._see_through = QPainterPath()
+        for feature in piece.features:
+            target = self._features if feature.solid else self._see_through
+            target.addPath(polygon_path(feature.shape))
+        self._fill = TERRAIN_FILLS.get(piece.kind, DEFAULT_TERRAIN_FILL)
+        self._obscuring = piece.obscuring
+        self._bounds = self._area.boundingRect().united(self._features.boundingRect())
+        self.update()
+
+    def area_path(self) -> QPainterPath:
+        return self._area
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds.adjusted(-0.2, -0.2, 0.2, 0.2)
+
+    def shape(self) -> QPainterPath:
+        return self._area
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setPen(cosmetic_pen(self._fill.darker(150), 1.2))
+        painter.setBrush(translucent(self._fill, 170))
+        painter.drawPath(self._area)
+        if self._obscuring:
+            painter.setBrush(QBrush(self._fill.darker(130), Qt.BrushStyle.BDiagPattern))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawPath(self._area)
+        painter.setPen(cosmetic_pen(FEATURE_FILL.darker(130), 1.0))
+        painter.setBrush(FEATURE_FILL)
+        painter.drawPath(self._features)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic_pen(FEATURE_FILL, 1.0, Qt.PenStyle.DashLine))
+        painter.drawPath(self._see_through)
+        if self.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
+            painter.drawPath(self._area)
+
+
+class ObjectiveItem(QGraphicsItem):
+    """An objective marker at its true diameter; a terrain objective as a diamond on its area."""
+
+    kind = "objective"
+
+    def __init__(self, objective: Objective, terrain_area: QPainterPath | None) -> None:
+        super().__init__()
+        self.entity_id = objective.id
+        self._marker = QPainterPath()
+        self._terrain_area = QPainterPath()
+        self._is_terrain_objective = False
+        self._bounds = QRectF()
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(Z_OBJECTIVE)
+        self.update_from(objective, terrain_area)
+
+    def update_from(self, objective: Objective, terrain_area: QPainterPath | None) -> None:
+        self.prepareGeometryChange()
+        self._is_terrain_objective = objective.terrain is not None
+        if self._is_terrain_objective:
+            d = 0.6
+            p = scene_point(objective.x, objective.y)
+            path = QPainterPath()
+            path.moveTo(p + QPointF(0, -d))
+            path.lineTo(p + QPointF(d, 0))
+            path.lineTo(p + QPointF(0, d))
+            path.lineTo(p + QPointF(-d, 0))
+            path.closeSubpath()
+            self._marker = path
+            self._terrain_area = terrain_area if terrain_area is not None else QPainterPath()
+        else:
+            self._marker = circle_path(objective.x, objective.y, objective.radius)
+            self._terrain_area = QPainterPath()
+        self._bounds = self._marker.boundingRect().united(self._terrain_area.boundingRect())
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds.adjusted(-0.3, -0.3, 0.3, 0.3)
+
+    def shape(self) -> QPainterPath:
+        return self._marker
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        if self._is_terrain_objective:
+            painter.setBrush(QBrush(QColor(255, 215, 0, 60)))
+            painter.setPen(cosmetic_pen(QColor("#b8860b"), 2.0, Qt.PenStyle.DashLine))
+            painter.drawPath(self._terrain_area)
+        painter.setBrush(QColor("#f5d76e"))
+        painter.setPen(cosmetic_pen(QColor("#5a4500"), 1.5))
+        painter.drawPath(self._marker)
+        centre = self._marker.boundingRect().center()
+        painter.setPen(cosmetic_pen(QColor("#5a4500"), 1.0))
+        r = self._marker.boundingRect().width() / 4
+        painter.drawLine(centre - QPointF(r, 0), centre + QPointF(r, 0))
+        painter.drawLine(centre - QPointF(0, r), centre + QPointF(0, r))
+        if self.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
+            painter.drawPath(self._marker)
+
+
+class MarkerItem(QGraphicsPathItem):
+    """An operation marker or other token: a 1" triangle in its player's colour."""
+
+    kind = "marker"
+
+    def __init__(self, marker: Marker, colour: QColor) -> None:
+        super().__init__()
+        self.entity_id = marker.id
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(Z_MARKER)
+        path = QPainterPath()
+        path.moveTo(0, -0.55)
+        path.lineTo(0.5, 0.35)
+        path.lineTo(-0.5, 0.35)
+        path.closeSubpath()
+        self.setPath(path)
+        self.update_from(marker, colour)
+
+    def update_from(self, marker: Marker, colour: QColor) -> None:
+        self.setBrush(translucent(colour, 200))
+        self.setPen(cosmetic_pen(colour.darker(180), 1.2))
+        self.setPos(marker.x, -marker.y)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setBrush(self.brush())
+        painter.setPen(self.pen())
+        painter.drawPath(self.path())
+        if self.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
+            painter.drawPath(self.path())
+
+
+def model_scene_path(model: Model) -> QPainterPath:
+    """``model``'s base outline placed on the scene (for overlays that need it)."""
+    return rotated(base_path(model.base), model.rotation).translated(model.x, -model.y)

@@ -1,0 +1,361 @@
+"""Live rules: the engine's conclusions about the current scenario, kept up to date.
+
+``LiveRules`` listens to the document. After every change it asks the engine (never from a
+``paint()``): during a drag, ``IncrementalEvaluator.update`` for the moved units only; after
+other edits, a full ``evaluate`` (without line of sight). Line of sight is heavy, so it runs on
+a worker thread (``QThreadPool``) over an immutable snapshot; one request is in flight at a
+time, newer requests replace older pending ones, and a result for a scenario that is no longer
+current is dropped (the overlay shows "updating" meanwhile).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from engine.model import CircleBase, Scenario
+from gui.document import Change, ScenarioDocument
+from gui.engine_bridge import engine_module
+
+OVERLAP_TOLERANCE = 1e-6
+
+
+def explanation_text(value: Any) -> str:
+    """The words of an engine ``Explanation`` (or of any value carrying one)."""
+    explanation = getattr(value, "explanation", value)
+    if explanation is None:
+        return ""
+    text = getattr(explanation, "text", None)
+    if callable(text):
+        return str(text())
+    return str(explanation)
+
+
+@dataclass(frozen=True)
+class ObjectiveState:
+    """One objective as the engine concluded: who controls it and why."""
+
+    id: str
+    controlled_by: tuple[str, ...]
+    level: Mapping[str, float]
+    in_range: Mapping[str, tuple[str, ...]]
+    explanation: str = ""
+
+    def contested(self) -> bool:
+        """Both players have models in range and nobody controls it (equal sums)."""
+        return not self.controlled_by and sum(1 for v in self.level.values() if v) >= 2
+
+
+@dataclass(frozen=True)
+class UnitState:
+    id: str
+    quarter: str | None
+    within_6_of_centre: bool
+    engaged_with: tuple[str, ...]
+    zones_wholly_within: tuple[str, ...]
+    territory: str | None
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class RulesSnapshot:
+    """What the rules say about one scenario value, in the shape the app draws from."""
+
+    scenario: Scenario
+    objectives: Mapping[str, ObjectiveState]
+    units: Mapping[str, UnitState]
+    engaged_model_pairs: tuple[tuple[str, str], ...]
+    ruling_text: str
+    evaluation: Any = None
+    seconds: float = 0.0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def snapshot_from_evaluation(scenario: Scenario, evaluation: Any, seconds: float) -> RulesSnapshot:
+    """Read an ``engine.evaluate.Evaluation`` through its JSON contract plus explanations."""
+    data = evaluation.to_json()
+    explanations_by_objective = {
+        getattr(o, "id", None): explanation_text(o) for o in getattr(evaluation, "objectives", ())
+    }
+    explanations_by_unit = {
+        getattr(u, "id", None): explanation_text(u) for u in getattr(evaluation, "units", ())
+    }
+    objectives = {
+        o["id"]: ObjectiveState(
+            id=o["id"],
+            controlled_by=tuple(o.get("controlled_by", ())),
+            level=dict(o.get("level", {})),
+            in_range={k: tuple(v) for k, v in o.get("in_range", {}).items()},
+            explanation=explanations_by_objective.get(o["id"], ""),
+        )
+        for o in data.get("objectives", ())
+    }
+    units = {
+        u["id"]: UnitState(
+            id=u["id"],
+            quarter=u.get("quarter"),
+            within_6_of_centre=bool(u.get("within_6_of_centre")),
+            engaged_with=tuple(u.get("engaged_with", ())),
+            zones_wholly_within=tuple(u.get("zones_wholly_within", ())),
+            territory=u.get("territory"),
+            explanation=explanations_by_unit.get(u["id"], ""),
+        )
+        for u in data.get("units", ())
+    }
+    ruling = evaluation.ruling_text() if hasattr(evaluation, "ruling_text") else ""
+    return RulesSnapshot(
+        scenario=scenario,
+        objectives=objectives,
+        units=units,
+        engaged_model_pairs=_engaged_model_pairs(evaluation),
+        ruling_text=ruling,
+        evaluation=evaluation,
+        seconds=seconds,
+    )
+
+
+def _engaged_model_pairs(evaluation: Any) -> tuple[tuple[str, str], ...]:
+    engagements = getattr(evaluation, "engagements", None)
+    if engagements is None:
+        return ()
+    pairs = getattr(engagements, "model_pairs", None)
+    if pairs is None:
+        pairs = getattr(engagements, "pairs", engagements)
+    result = []
+    for pair in pairs or ():
+        a = getattr(pair, "a", None) or getattr(pair, "model_a", None)
+        b = getattr(pair, "b", None) or getattr(pair, "model_b", None)
+        if a is None and isinstance(pair, tuple) and len(pair) >= 2:
+            a, b = pair[0], pair[1]
+        if isinstance(a, str) and isinstance(b, str):
+            result.append((a, b))
+    return tuple(result)
+
+
+def overlapping_pairs(
+    scenario: Scenario, only_units: frozenset[str] | None = None
+) -> frozenset[tuple[str, str]]:
+    """Pairs of models (sorted ids) whose bases overlap.
+
+    Round pairs in closed form (centres closer than the sum of radii by more than 1e-6");
+    other pairs, after a bounding-circle prefilter, by the engine's exact distance, where a
+    distance of zero counts (bases exactly in contact are flagged too; a choice: the engine's
+    distance does not tell touching from overlapping for ovals and hulls).
+    With ``only_units``, only pairs involving those units' models are checked (a drag step).
+    """
+    entries = [(u.id, m) for u in scenario.units for m in u.models]
+    if len(entries) < 2:
+        return frozenset()
+    xy = np.array([(m.x, m.y) for _, m in entries])
+    radius = np.array([m.base.bounding_radius for _, m in entries])
+    is_circle = np.array([isinstance(m.base, CircleBase) for _, m in entries])
+    if only_units is None:
+        rows = np.arange(len(entries))
+    else:
+        rows = np.array([i for i, (u, _) in enumerate(entries) if u in only_units], dtype=int)
+        if rows.size == 0:
+            return frozenset()
+    gaps = np.hypot(xy[rows, None, 0] - xy[None, :, 0], xy[rows, None, 1] - xy[None, :, 1])
+    gaps -= radius[rows, None] + radius[None, :]
+    candidates = np.argwhere(gaps < -OVERLAP_TOLERANCE)
+    geometry = engine_module("engine.geometry")
+    flagged: set[tuple[str, str]] = set()
+    for row_index, column in candidates:
+        row = int(rows[row_index])
+        if row == column:
+            continue
+        a, b = entries[row][1], entries[int(column)][1]
+        if is_circle[row] and is_circle[column]:
+            overlapping = True
+        elif geometry is not None:
+            overlapping = geometry.model_distance(a, b) <= 0.0
+        else:
+            continue
+        if overlapping:
+            flagged.add((a.id, b.id) if a.id < b.id else (b.id, a.id))
+    return frozenset(flagged)
+
+
+@dataclass(frozen=True)
+class VisibilityResult:
+    """Line of sight from one observing unit, for one scenario value."""
+
+    scenario: Scenario
+    observer: str
+    pairs: tuple[Any, ...]
+    seconds: float
+    error: str = ""
+
+
+class _WorkerSignals(QObject):
+    finished = Signal(object)
+
+
+class _VisibilityTask(QRunnable):
+    def __init__(self, scenario: Scenario, observer: str, signals: _WorkerSignals) -> None:
+        super().__init__()
+        self._scenario = scenario
+        self._observer = observer
+        self._signals = signals
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        started = time.perf_counter()
+        try:
+            module = engine_module("engine.visibility")
+            assert module is not None
+            pairs = tuple(module.visibility(self._scenario, observers=[self._observer]))
+            result = VisibilityResult(
+                self._scenario, self._observer, pairs, time.perf_counter() - started
+            )
+        except Exception as error:  # noqa: BLE001 - reported to the user, never a crash
+            result = VisibilityResult(
+                self._scenario,
+                self._observer,
+                (),
+                time.perf_counter() - started,
+                error=f"{type(error).__name__}: {error}",
+            )
+        self._signals.finished.emit(result)
+
+
+class LiveRules(QObject):
+    """Keeps a :class:`RulesSnapshot` and line-of-sight results for the document's scenario."""
+
+    evaluated = Signal(object)
+    """A new :class:`RulesSnapshot` (or ``None`` when the rules engine is unavailable)."""
+    overlaps_changed = Signal(object)
+    visibility_ready = Signal(object)
+    """A :class:`VisibilityResult` for the current scenario and observer."""
+    visibility_stale = Signal()
+    """The scenario or observer changed; the shown line of sight is out of date."""
+
+    def __init__(
+        self, document: ScenarioDocument, *, thread_pool: QThreadPool | None = None
+    ) -> None:
+        super().__init__()
+        self.document = document
+        self.snapshot: RulesSnapshot | None = None
+        self.overlapping: frozenset[str] = frozenset()
+        self._overlap_pairs: frozenset[tuple[str, str]] = frozenset()
+        self.visibility: VisibilityResult | None = None
+        self.observer: str | None = None
+        self.visibility_enabled = True
+        self._incremental: Any = None
+        self._pool = thread_pool or QThreadPool.globalInstance()
+        self._signals = _WorkerSignals()
+        self._signals.finished.connect(self._on_visibility_finished)
+        self._in_flight = False
+        self._pending: tuple[Scenario, str] | None = None
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(lambda _scenario: self.refresh())
+
+    @property
+    def available(self) -> bool:
+        return engine_module("engine.evaluate") is not None
+
+    @property
+    def visibility_available(self) -> bool:
+        return engine_module("engine.visibility") is not None
+
+    def refresh(self) -> None:
+        """Evaluate the current scenario from scratch."""
+        self._incremental = None
+        self._evaluate(None)
+        self._overlap_pairs = overlapping_pairs(self.document.scenario)
+        self._publish_overlaps()
+        self.request_visibility()
+
+    def _on_changed(self, change: Change) -> None:
+        moved = change.units if change.only_units_moved else None
+        self._evaluate(moved)
+        scenario = self.document.scenario
+        if moved is None:
+            self._overlap_pairs = overlapping_pairs(scenario)
+        else:
+            moved_models = {m.id for u in moved for m in scenario.unit(u).models}
+            kept = {p for p in self._overlap_pairs if not moved_models.intersection(p)}
+            self._overlap_pairs = frozenset(kept | overlapping_pairs(scenario, moved))
+        self._publish_overlaps()
+        self.request_visibility()
+
+    def _publish_overlaps(self) -> None:
+        flagged = frozenset(m for pair in self._overlap_pairs for m in pair)
+        if flagged != self.overlapping:
+            self.overlapping = flagged
+            self.overlaps_changed.emit(flagged)
+
+    def _evaluate(self, moved_units: frozenset[str] | None) -> None:
+        module = engine_module("engine.evaluate")
+        scenario = self.document.scenario
+        if module is None:
+            self.snapshot = None
+            self.evaluated.emit(None)
+            return
+        started = time.perf_counter()
+        if moved_units is not None and self._incremental is not None:
+            evaluation = self._incremental.update(scenario, tuple(sorted(moved_units)))
+        else:
+            evaluation = module.evaluate(scenario, visibility=False)
+            incremental_class = getattr(module, "IncrementalEvaluator", None)
+            self._incremental = (
+                incremental_class(scenario) if incremental_class is not None else None
+            )
+        self.snapshot = snapshot_from_evaluation(
+            scenario, evaluation, time.perf_counter() - started
+        )
+        self.evaluated.emit(self.snapshot)
+
+    # ------------------------------------------------------------------ line of sight
+
+    def set_observer(self, unit_id: str | None) -> None:
+        if unit_id == self.observer:
+            return
+        self.observer = unit_id
+        self.visibility = None
+        self.request_visibility()
+
+    def request_visibility(self) -> None:
+        """Queue line of sight for the current scenario and observer (latest request wins)."""
+        self.visibility_stale.emit()
+        if not self.visibility_enabled or self.observer is None or not self.visibility_available:
+            return
+        scenario = self.document.scenario
+        try:
+            scenario.unit(self.observer)
+        except KeyError:
+            return
+        self._pending = (scenario, self.observer)
+        self._start_pending()
+
+    def _start_pending(self) -> None:
+        if self._in_flight or self._pending is None:
+            return
+        scenario, observer = self._pending
+        self._pending = None
+        self._in_flight = True
+        self._pool.start(_VisibilityTask(scenario, observer, self._signals))
+
+    @Slot(object)
+    def _on_visibility_finished(self, result: VisibilityResult) -> None:
+        self._in_flight = False
+        current = result.scenario is self.document.scenario and result.observer == self.observer
+        if current:
+            self.visibility = result
+            self.visibility_ready.emit(result)
+        self._start_pending()
+
+    def wait_for_visibility(self, timeout_ms: int = 30000) -> bool:
+        """Block until no line-of-sight work is queued (tests and screenshots)."""
+        from PySide6.QtCore import QCoreApplication
+
+        deadline = time.monotonic() + timeout_ms / 1000
+        while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
+            self._pool.waitForDone(50)
+            QCoreApplication.processEvents()
+        return not (self._in_flight or self._pending is not None)

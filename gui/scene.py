@@ -1,0 +1,503 @@
+"""The battlefield scene: mirrors the document through an id-to-item map, and turns mouse
+drags and arrow keys into document edits.
+
+The scene never clears itself: items are created, updated in place and removed by id when the
+document changes. Dragging previews the moved scenario on the document at every mouse move
+(rules and overlays follow) and commits one undo step on release.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
+
+from engine.model import Scenario
+from gui.document import Change, ScenarioDocument
+from gui.edits import Selection, move_selection, rotate_models
+from gui.items import (
+    LabelItem,
+    MarkerItem,
+    ModelItem,
+    ObjectiveItem,
+    TerrainItem,
+    UnitLabelItem,
+    cosmetic_pen,
+)
+from gui.shapes import GRID_COLOUR, GRID_MAJOR_COLOUR, TABLE_COLOUR, player_colour
+
+NUDGE_SMALL = 0.1
+NUDGE_LARGE = 1.0
+ROTATE_STEP = 15.0
+BOARD_MARGIN = 3.0
+EntityItem = ModelItem | UnitLabelItem | TerrainItem | ObjectiveItem | MarkerItem
+
+
+class BattlefieldScene(QGraphicsScene):
+    """The table at true scale in inches (scene ``y`` = minus battlefield ``y``)."""
+
+    selection_changed_ids = Signal(object)
+    """Emitted with the :class:`Selection` after the selection changes."""
+    drag_started = Signal()
+    drag_finished = Signal()
+
+    def __init__(self, document: ScenarioDocument) -> None:
+        super().__init__()
+        self.document = document
+        self.models: dict[str, ModelItem] = {}
+        self.unit_labels: dict[str, UnitLabelItem] = {}
+        self.terrain: dict[str, TerrainItem] = {}
+        self.objectives: dict[str, ObjectiveItem] = {}
+        self.markers: dict[str, MarkerItem] = {}
+        self.edge_labels: list[LabelItem] = []
+        self.snap_step: float | None = None
+        self.interactive = True
+        self._drag: _DragSession | None = None
+        self._overlapping: frozenset[str] = frozenset()
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.selectionChanged.connect(self._emit_selection)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(self.rebuild)
+        self.rebuild(document.scenario)
+
+    # ------------------------------------------------------------------ mirroring the document
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.document.scenario
+
+    def board_rect(self) -> QRectF:
+        bf = self.scenario.battlefield
+        return QRectF(0.0, -bf.depth, bf.width, bf.depth)
+
+    def rebuild(self, scenario: Scenario) -> None:
+        """Mirror a whole new document: remove every entity item by id, then add all anew."""
+        for table in (self.models, self.unit_labels, self.terrain, self.objectives, self.markers):
+            for item in table.values():
+                self.removeItem(item)
+            table.clear()
+        self._overlapping = frozenset()
+        self._sync_all(scenario)
+        self._place_edge_labels()
+        self.setSceneRect(
+            self.board_rect().adjusted(-BOARD_MARGIN, -BOARD_MARGIN, BOARD_MARGIN, BOARD_MARGIN)
+        )
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def _sync_all(self, scenario: Scenario) -> None:
+        self._sync_terrain({t.id for t in scenario.terrain})
+        self._sync_objectives({o.id for o in scenario.objectives})
+        self._sync_units({u.id for u in scenario.units})
+        self._sync_markers({k.id for k in scenario.markers})
+
+    def _on_changed(self, change: Change) -> None:
+        scenario = self.scenario
+        for removed in change.removed:
+            for table in (
+                self.models,
+                self.unit_labels,
+                self.terrain,
+                self.objectives,
+                self.markers,
+            ):
+                item = table.pop(removed, None)
+                if item is not None:
+                    self.removeItem(item)
+        if change.structure:
+            self._remove_stale_models(scenario)
+            if self.board_rect() != self.sceneRect().adjusted(
+                BOARD_MARGIN, BOARD_MARGIN, -BOARD_MARGIN, -BOARD_MARGIN
+            ):
+                self.rebuild(scenario)
+                return
+            self._sync_all(scenario)
+            return
+        if change.terrain:
+            self._sync_terrain(change.terrain)
+            linked = {o.id for o in scenario.objectives if o.terrain in change.terrain}
+            self._sync_objectives(linked)
+        if change.objectives:
+            self._sync_objectives(change.objectives)
+        if change.units:
+            self._sync_units(change.units)
+        if change.markers:
+            self._sync_markers(change.markers)
+
+    def _remove_stale_models(self, scenario: Scenario) -> None:
+        present = {m.id for _, m in scenario.all_models()}
+        for model_id in [i for i in self.models if i not in present]:
+            self.removeItem(self.models.pop(model_id))
+
+    def _sync_units(self, unit_ids: set[str] | frozenset[str]) -> None:
+        scenario = self.scenario
+        for unit_id in unit_ids:
+            try:
+                unit = scenario.unit(unit_id)
+            except KeyError:
+                continue
+            colour = player_colour(scenario, unit.player)
+            for model in unit.models:
+                item = self.models.get(model.id)
+                if item is None:
+                    item = ModelItem(unit.id, model, colour)
+                    item.set_overlapping(model.id in self._overlapping)
+                    self.models[model.id] = item
+                    self.addItem(item)
+                else:
+                    item.unit_id = unit.id
+                    item.update_from(model, colour)
+            label = self.unit_labels.get(unit.id)
+            text = unit.name or unit.id
+            if label is None:
+                label = UnitLabelItem(unit.id, text, colour)
+                self.unit_labels[unit.id] = label
+                self.addItem(label)
+            else:
+                label.set_text(text)
+                label.set_colours(QColor("white"), colour.darker(140))
+            top = max(m.y + m.base.bounding_radius for m in unit.models) if unit.models else 0.0
+            mean_x = sum(m.x for m in unit.models) / max(1, len(unit.models))
+            label.setPos(mean_x, -top - 0.15)
+
+    def _sync_terrain(self, terrain_ids: set[str] | frozenset[str]) -> None:
+        scenario = self.scenario
+        for terrain_id in terrain_ids:
+            try:
+                piece = scenario.terrain_piece(terrain_id)
+            except KeyError:
+                continue
+            item = self.terrain.get(terrain_id)
+            if item is None:
+                item = TerrainItem(piece)
+                self.terrain[terrain_id] = item
+                self.addItem(item)
+            else:
+                item.update_from(piece)
+
+    def _sync_objectives(self, objective_ids: set[str] | frozenset[str]) -> None:
+        scenario = self.scenario
+        for objective_id in objective_ids:
+            try:
+                objective = scenario.objective(objective_id)
+            except KeyError:
+                continue
+            area: QPainterPath | None = None
+            if objective.terrain is not None and objective.terrain in self.terrain:
+                area = self.terrain[objective.terrain].area_path()
+            item = self.objectives.get(objective_id)
+            if item is None:
+                item = ObjectiveItem(objective, area)
+                self.objectives[objective_id] = item
+                self.addItem(item)
+            else:
+                item.update_from(objective, area)
+
+    def _sync_markers(self, marker_ids: set[str] | frozenset[str]) -> None:
+        scenario = self.scenario
+        by_id = {k.id: k for k in scenario.markers}
+        for marker_id in marker_ids:
+            marker = by_id.get(marker_id)
+            if marker is None:
+                continue
+            colour = player_colour(scenario, marker.player)
+            item = self.markers.get(marker_id)
+            if item is None:
+                item = MarkerItem(marker, colour)
+                self.markers[marker_id] = item
+                self.addItem(item)
+            else:
+                item.update_from(marker, colour)
+
+    def set_overlapping(self, model_ids: frozenset[str]) -> None:
+        """Flag the models whose bases overlap another base (computed by the live rules)."""
+        if model_ids == self._overlapping:
+            return
+        for model_id in self._overlapping ^ model_ids:
+            item = self.models.get(model_id)
+            if item is not None:
+                item.set_overlapping(model_id in model_ids)
+        self._overlapping = model_ids
+
+    def _place_edge_labels(self) -> None:
+        for label in self.edge_labels:
+            self.removeItem(label)
+        self.edge_labels = []
+        bf = self.scenario.battlefield
+        grey = QColor("#4a4a4a")
+        placements = (
+            (f'North edge ({bf.width:g}")', QPointF(bf.width / 2, -bf.depth), "above"),
+            (f'South edge ({bf.width:g}")', QPointF(bf.width / 2, 0.0), "below"),
+        )
+        for text, pos, anchor in placements:
+            label = LabelItem(text, colour=grey, anchor=anchor, point_size=8)
+            label.setPos(pos)
+            self.edge_labels.append(label)
+            self.addItem(label)
+        for text, x in (
+            (f'West edge ({bf.depth:g}")', -0.9),
+            (f'East edge ({bf.depth:g}")', bf.width + 0.9),
+        ):
+            label = LabelItem(text, colour=grey, anchor="centre", point_size=8)
+            label.setPos(x, -bf.depth / 2)
+            label.setRotation(-90 if x < 0 else 90)
+            self.edge_labels.append(label)
+            self.addItem(label)
+
+    # ------------------------------------------------------------------ background: table, grid
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+        painter.fillRect(rect, QColor("#5b6169"))
+        board = self.board_rect()
+        painter.fillRect(board, TABLE_COLOUR)
+        visible = rect.intersected(board)
+        if visible.isEmpty():
+            return
+        minor = cosmetic_pen(GRID_COLOUR, 1.0)
+        major = cosmetic_pen(GRID_MAJOR_COLOUR, 1.0)
+        x_start = max(0, math.floor(visible.left()))
+        x_end = min(int(board.right()), math.ceil(visible.right()))
+        for x in range(x_start, x_end + 1):
+            painter.setPen(major if x % 6 == 0 else minor)
+            painter.drawLine(QPointF(x, visible.top()), QPointF(x, visible.bottom()))
+        y_start = max(0, math.floor(-visible.bottom()))
+        y_end = min(int(-board.top()), math.ceil(-visible.top()))
+        for y in range(y_start, y_end + 1):
+            painter.setPen(major if y % 6 == 0 else minor)
+            painter.drawLine(QPointF(visible.left(), -y), QPointF(visible.right(), -y))
+        painter.setPen(cosmetic_pen(QColor("#2d2d2d"), 2.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(board)
+
+    # ------------------------------------------------------------------ selection
+
+    def selection(self) -> Selection:
+        """What is selected, as document ids (a selected unit label selects its whole unit)."""
+        models: set[str] = set()
+        units: set[str] = set()
+        terrain: set[str] = set()
+        objectives: set[str] = set()
+        markers: set[str] = set()
+        for item in self.selectedItems():
+            kind = getattr(item, "kind", "")
+            entity_id = getattr(item, "entity_id", "")
+            {
+                "model": models,
+                "unit": units,
+                "terrain": terrain,
+                "objective": objectives,
+                "marker": markers,
+            }.get(kind, set()).add(entity_id)
+        return Selection(
+            frozenset(models),
+            frozenset(units),
+            frozenset(terrain),
+            frozenset(objectives),
+            frozenset(markers),
+        )
+
+    def selected_unit_id(self) -> str | None:
+        """The one unit the selection is about (its label or any of its models), else None."""
+        scenario = self.scenario
+        selection = self.selection()
+        units = set(selection.units) | {
+            scenario.unit_of_model(m).id for m in selection.models if m in self.models
+        }
+        return next(iter(units)) if len(units) == 1 else None
+
+    def select_ids(self, ids: set[str] | frozenset[str]) -> None:
+        """Select the items mirroring ``ids`` (model, unit, terrain, objective or marker ids)."""
+        self.blockSignals(True)
+        try:
+            self.clearSelection()
+            for table in (
+                self.models,
+                self.unit_labels,
+                self.terrain,
+                self.objectives,
+                self.markers,
+            ):
+                for entity_id in ids:
+                    item = table.get(entity_id)
+                    if item is not None:
+                        item.setSelected(True)
+        finally:
+            self.blockSignals(False)
+        self._emit_selection()
+
+    def _emit_selection(self) -> None:
+        self.selection_changed_ids.emit(self.selection())
+
+    # ------------------------------------------------------------------ dragging
+
+    def entity_item_at(self, scene_pos: QPointF) -> QGraphicsItem | None:
+        view = self.views()[0] if self.views() else None
+        transform = view.transform() if view is not None else None
+        for item in self.items(
+            scene_pos,
+            Qt.ItemSelectionMode.IntersectsItemShape,
+            Qt.SortOrder.DescendingOrder,
+            transform or QTransform(),
+        ):
+            if getattr(item, "kind", None) in {"model", "unit", "terrain", "objective", "marker"}:
+                return item
+        return None
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        if not self.interactive or event.button() != Qt.MouseButton.LeftButton:
+            super().mousePressEvent(event)
+            return
+        item = self.entity_item_at(event.scenePos())
+        if item is None:
+            super().mousePressEvent(event)
+            return
+        modifiers = event.modifiers()
+        if modifiers & Qt.KeyboardModifier.ControlModifier:
+            item.setSelected(not item.isSelected())
+            event.accept()
+            return
+        whole_unit = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        if whole_unit and isinstance(item, ModelItem):
+            item = self.unit_labels[item.unit_id]
+        if not item.isSelected():
+            self.blockSignals(True)
+            self.clearSelection()
+            self.blockSignals(False)
+            item.setSelected(True)
+        selection = self.selection()
+        self._drag = _DragSession(
+            self.scenario, selection, event.scenePos(), _anchor_of(item, self.scenario)
+        )
+        event.accept()
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        drag = self._drag
+        if drag is None:
+            super().mouseMoveEvent(event)
+            return
+        delta = event.scenePos() - drag.press
+        dx, dy = delta.x(), -delta.y()
+        if not drag.started:
+            if math.hypot(dx, dy) * self._pixels_per_inch() < 3:
+                return
+            drag.started = True
+            self.document.begin_drag()
+            self.drag_started.emit()
+        if self.snap_step:
+            ax, ay = drag.anchor
+            dx = round((ax + dx) / self.snap_step) * self.snap_step - ax
+            dy = round((ay + dy) / self.snap_step) * self.snap_step - ay
+        self.document.preview(move_selection(drag.origin, drag.selection, dx, dy))
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        drag, self._drag = self._drag, None
+        if drag is None:
+            super().mouseReleaseEvent(event)
+            return
+        if drag.started:
+            self.document.end_drag(_describe("Move", drag.selection))
+            self.drag_finished.emit()
+        event.accept()
+
+    def _pixels_per_inch(self) -> float:
+        views = self.views()
+        return views[0].transform().m11() if views else 1.0
+
+    # ------------------------------------------------------------------ keyboard
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        selection = self.selection()
+        if selection.is_empty() or self._drag is not None:
+            super().keyPressEvent(event)
+            return
+        step = NUDGE_LARGE if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else NUDGE_SMALL
+        offsets = {
+            Qt.Key.Key_Left: (-step, 0.0),
+            Qt.Key.Key_Right: (step, 0.0),
+            Qt.Key.Key_Up: (0.0, step),
+            Qt.Key.Key_Down: (0.0, -step),
+        }
+        key = Qt.Key(event.key())
+        if key in offsets:
+            dx, dy = offsets[key]
+            moved = move_selection(self.scenario, selection, dx, dy)
+            self.document.apply(
+                moved, _describe("Nudge", selection), merge_key=f"nudge:{sorted(_ids(selection))}"
+            )
+            event.accept()
+            return
+        if key == Qt.Key.Key_R:
+            self.rotate_selected(
+                -ROTATE_STEP
+                if event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+                else ROTATE_STEP
+            )
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def rotate_selected(self, degrees: float) -> None:
+        """Turn the selected models (and every model of selected units) about their centres."""
+        scenario = self.scenario
+        selection = self.selection()
+        model_ids = set(selection.models)
+        for unit_id in selection.units:
+            model_ids |= {m.id for m in scenario.unit(unit_id).models}
+        if model_ids:
+            self.document.apply(
+                rotate_models(scenario, model_ids, degrees), f"Rotate {degrees:+g}°"
+            )
+
+
+class _DragSession:
+    """A drag in progress: where it started, from which scenario, moving what."""
+
+    def __init__(
+        self, origin: Scenario, selection: Selection, press: QPointF, anchor: tuple[float, float]
+    ) -> None:
+        self.origin = origin
+        self.selection = selection
+        self.press = QPointF(press)
+        self.anchor = anchor
+        self.started = False
+
+
+def _anchor_of(item: QGraphicsItem, scenario: Scenario) -> tuple[float, float]:
+    """The battlefield point that snapping aligns to the grid for a drag grabbed at ``item``."""
+    kind = getattr(item, "kind", "")
+    entity_id = getattr(item, "entity_id", "")
+    if kind == "model":
+        model = scenario.model(entity_id)
+        return model.x, model.y
+    if kind == "unit":
+        first = scenario.unit(entity_id).models[0]
+        return first.x, first.y
+    if kind == "objective":
+        objective = scenario.objective(entity_id)
+        return objective.x, objective.y
+    if kind == "terrain":
+        x, y = scenario.terrain_piece(entity_id).area[0]
+        return x, y
+    if kind == "marker":
+        marker = next(k for k in scenario.markers if k.id == entity_id)
+        return marker.x, marker.y
+    return 0.0, 0.0
+
+
+def _ids(selection: Selection) -> set[str]:
+    return set(
+        selection.models
+        | selection.units
+        | selection.terrain
+        | selection.objectives
+        | selection.markers
+    )
+
+
+def _describe(verb: str, selection: Selection) -> str:
+    ids = sorted(_ids(selection))
+    if len(ids) == 1:
+        return f"{verb} {ids[0]}"
+    return f"{verb} {len(ids)} items"

@@ -1,0 +1,318 @@
+"""The battlefield view: zoom (wheel, fit), pan (middle button, or Space + drag), rubber-band
+selection, the measuring tool and the polygon tool for drawing terrain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QWheelEvent
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView
+
+from engine.model import Model, Point
+from gui.engine_bridge import engine_module
+from gui.items import Z_TOOL, LabelItem, ModelItem, cosmetic_pen
+from gui.scene import BattlefieldScene
+from gui.shapes import battlefield_point, scene_point
+
+ZOOM_STEP = 1.18
+MIN_PIXELS_PER_INCH = 3.0
+MAX_PIXELS_PER_INCH = 400.0
+RULER_COLOUR = QColor("#111111")
+
+
+class Measurement:
+    """A ruler between two ends, each a free point or a model's base (closest points)."""
+
+    def __init__(self, start: Point, start_model: Model | None) -> None:
+        self.start = start
+        self.start_model = start_model
+        self.end = start
+        self.end_model: Model | None = None
+
+    def distance(self) -> tuple[float, Point, Point]:
+        """The distance in inches between closest points, and the two points to draw."""
+        geometry = engine_module("engine.geometry")
+        a, b = self.start_model, self.end_model
+        if geometry is not None and a is not None and b is not None and a.id != b.id:
+            return geometry.model_distance(a, b), *_closest_points(a, b)
+        if geometry is not None and a is not None:
+            return geometry.model_point_distance(a, *self.end), _closest_on(a, self.end), self.end
+        if geometry is not None and b is not None:
+            return (
+                geometry.model_point_distance(b, *self.start),
+                self.start,
+                _closest_on(b, self.start),
+            )
+        (x0, y0), (x1, y1) = self.start, self.end
+        return ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, self.start, self.end
+
+
+def _outline(model: Model) -> Any:
+    geometry = engine_module("engine.geometry")
+    outline = getattr(geometry, "base_outline", None)
+    return outline(model) if outline is not None else None
+
+
+def _closest_on(model: Model, point: Point) -> Point:
+    """The point of ``model``'s base closest to ``point`` (for drawing the ruler only)."""
+    outline = _outline(model)
+    if outline is None:
+        return model.x, model.y
+    import shapely
+    from shapely.ops import nearest_points
+
+    nearest = nearest_points(outline, shapely.Point(point))[0]
+    return nearest.x, nearest.y
+
+
+def _closest_points(a: Model, b: Model) -> tuple[Point, Point]:
+    outline_a, outline_b = _outline(a), _outline(b)
+    if outline_a is None or outline_b is None:
+        return (a.x, a.y), (b.x, b.y)
+    from shapely.ops import nearest_points
+
+    pa, pb = nearest_points(outline_a, outline_b)
+    return (pa.x, pa.y), (pb.x, pb.y)
+
+
+class BattlefieldView(QGraphicsView):
+    """Shows a :class:`BattlefieldScene`; tools: ``"select"``, ``"measure"``, ``"polygon"``."""
+
+    measured = Signal(float)
+    polygon_finished = Signal(object)
+    """Emitted with the drawn polygon (battlefield points) when the polygon tool finishes."""
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: BattlefieldScene) -> None:
+        super().__init__(scene)
+        self.battlefield_scene = scene
+        self.tool = "select"
+        self._panning: QPointF | None = None
+        self._space_held = False
+        self._measurement: Measurement | None = None
+        self._polygon: list[Point] = []
+        self._tool_path = QGraphicsPathItem()
+        self._tool_path.setZValue(Z_TOOL)
+        self._tool_path.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
+        scene.addItem(self._tool_path)
+        self._tool_label = LabelItem("", colour=QColor("white"), background=QColor(20, 20, 20, 220))
+        self._tool_label.setZValue(Z_TOOL + 0.1)
+        self._tool_label.setVisible(False)
+        scene.addItem(self._tool_label)
+        self.last_distance: float | None = None
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setBackgroundBrush(QColor("#5b6169"))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+
+    # ------------------------------------------------------------------ zoom
+
+    def pixels_per_inch(self) -> float:
+        return self.transform().m11()
+
+    def fit_battlefield(self) -> None:
+        board = self.battlefield_scene.board_rect().adjusted(-1.5, -1.5, 1.5, 1.5)
+        self.fitInView(board, Qt.AspectRatioMode.KeepAspectRatio)
+        self.zoom_changed.emit(self.pixels_per_inch())
+
+    def zoom_by(self, factor: float) -> None:
+        target = self.pixels_per_inch() * factor
+        if MIN_PIXELS_PER_INCH <= target <= MAX_PIXELS_PER_INCH:
+            self.scale(factor, factor)
+            self.zoom_changed.emit(self.pixels_per_inch())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_by(ZOOM_STEP**steps)
+        event.accept()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.battlefield_scene.invalidate(
+            QRectF(), self.battlefield_scene.SceneLayer.BackgroundLayer
+        )
+
+    # ------------------------------------------------------------------ tools
+
+    def set_tool(self, tool: str) -> None:
+        self.tool = tool
+        self._measurement = None
+        self._polygon = []
+        self._clear_tool_graphics()
+        self.battlefield_scene.interactive = tool == "select"
+        self.setDragMode(
+            QGraphicsView.DragMode.RubberBandDrag
+            if tool == "select"
+            else QGraphicsView.DragMode.NoDrag
+        )
+        self.viewport().setCursor(
+            Qt.CursorShape.ArrowCursor if tool == "select" else Qt.CursorShape.CrossCursor
+        )
+
+    def _clear_tool_graphics(self) -> None:
+        self._tool_path.setPath(QPainterPath())
+        self._tool_label.setVisible(False)
+
+    def _model_at(self, scene_pos: QPointF) -> Model | None:
+        item = self.battlefield_scene.entity_item_at(scene_pos)
+        if isinstance(item, ModelItem):
+            return self.battlefield_scene.scenario.model(item.entity_id)
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            event.button() == Qt.MouseButton.LeftButton and self._space_held
+        ):
+            self._panning = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        scene_pos = self.mapToScene(event.position().toPoint())
+        if self.tool == "measure" and event.button() == Qt.MouseButton.LeftButton:
+            self._measurement = Measurement(battlefield_point(scene_pos), self._model_at(scene_pos))
+            self._update_ruler(scene_pos)
+            event.accept()
+            return
+        if self.tool == "polygon" and event.button() == Qt.MouseButton.LeftButton:
+            self._polygon.append(battlefield_point(scene_pos))
+            self._update_polygon(scene_pos)
+            event.accept()
+            return
+        if self.tool == "polygon" and event.button() == Qt.MouseButton.RightButton:
+            self.finish_polygon()
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._panning is not None:
+            delta = event.position() - self._panning
+            self._panning = event.position()
+            self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() - delta.x()))
+            self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() - delta.y()))
+            event.accept()
+            return
+        scene_pos = self.mapToScene(event.position().toPoint())
+        if self.tool == "measure" and self._measurement is not None:
+            self._update_ruler(scene_pos)
+            event.accept()
+            return
+        if self.tool == "polygon" and self._polygon:
+            self._update_polygon(scene_pos)
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._panning is not None:
+            self._panning = None
+            self.viewport().setCursor(
+                Qt.CursorShape.ArrowCursor if self.tool == "select" else Qt.CursorShape.CrossCursor
+            )
+            event.accept()
+            return
+        if self.tool == "measure" and self._measurement is not None:
+            self._update_ruler(self.mapToScene(event.position().toPoint()))
+            if self.last_distance is not None:
+                self.measured.emit(self.last_distance)
+            self._measurement = None
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self.tool == "polygon":
+            self.finish_polygon()
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_held = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self._measurement = None
+            self._polygon = []
+            self._clear_tool_graphics()
+            self.battlefield_scene.clearSelection()
+            event.accept()
+            return
+        if self.tool == "polygon" and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.finish_polygon()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_held = False
+            self.viewport().setCursor(
+                Qt.CursorShape.ArrowCursor if self.tool == "select" else Qt.CursorShape.CrossCursor
+            )
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    def _update_ruler(self, scene_pos: QPointF) -> None:
+        measurement = self._measurement
+        if measurement is None:
+            return
+        measurement.end = battlefield_point(scene_pos)
+        measurement.end_model = self._model_at(scene_pos)
+        distance, a, b = measurement.distance()
+        self.last_distance = distance
+        path = QPainterPath(scene_point(*a))
+        path.lineTo(scene_point(*b))
+        for end in (a, b):
+            path.addEllipse(scene_point(*end), 0.12, 0.12)
+        self._tool_path.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
+        self._tool_path.setPath(path)
+        self._tool_label.set_text(f'{distance:.2f}"')
+        middle = (scene_point(*a) + scene_point(*b)) / 2
+        self._tool_label.setPos(middle)
+        self._tool_label.setVisible(True)
+
+    def _update_polygon(self, scene_pos: QPointF) -> None:
+        if not self._polygon:
+            return
+        path = QPainterPath(scene_point(*self._polygon[0]))
+        for point in self._polygon[1:]:
+            path.lineTo(scene_point(*point))
+        path.lineTo(scene_pos)
+        self._tool_path.setPen(cosmetic_pen(QColor("#6d4c41"), 2.0, Qt.PenStyle.DashLine))
+        self._tool_path.setPath(path)
+        self._tool_label.set_text(f"{len(self._polygon)} points - double-click or Enter to finish")
+        self._tool_label.setPos(scene_pos)
+        self._tool_label.setVisible(True)
+
+    def finish_polygon(self) -> None:
+        points = _without_repeats(self._polygon)
+        self._polygon = []
+        self._clear_tool_graphics()
+        if len(points) >= 3:
+            self.polygon_finished.emit(tuple(points))
+
+
+def _without_repeats(points: list[Point]) -> list[Point]:
+    """Drop consecutive duplicate points (a double-click adds the last point twice)."""
+    result: list[Point] = []
+    for point in points:
+        if not result or abs(result[-1][0] - point[0]) + abs(result[-1][1] - point[1]) > 1e-9:
+            result.append(point)
+    if (
+        len(result) > 1
+        and abs(result[0][0] - result[-1][0]) + abs(result[0][1] - result[-1][1]) <= 1e-9
+    ):
+        result.pop()
+    return result
