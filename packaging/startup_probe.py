@@ -1,0 +1,77 @@
+"""Reports when the app paints its first frame, for ``scripts/measure_startup.py``.
+
+Start-up time is measured from outside the app: the measuring script notes
+``time.monotonic()`` just before it launches the app, and the app, when
+``WARPLAN_FIRST_PAINT`` is set, prints the same clock (``CLOCK_MONOTONIC`` is one clock for
+every process on Linux) once its first frame is painted::
+
+    warplan-first-paint 12345.678901
+
+With ``WARPLAN_FIRST_PAINT=exit`` the app then ends at once (no autosave, no teardown), so a
+run costs no more than the start-up it measures. Without the variable nothing is installed
+and nothing changes.
+
+"First painted frame": the first ``Paint`` event of a widget inside a ``QMainWindow`` starts
+Qt's synchronous paint of the whole window; a zero-delay timer queued from it fires once that
+paint and the flush to the screen are done, and that is when the time is read. The probe does
+not need the app's help: it swaps ``QApplication`` for a subclass that installs an
+application-wide event filter, before the app imports Qt.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+FIRST_PAINT_ENV = "WARPLAN_FIRST_PAINT"
+REPORT_PREFIX = "warplan-first-paint"
+
+
+def install() -> None:
+    """Makes every ``QApplication`` created from now on report its first painted frame."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
+
+    exit_after_report = os.environ.get(FIRST_PAINT_ENV, "") == "exit"
+
+    class FirstPaintFilter(QObject):
+        def __init__(self, parent: QObject) -> None:
+            super().__init__(parent)
+            self._seen = False
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+            if (
+                not self._seen
+                and event.type() == QEvent.Type.Paint
+                and isinstance(watched, QWidget)
+                and isinstance(watched.window(), QMainWindow)
+            ):
+                self._seen = True
+                QTimer.singleShot(0, self._report)
+            return False
+
+        def _report(self) -> None:
+            print(f"{REPORT_PREFIX} {time.monotonic():.6f}", file=sys.stderr, flush=True)
+            if exit_after_report:
+                os._exit(0)
+
+    class ProbedApplication(QApplication):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._warplan_first_paint_filter = FirstPaintFilter(self)
+            self.installEventFilter(self._warplan_first_paint_filter)
+
+    ProbedApplication.__name__ = QApplication.__name__
+    import PySide6.QtWidgets
+
+    PySide6.QtWidgets.QApplication = ProbedApplication  # type: ignore[misc]
+
+
+def install_from_environment() -> bool:
+    """``install()`` when ``WARPLAN_FIRST_PAINT`` is set; tells whether it did."""
+    if not os.environ.get(FIRST_PAINT_ENV):
+        return False
+    install()
+    return True
