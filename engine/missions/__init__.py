@@ -1,0 +1,45 @@
+"""Chapter Approved 2026-27 Mission Deck: cards as data, the mission generator, Secondary
+decks and live scoring (pure Python, no Qt).
+
+- :mod:`engine.missions.cards`: Force Dispositions and the Primary matrix, 25 Primary and 18
+  Secondary Missions, 6 Twists, the FAQ (``assets/wh40k-ca2026/``).
+- :mod:`engine.missions.generator`: deterministic set-ups, roll-offs, central objectives,
+  terrain objectives, set-up changes that report discarded game state.
+- :mod:`engine.missions.decks`: Tactical / Fixed Secondary decks as immutable ``DeckState``.
+- :mod:`engine.missions.scoring`: ``score(scenario) -> ScoreReport`` for the moment the
+  ``game`` section describes.
+
+>>> primary_mission("Purge the Foe", "Purge the Foe")
+'MEATGRINDER'
+"""
+
+from engine.missions.cards import (
+    MissionCard,
+    card,
+    force_dispositions,
+    primary_mission,
+    primary_missions,
+    secondary_missions,
+    twists,
+)
+from engine.missions.decks import DeckEvent, DeckState, TurnContext
+from engine.missions.generator import MissionSetup, change_setup, generate_mission
+from engine.missions.scoring import ScoreReport, score
+
+__all__ = [
+    "DeckEvent",
+    "DeckState",
+    "MissionCard",
+    "MissionSetup",
+    "ScoreReport",
+    "TurnContext",
+    "card",
+    "change_setup",
+    "force_dispositions",
+    "generate_mission",
+    "primary_mission",
+    "primary_missions",
+    "score",
+    "secondary_missions",
+    "twists",
+]
