@@ -14,6 +14,7 @@ Unknown keys are errors.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,8 @@ def _join(path: str, key: str) -> str:
 
 def _show(value: object) -> str:
     if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:37] + "...")
+        shown = json.dumps(value, ensure_ascii=False)
+        return shown if len(shown) <= 60 else shown[:57] + '..."'
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -115,12 +117,15 @@ def choice_check(options: Sequence[str]) -> GameCheck:
 
 def reference_check(kind: str) -> GameCheck:
     """The id of an element of ``kind`` (``players``, ``units``, ``objectives``...)."""
+    label = kind.removesuffix("s")
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         known = ids.of_kind(kind)
-        if not isinstance(value, str) or value not in known:
+        if not isinstance(value, str):
+            return [Problem(path, f"must be a {label} id (a string), got {_show(value)}")]
+        if value not in known:
             listed = ", ".join(sorted(known)) or "none"
-            return [Problem(path, f"must be one of the {kind} ids ({listed}); got {_show(value)}")]
+            return [Problem(path, f"unknown {label} {_show(value)}; known: {listed}")]
         return []
 
     return check
@@ -188,6 +193,137 @@ def _check_players(value: object, path: str, ids: GameIds) -> list[Problem]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Check builders for the mission keys (deck contents, events, statuses; engine.missions)
+
+
+def bool_check() -> GameCheck:
+    """``true`` or ``false``."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        if not isinstance(value, bool):
+            return [Problem(path, f"must be true or false, got {_show(value)}")]
+        return []
+
+    return check
+
+
+def any_integer_check() -> GameCheck:
+    """An integer of any sign (a CP change in a deck's log)."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return [Problem(path, f"must be an integer, got {_show(value)}")]
+        return []
+
+    return check
+
+
+def free_object_check() -> GameCheck:
+    """Any JSON object (selections a card records, a generator set-up)."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        if not isinstance(value, Mapping):
+            return [Problem(path, f"must be an object, got {_show(value)}")]
+        return []
+
+    return check
+
+
+def secondary_card_check() -> GameCheck:
+    """The printed name of a Chapter Approved 2026-27 Secondary Mission."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        from engine.missions.cards import secondary_missions
+
+        names = [c.name for c in secondary_missions()]
+        if not isinstance(value, str) or value not in names:
+            return [
+                Problem(path, f"must be a Secondary Mission name as printed, got {_show(value)}")
+            ]
+        return []
+
+    return check
+
+
+def card_choices_check() -> GameCheck:
+    """An object from Secondary Mission names to the selections made for them (a file without a
+    deck records a Beacon unit, a tempting target or guards this way)."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        if not isinstance(value, Mapping):
+            return [Problem(path, f"must be an object, got {_show(value)}")]
+        problems: list[Problem] = []
+        for name, choices in value.items():
+            problems.extend(secondary_card_check()(name, _join(path, str(name)), ids))
+            problems.extend(free_object_check()(choices, _join(path, str(name)), ids))
+        return problems
+
+    return check
+
+
+DECK_CARD_KEYS: dict[str, GameCheck] = {
+    "card": secondary_card_check(),
+    "drawn_round": integer_check(0, BATTLE_ROUNDS[1]),
+    "choices": free_object_check(),
+    "offers": list_check(choice_check(("reshuffle_and_draw", "discard_and_draw"))),
+    "needs": list_check(text_check()),
+}
+
+DECK_EVENT_KEYS: dict[str, GameCheck] = {
+    "kind": text_check(),
+    "cards": list_check(secondary_card_check()),
+    "text": text_check(),
+    "battle_round": integer_check(0, BATTLE_ROUNDS[1]),
+    "cp": any_integer_check(),
+    "vp": integer_check(0),
+}
+
+DECK_KEYS: dict[str, GameCheck] = {
+    "mode": choice_check(SECONDARY_MODES),
+    "seed": any_integer_check(),
+    "shuffles": integer_check(0),
+    "draw_pile": list_check(secondary_card_check()),
+    "active": list_check(object_check(DECK_CARD_KEYS, required=("card",))),
+    "discard_pile": list_check(secondary_card_check()),
+    "achieved": list_check(secondary_card_check()),
+    "cp_discard_draw_used": bool_check(),
+    "log": list_check(object_check(DECK_EVENT_KEYS, required=("kind",))),
+}
+"""``game.players.<id>.deck``: an ``engine.missions.decks.DeckState`` as JSON."""
+
+DESTROYED_UNIT_KEYS: dict[str, GameCheck] = {
+    "unit": text_check(),
+    "player": reference_check("players"),
+    "by": text_check(),
+    "by_within_objective_range": bool_check(),
+    "started_within_objective_range": bool_check(),
+    "started_within_central_objective_range": bool_check(),
+    "started_within_terrain": list_check(reference_check("terrain")),
+    "starting_strength": integer_check(1),
+}
+"""An entry of ``game.destroyed_this_turn``: the unit (it may be off the table now), its owner,
+the unit that destroyed it, and where it started the turn."""
+
+DESTROYED_MODEL_KEYS: dict[str, GameCheck] = {
+    "model": text_check(),
+    "player": reference_check("players"),
+    "wounds": integer_check(1),
+    "keywords": list_check(text_check()),
+}
+"""An entry of ``game.models_destroyed_this_turn`` (Assassination, Bring It Down)."""
+
+COMPLETED_ACTION_KEYS: dict[str, GameCheck] = {
+    "action": text_check(),
+    "unit": text_check(),
+    "objective": reference_check("objectives"),
+    "terrain": reference_check("terrain"),
+}
+"""An entry of ``game.players.<id>.actions_completed_this_turn``."""
+
+OBJECTIVE_STATUSES = ("decoyed", "triangulated", "consecrated")
+
+
+# ---------------------------------------------------------------------------------------------
 # The tables
 
 
@@ -198,6 +334,22 @@ PLAYER_KEYS: dict[str, GameCheck] = {
     "secondaries": list_check(text_check()),
     "vp": integer_check(0),
     "cp": integer_check(0),
+    "deck": object_check(DECK_KEYS, required=("mode",)),
+    "vp_this_round": integer_check(0),
+    "controlled_at_start_of_turn": list_check(reference_check("objectives")),
+    "actions_completed_this_turn": list_check(
+        object_check(COMPLETED_ACTION_KEYS, required=("action",))
+    ),
+    "objective_status": object_check(
+        {
+            **{status: list_check(reference_check("objectives")) for status in OBJECTIVE_STATUSES},
+            "trapped": list_check(reference_check("terrain")),
+        }
+    ),
+    "condemned": list_check(text_check()),
+    "surveilled_this_turn": list_check(text_check()),
+    "card_choices": card_choices_check(),
+    "all_characters_destroyed": bool_check(),
 }
 """Checks of the keys of ``game.players.<player id>``."""
 
@@ -207,6 +359,18 @@ GAME_KEYS: dict[str, GameCheck] = {
     "timing": choice_check(TIMINGS),
     "twist": text_check(),
     "players": _check_players,
+    "first_player": reference_check("players"),
+    "setup": free_object_check(),
+    "destroyed_this_turn": list_check(
+        object_check(DESTROYED_UNIT_KEYS, required=("unit", "player"))
+    ),
+    "destroyed_previous_turn": list_check(
+        object_check(DESTROYED_UNIT_KEYS, required=("unit", "player"))
+    ),
+    "models_destroyed_this_turn": list_check(
+        object_check(DESTROYED_MODEL_KEYS, required=("model", "player"))
+    ),
+    "left_battlefield_this_turn": list_check(text_check()),
 }
 """Checks of the keys of ``game``."""
 
@@ -216,7 +380,7 @@ def validate_game(data: object, path: str, ids: GameIds) -> list[Problem]:
 
     >>> ids = GameIds(players=frozenset({"red", "blue"}))
     >>> [str(p) for p in validate_game({"players": {"green": {"vp": -1}}}, "game", ids)]
-    ["game.players.green: unknown player 'green'; known: blue, red", \
+    ['game.players.green: unknown player "green"; known: blue, red', \
 'game.players.green.vp: must be an integer of at least 0, got -1']
     """
     return _check_object(data, path, ids, GAME_KEYS)
