@@ -402,7 +402,7 @@ class _Reader:
         except OverflowError:
             finite = False
         if not finite:
-            self.problem(path, _non_finite(float(value) if isinstance(value, float) else math.inf))
+            self.problem(path, f"must be a finite number, got {_show(value)}")
             return None
         if (minimum == "positive" and value <= 0) or (minimum == "non-negative" and value < 0):
             self.problem(path, f"must be {kind} number, got {_show(value)}")
@@ -492,12 +492,11 @@ class _Reader:
             self.problem(path, f"must have at least 3 points, got {len(ring)}")
             return None
         shape = shapely.Polygon(ring)
-        if not shapely.is_valid(shape):
-            reason = shapely.is_valid_reason(shape)
-            self.problem(path, f"must be a valid polygon: {reason}")
+        if shape.convex_hull.area <= 0.0:
+            self.problem(path, "must enclose a non-zero area (its points lie on one line)")
             return None
-        if shape.area <= 0.0:
-            self.problem(path, "must enclose a non-zero area")
+        if not shapely.is_valid(shape):
+            self.problem(path, f"must be a valid polygon: {shapely.is_valid_reason(shape)}")
             return None
         return tuple(ring)
 
@@ -520,7 +519,7 @@ class _Reader:
         objectives = self.each(doc.get("objectives", []), "objectives", self.objective)
         markers = self.each(doc.get("markers", []), "markers", self.marker)
         extra = self.extra(doc["extra"], "extra") if "extra" in doc else EMPTY
-        self.check_references(players, terrain)
+        self.check_references()
         game: Mapping[str, JSONValue] | None = None
         if "game" in doc:
             game = self.game(doc["game"], players, units, objectives, markers, terrain)
@@ -904,23 +903,25 @@ class _Reader:
         frozen: Mapping[str, JSONValue] = freeze(value)
         return frozen
 
-    def check_references(
-        self, players: tuple[Player, Player] | None, terrain: tuple[TerrainPiece, ...]
-    ) -> None:
+    def check_references(self) -> None:
+        # Ids of elements that failed validation still count, so that one problem does not
+        # cascade into "unknown" references to it.
         known = {
-            "player": {p.id for p in players or ()},
-            "terrain": {t.id for t in terrain},
+            kind: {ident for ident, path in self.ids.items() if pattern.fullmatch(path)}
+            for kind, pattern in _ID_PATHS.items()
         }
-        if players is None:
-            # Without a valid player list every player reference would be reported; the
-            # players problem itself says what is wrong.
-            known["player"] = {ref for ref, _, kind in self.references if kind == "player"}
         for ref, path, kind in self.references:
             if ref not in known[kind]:
                 self.problem(
                     path,
                     f"unknown {kind} {_show(ref)}; known: {_choices(known[kind]) or 'none'}",
                 )
+
+
+_ID_PATHS = {
+    "player": re.compile(r"players\[\d+\]\.id"),
+    "terrain": re.compile(r"terrain\[\d+\]\.id"),
+}
 
 
 def _check_distance(reader: _Reader, value: object, path: str) -> None:
