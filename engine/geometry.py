@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -459,22 +459,35 @@ class PreparedArea:
     def covers_point(self, x: float, y: float) -> bool:
         return bool(shapely.intersects_xy(self.geometry, x, y))
 
-    def mapped(self, shape: Shape) -> BaseGeometry:
-        """The area in the frame where an oval base is the unit circle at the origin."""
-        c, s, a, b, x0, y0 = shape.cos, shape.sin, shape.a, shape.b, shape.x, shape.y
+    @cached_property
+    def segments(self) -> FloatArray:
+        """Every edge of every ring of the area, as rows ``x0, y0, x1, y1``."""
+        parts = []
+        for ring in shapely.get_rings(shapely.get_parts(self.geometry)):
+            coords = shapely.get_coordinates(ring)
+            parts.append(np.column_stack((coords[:-1], coords[1:])))
+        segments: FloatArray = np.vstack(parts)
+        return segments
 
-        def to_unit(coords: Any) -> Any:
-            dx, dy = coords[:, 0] - x0, coords[:, 1] - y0
-            return np.column_stack(((c * dx + s * dy) / a, (-s * dx + c * dy) / b))
-
-        return shapely.transform(self.geometry, to_unit)
+    def unit_circle_clearance(self, shape: Shape) -> float:
+        """Distance from the origin to the area's outline in the frame where an oval base is the
+        unit circle at the origin (an affine map, so inclusion and contact are preserved)."""
+        seg = self.segments
+        c, s = shape.cos, shape.sin
+        dx0, dy0 = seg[:, 0] - shape.x, seg[:, 1] - shape.y
+        dx1, dy1 = seg[:, 2] - shape.x, seg[:, 3] - shape.y
+        ax, ay = (c * dx0 + s * dy0) / shape.a, (-s * dx0 + c * dy0) / shape.b
+        bx, by = (c * dx1 + s * dy1) / shape.a, (-s * dx1 + c * dy1) / shape.b
+        ex, ey = bx - ax, by - ay
+        length2 = ex * ex + ey * ey
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(length2 > 0, -(ax * ex + ay * ey) / length2, 0.0)
+        t = np.clip(t, 0.0, 1.0)
+        return float(np.min(np.hypot(ax + t * ex, ay + t * ey)))
 
 
 def prepared_area(area: AreaLike) -> PreparedArea:
     return area if isinstance(area, PreparedArea) else PreparedArea(area)
-
-
-_ORIGIN = shapely.Point(0.0, 0.0)
 
 
 def shape_overlaps(shape: Shape, area: PreparedArea) -> bool:
@@ -485,8 +498,10 @@ def shape_overlaps(shape: Shape, area: PreparedArea) -> bool:
         point = shapely.Point(shape.x, shape.y)
         return bool(shapely.distance(area.geometry, point) <= shape.a + TOLERANCE)
     if shape.kind == KIND_OVAL:
+        if area.covers_point(shape.x, shape.y):
+            return True
         slack = TOLERANCE / min(shape.a, shape.b)
-        return bool(shapely.distance(area.mapped(shape), _ORIGIN) <= 1.0 + slack)
+        return area.unit_circle_clearance(shape) <= 1.0 + slack
     return bool(shapely.dwithin(area.geometry, shapely.Polygon(shape.corners()), TOLERANCE))
 
 
@@ -509,11 +524,10 @@ def shape_wholly_within(shape: Shape, area: PreparedArea) -> bool:
         point = shapely.Point(shape.x, shape.y)
         return bool(shapely.distance(area.boundary, point) >= shape.a - TOLERANCE)
     if shape.kind == KIND_OVAL:
-        mapped = area.mapped(shape)
-        if not shapely.intersects(mapped, _ORIGIN):
+        if not area.covers_point(shape.x, shape.y):
             return False
         slack = TOLERANCE / min(shape.a, shape.b)
-        return bool(shapely.distance(mapped.boundary, _ORIGIN) >= 1.0 - slack)
+        return area.unit_circle_clearance(shape) >= 1.0 - slack
     return bool(shapely.covers(area.widened, shapely.Polygon(shape.corners())))
 
 
@@ -570,6 +584,9 @@ def base_outline(model: Model, segments: int = 64) -> shapely.Polygon:
 # Vectorised paths: many bases at once
 
 
+_COLUMNS = ("kind", "x", "y", "a", "b", "cos", "sin", "bounding", "inner", "half_x", "half_y")
+
+
 @dataclass(frozen=True, eq=False)
 class ShapeArrays:
     """Bases as parallel numpy arrays (one row per model), for the fast rules paths."""
@@ -588,6 +605,11 @@ class ShapeArrays:
 
     def __len__(self) -> int:
         return len(self.x)
+
+    def take(self, rows: Sequence[int] | IntArray) -> ShapeArrays:
+        """The bases of ``rows`` only, in that order."""
+        index = np.asarray(rows, dtype=np.int64)
+        return ShapeArrays(*(getattr(self, name)[index] for name in _COLUMNS))
 
     def shape(self, i: int) -> Shape:
         return Shape(
@@ -654,30 +676,51 @@ def ellipse_point_distances(
     return result
 
 
-def point_distances(shapes: ShapeArrays, px: float, py: float) -> FloatArray:
+def point_distances(
+    shapes: ShapeArrays, px: float, py: float, reach: float = math.inf
+) -> FloatArray:
     """Distance from one point to every base (0 inside), exact for every shape.
+
+    With ``reach``, bases that cannot come within ``reach`` of the point get a lower bound of
+    their distance instead (still greater than ``reach``), which saves the exact solve.
 
     >>> from engine.model import CircleBase
     >>> arrays = shape_arrays([shape_of(Model("m", 0, 0, CircleBase(25.4)))])
     >>> point_distances(arrays, 3.0, 4.0).tolist()
     [4.5]
     """
-    dx, dy = px - shapes.x, py - shapes.y
+    result: FloatArray = points_distances(
+        shapes, np.array([px]), np.array([py]), np.array([reach])
+    )[0]
+    return result
+
+
+def points_distances(
+    shapes: ShapeArrays, px: FloatArray, py: FloatArray, reach: FloatArray
+) -> FloatArray:
+    """Distances from several points (rows) to every base (columns), as :func:`point_distances`
+    with one ``reach`` per point."""
+    dx = px[:, None] - shapes.x[None, :]
+    dy = py[:, None] - shapes.y[None, :]
     centre = np.hypot(dx, dy)
-    result = np.maximum(centre - shapes.a, 0.0)
-    others = np.flatnonzero(shapes.kind != KIND_CIRCLE)
-    if len(others):
-        c, s = shapes.cos[others], shapes.sin[others]
-        lx = c * dx[others] + s * dy[others]
-        ly = -s * dx[others] + c * dy[others]
-        a, b = shapes.a[others], shapes.b[others]
-        rect = shapes.kind[others] == KIND_RECT
-        rect_d = np.hypot(np.maximum(np.abs(lx) - a, 0.0), np.maximum(np.abs(ly) - b, 0.0))
-        oval = ~rect
-        oval_d = np.zeros_like(rect_d)
-        if np.any(oval):
-            oval_d[oval] = ellipse_point_distances(a[oval], b[oval], lx[oval], ly[oval])
-        result[others] = np.where(rect, rect_d, oval_d)
+    result = np.maximum(centre - shapes.a[None, :], 0.0)
+    near = (shapes.kind[None, :] != KIND_CIRCLE) & (
+        centre - shapes.bounding[None, :] <= reach[:, None]
+    )
+    far = (shapes.kind[None, :] != KIND_CIRCLE) & ~near
+    result[far] = (centre - shapes.bounding[None, :])[far]
+    point_index, base = np.nonzero(near)
+    if len(base):
+        c, s = shapes.cos[base], shapes.sin[base]
+        ddx, ddy = dx[point_index, base], dy[point_index, base]
+        lx, ly = c * ddx + s * ddy, -s * ddx + c * ddy
+        a, b = shapes.a[base], shapes.b[base]
+        rect = shapes.kind[base] == KIND_RECT
+        d = np.hypot(np.maximum(np.abs(lx) - a, 0.0), np.maximum(np.abs(ly) - b, 0.0))
+        oval = np.flatnonzero(~rect)
+        if len(oval):
+            d[oval] = ellipse_point_distances(a[oval], b[oval], lx[oval], ly[oval])
+        result[point_index, base] = d
     return result
 
 
@@ -694,6 +737,9 @@ def close_pairs(
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0)
     reach = limit + TOLERANCE
+    # The same pair is measured in the same order whichever side it came from, so that full and
+    # incremental evaluations agree to the last bit.
+    rows, cols = np.minimum(rows, cols), np.maximum(rows, cols)
     centre = np.hypot(shapes.x[rows] - shapes.x[cols], shapes.y[rows] - shapes.y[cols])
     candidate = centre - shapes.bounding[rows] - shapes.bounding[cols] <= reach
     rows, cols, centre = rows[candidate], cols[candidate], centre[candidate]
@@ -784,7 +830,7 @@ def replace_rows(shapes: ShapeArrays, rows: Sequence[int], models: Sequence[Mode
     fresh = models_shape_arrays(models)
     index = np.asarray(rows, dtype=np.int64)
     columns = []
-    for name in ("kind", "x", "y", "a", "b", "cos", "sin", "bounding", "inner", "half_x", "half_y"):
+    for name in _COLUMNS:
         column = getattr(shapes, name).copy()
         column[index] = getattr(fresh, name)
         columns.append(column)
@@ -905,3 +951,86 @@ def model_table(scenario: Scenario) -> ModelTable:
         np.fromiter((m.z for m in models), dtype=np.float64, count=len(models)),
         models_shape_arrays(models),
     )
+
+
+def area_relations(
+    shapes: ShapeArrays, areas: Sequence[PreparedArea]
+) -> tuple[BoolArray, BoolArray]:
+    """For every area (rows) and base (columns): whether the base is over the area (any part)
+    and whether it is wholly within it. All pairs at once: exact bounding boxes first, then one
+    vectorised call per test for round bases, the oval bases' unit-circle clearances in one
+    batch, and the few rectangles one by one."""
+    count, n = len(areas), len(shapes)
+    overlaps = np.zeros((count, n), dtype=bool)
+    wholly = np.zeros((count, n), dtype=bool)
+    if count == 0 or n == 0:
+        return overlaps, wholly
+    bounds = np.array([a.bounds for a in areas], dtype=np.float64)
+    left = (shapes.x - shapes.half_x)[None, :]
+    right = (shapes.x + shapes.half_x)[None, :]
+    low = (shapes.y - shapes.half_y)[None, :]
+    high = (shapes.y + shapes.half_y)[None, :]
+    minx, miny = bounds[:, 0:1] - TOLERANCE, bounds[:, 1:2] - TOLERANCE
+    maxx, maxy = bounds[:, 2:3] + TOLERANCE, bounds[:, 3:4] + TOLERANCE
+    meets = (right >= minx) & (left <= maxx) & (high >= miny) & (low <= maxy)
+    inside_box = (left >= minx) & (right <= maxx) & (low >= miny) & (high <= maxy)
+    is_box = np.array([a.is_box for a in areas], dtype=bool)
+    wholly |= inside_box & is_box[:, None]
+    overlaps |= inside_box
+    test_overlap = meets & ~inside_box
+    test_wholly = inside_box & ~is_box[:, None]
+    geoms = np.array([a.geometry for a in areas], dtype=object)
+    kind = shapes.kind[None, :]
+    circle = kind == KIND_CIRCLE
+    ai, mi = np.nonzero(test_overlap & circle)
+    if len(ai):
+        gap = shapely.distance(geoms[ai], shapely.points(shapes.x[mi], shapes.y[mi]))
+        overlaps[ai, mi] = gap <= shapes.a[mi] + TOLERANCE
+    ai, mi = np.nonzero(test_wholly & circle)
+    if len(ai):
+        boundaries = np.array([a.boundary for a in areas], dtype=object)
+        xs, ys = shapes.x[mi], shapes.y[mi]
+        covered = shapely.intersects_xy(geoms[ai], xs, ys)
+        clearance = shapely.distance(boundaries[ai], shapely.points(xs, ys))
+        wholly[ai, mi] = covered & (clearance >= shapes.a[mi] - TOLERANCE)
+    oval = kind == KIND_OVAL
+    for want_wholly, mask in ((False, test_overlap & oval), (True, test_wholly & oval)):
+        ai, mi = np.nonzero(mask)
+        if len(ai):
+            covered = shapely.intersects_xy(geoms[ai], shapes.x[mi], shapes.y[mi])
+            clearance = _unit_circle_clearances(shapes, areas, ai, mi)
+            slack = TOLERANCE / shapes.inner[mi]
+            if want_wholly:
+                wholly[ai, mi] = covered & (clearance >= 1.0 - slack)
+            else:
+                overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
+    rect = kind == KIND_RECT
+    for a, m in zip(*np.nonzero(test_overlap & rect), strict=True):
+        overlaps[a, m] = shape_overlaps(shapes.shape(int(m)), areas[int(a)])
+    for a, m in zip(*np.nonzero(test_wholly & rect), strict=True):
+        wholly[a, m] = shape_wholly_within(shapes.shape(int(m)), areas[int(a)])
+    return overlaps, wholly
+
+
+def _unit_circle_clearances(
+    shapes: ShapeArrays, areas: Sequence[PreparedArea], ai: IntArray, mi: IntArray
+) -> FloatArray:
+    """:meth:`PreparedArea.unit_circle_clearance` for many (area, oval base) pairs at once."""
+    segments = [areas[int(a)].segments for a in ai]
+    counts = np.array([len(seg) for seg in segments], dtype=np.int64)
+    seg = np.vstack(segments)
+    owner = np.repeat(mi, counts)
+    c, s = shapes.cos[owner], shapes.sin[owner]
+    a, b = shapes.a[owner], shapes.b[owner]
+    dx0, dy0 = seg[:, 0] - shapes.x[owner], seg[:, 1] - shapes.y[owner]
+    dx1, dy1 = seg[:, 2] - shapes.x[owner], seg[:, 3] - shapes.y[owner]
+    ax, ay = (c * dx0 + s * dy0) / a, (-s * dx0 + c * dy0) / b
+    bx, by = (c * dx1 + s * dy1) / a, (-s * dx1 + c * dy1) / b
+    ex, ey = bx - ax, by - ay
+    length2 = ex * ex + ey * ey
+    safe = np.where(length2 > 0, length2, 1.0)
+    t = np.clip(np.where(length2 > 0, -(ax * ex + ay * ey) / safe, 0.0), 0.0, 1.0)
+    distance = np.hypot(ax + t * ex, ay + t * ey)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    result: FloatArray = np.minimum.reduceat(distance, starts)
+    return result

@@ -39,13 +39,11 @@ from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import (
     TOLERANCE,
     FloatArray,
-    IntArray,
     ModelTable,
     PreparedArea,
-    ShapeArrays,
     model_table,
     overlaps_many,
-    point_distances,
+    points_distances,
 )
 from engine.model import Objective, Scenario
 
@@ -176,30 +174,31 @@ def objective_distances(
     scenario: Scenario, table: ModelTable, rules: ObjectiveRules, rows: Sequence[int] | None = None
 ) -> FloatArray:
     """Horizontal distance from each objective (row) to each model (column), as the ruleset
-    measures it; for a ``wh40k-ca2026`` terrain objective 0 over its area, ``inf`` elsewhere.
+    measures it (exact up to the largest range plus :data:`NEAR_MARGIN`, a lower bound beyond);
+    for a ``wh40k-ca2026`` terrain objective 0 over its area, ``inf`` elsewhere.
 
     With ``rows``, only those models' columns (in that order).
     """
     shapes = table.shapes
     if rows is not None:
-        index = np.asarray(rows, dtype=np.int64)
-        shapes = _subset(shapes, index)
-    result = np.empty((len(scenario.objectives), len(shapes.x)))
-    for k, objective in enumerate(scenario.objectives):
+        shapes = shapes.take(rows)
+    objectives = scenario.objectives
+    reach = max(rules.objective_range, rules.contest_range) + NEAR_MARGIN + TOLERANCE
+    marker = np.array(
+        [o.radius if rules.measure == "edge" else 0.0 for o in objectives], dtype=np.float64
+    )
+    result = points_distances(
+        shapes,
+        np.array([o.x for o in objectives], dtype=np.float64),
+        np.array([o.y for o in objectives], dtype=np.float64),
+        reach + marker,
+    ).reshape(len(objectives), len(shapes.x))
+    result = np.maximum(result - marker[:, None], 0.0)
+    for k, objective in enumerate(objectives):
         if objective.terrain is not None and rules.ruleset == "wh40k-ca2026":
             area = _terrain_area(scenario, objective)
             result[k] = np.where(overlaps_many(shapes, area), 0.0, math.inf)
-            continue
-        distance = point_distances(shapes, objective.x, objective.y)
-        if rules.measure == "edge":
-            distance = np.maximum(distance - objective.radius, 0.0)
-        result[k] = distance
     return result
-
-
-def _subset(shapes: ShapeArrays, index: IntArray) -> ShapeArrays:
-    names = ("kind", "x", "y", "a", "b", "cos", "sin", "bounding", "inner", "half_x", "half_y")
-    return ShapeArrays(*(getattr(shapes, name)[index] for name in names))
 
 
 _AREAS: dict[tuple[Any, ...], PreparedArea] = {}
