@@ -227,9 +227,11 @@ class Facts:
         )
 
     def objective_point_within(self, objective: Objective, area: BaseGeometry | None) -> bool:
-        """An objective is within an area when its centre point is (on the edge counts)."""
+        """An objective is within an area when its centre point is inside it. A point on the
+        edge is not: an objective on the line between the territories (Dawn of War's central and
+        flank objectives) is in neither territory."""
         return area is not None and bool(
-            shapely.covers(area, shapely.Point(objective.x, objective.y))
+            shapely.contains(area, shapely.Point(objective.x, objective.y))
         )
 
     def marker_within_range(self, marker: Marker, objective: Objective) -> bool:

@@ -186,11 +186,12 @@ def test_values_caps_alternatives_and_cumulative() -> None:
 
 
 def test_when_drawn_and_start_rules() -> None:
-    kinds = {
-        m.name: m.when_drawn().effect["kind"]  # type: ignore[union-attr,index]
-        for m in c.secondary_missions()
-        if m.when_drawn() is not None
-    }
+    kinds = {}
+    for m in c.secondary_missions():
+        rule = m.when_drawn()
+        if rule is not None:
+            assert rule.effect is not None
+            kinds[m.name] = rule.effect["kind"]
     assert kinds == {
         "PLUNDER": "may_reshuffle_and_draw",
         "BEACON": "select",
