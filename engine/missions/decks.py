@@ -538,3 +538,33 @@ def draw_context(
     strength = any(int(u.extra.get("starting_strength", len(u.models))) >= 13 for u in units)
     heavy = any((m.wounds or 0) >= 10 for u in units for m in u.models)
     return TurnContext(battle_round, moment, True, strength, heavy)
+
+
+# ---------------------------------------------------------------------------------------------
+# Decks in the scenario's game section
+
+
+def deck_of(scenario: Scenario, player: str) -> DeckState | None:
+    """The player's saved deck (``game.players.<id>.deck``), or None when there is none."""
+    game = scenario.game or EMPTY
+    entry = dict(game.get("players", {})).get(player, {})
+    raw = entry.get("deck")
+    return None if raw is None else DeckState.from_json(thaw(raw))
+
+
+def with_deck(
+    scenario: Scenario, player: str, deck: DeckState, event: DeckEvent | None = None
+) -> Scenario:
+    """``scenario`` with the player's deck saved in its ``game`` section: ``deck``,
+    ``secondary_mode``, ``secondaries`` (the active cards) and, from ``event``, CP and VP."""
+    game = thaw(scenario.game or EMPTY)
+    entry = game.setdefault("players", {}).setdefault(player, {})
+    entry["deck"] = deck.to_json()
+    entry["secondary_mode"] = deck.mode
+    entry["secondaries"] = list(deck.active_names())
+    if event is not None and event.cp:
+        entry["cp"] = max(0, int(entry.get("cp", 0)) + event.cp)
+    if event is not None and event.vp:
+        entry["vp"] = int(entry.get("vp", 0)) + event.vp
+        entry["vp_this_round"] = int(entry.get("vp_this_round", 0)) + event.vp
+    return replace(scenario, game=freeze(game))
