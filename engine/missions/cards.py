@@ -130,7 +130,9 @@ class Section:
 
 @dataclass(frozen=True)
 class ObjectiveAction:
-    """An OBJECTIVE ACTION printed on a card, field by field, verbatim."""
+    """An OBJECTIVE ACTION printed on a card, field by field, verbatim, and ``structured``: the
+    engine's reading (``from_battle_round``, ``eligible`` alternatives, ``use_limit``,
+    ``completes``, ``restriction``; see ``engine.missions.actions``)."""
 
     name: str
     starts: str
@@ -139,6 +141,7 @@ class ObjectiveAction:
     completes: str
     effect: str
     restrictions: str | None
+    structured: Mapping[str, JSONValue]
 
 
 @dataclass(frozen=True)
@@ -261,6 +264,7 @@ def _card(raw: Mapping[str, Any], faq_by_id: Mapping[str, FaqEntry]) -> MissionC
                 completes=a["completes"],
                 effect=a["effect"],
                 restrictions=a.get("restrictions"),
+                structured=freeze(a["structured"]),
             )
             for a in raw["actions"]
         ),
