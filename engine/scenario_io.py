@@ -31,11 +31,12 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 import shapely
 
+from engine.deployments import deployment_ids, variant_problems
 from engine.errors import FormatVersionError, Problem, ScenarioError
 from engine.game_state import GameIds, validate_game
 from engine.model import (
@@ -89,6 +90,7 @@ DEFAULT_OBJECTIVE_DIAMETER = 40.0
 
 _DEPTH_SCAN_CHUNK = 1 << 20
 _T = TypeVar("_T")
+Minimum = Literal["any", "non-negative", "positive"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,7 +329,20 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
                     )
                 ]
             )
-        document = step(document)
+        try:
+            document = step(document)
+        except Exception as error:
+            # A migration reads an old file nobody has validated yet: whatever goes wrong in it
+            # is a problem with that file, reported as such rather than as a crash.
+            raise FormatVersionError(
+                [
+                    Problem(
+                        "version",
+                        f"cannot migrate version {version} to version {version + 1}: "
+                        f"{type(error).__name__}: {error}",
+                    )
+                ]
+            ) from error
         version += 1
         document["version"] = version
     return document
@@ -391,7 +406,7 @@ class _Reader:
             return None
         return value
 
-    def number(self, value: object, path: str, minimum: str = "any") -> float | None:
+    def number(self, value: object, path: str, minimum: Minimum = "any") -> float | None:
         """A finite number; ``minimum`` is ``"any"``, ``"non-negative"`` or ``"positive"``."""
         kind = {"any": "a", "non-negative": "a non-negative", "positive": "a positive"}[minimum]
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -590,8 +605,6 @@ class _Reader:
         return Player(ident, name, cast(Any, role), extra)
 
     def deployment(self, value: object) -> str | CustomDeployment | None:
-        from engine.deployments import deployment_ids
-
         if isinstance(value, str):
             known = deployment_ids()
             if value not in known:
@@ -648,8 +661,6 @@ class _Reader:
         return frozen
 
     def deployment_variant(self, value: object, deployment: str | CustomDeployment | None) -> None:
-        from engine.deployments import variant_problems
-
         path = "options.deployment_variant"
         if not isinstance(deployment, str):
             self.problem(path, "applies only to a deployment map given by its id")

@@ -562,9 +562,7 @@ def test_deep_python_structures_are_refused_too() -> None:
     document["extra"] = {"deep": deep}
     messages = problems_of(document)
     assert len(messages) == 1
-    assert messages[0].endswith(
-        "nested deeper than 64 levels of objects and arrays"
-    )
+    assert messages[0].endswith("nested deeper than 64 levels of objects and arrays")
 
 
 def test_size_limit_boundary(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -732,3 +730,17 @@ def test_scenario_type_is_unchanged_by_saving(tmp_path: Path) -> None:
     save_scenario(scenario, tmp_path / "copy.warplan.json")
     assert isinstance(load_scenario(tmp_path / "copy.warplan.json"), Scenario)
     assert load_scenario(tmp_path / "copy.warplan.json") == scenario
+
+
+def test_a_failing_migration_is_a_format_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def needs_caption(document: dict[str, Any]) -> dict[str, Any]:
+        document["title"] = document.pop("caption")
+        return document
+
+    monkeypatch.setattr(scenario_io, "FORMAT_VERSION", 2)
+    monkeypatch.setitem(scenario_io.MIGRATIONS, 1, needs_caption)
+    with pytest.raises(FormatVersionError) as caught:
+        parse_scenario(minimal())
+    assert (
+        str(caught.value) == "version: cannot migrate version 1 to version 2: KeyError: 'caption'"
+    )
