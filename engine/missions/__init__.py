@@ -8,11 +8,14 @@ decks and live scoring (pure Python, no Qt).
 - :mod:`engine.missions.decks`: Tactical / Fixed Secondary decks as immutable ``DeckState``.
 - :mod:`engine.missions.scoring`: ``score(scenario) -> ScoreReport`` for the moment the
   ``game`` section describes.
+- :mod:`engine.missions.actions`: objective actions (who can start them, use limits) and the
+  START OF YOUR TURN / START OF THE BATTLE selections.
 
 >>> primary_mission("Purge the Foe", "Purge the Foe")
 'MEATGRINDER'
 """
 
+from engine.missions.actions import action_options, check_starts
 from engine.missions.cards import (
     MissionCard,
     card,
@@ -22,8 +25,8 @@ from engine.missions.cards import (
     secondary_missions,
     twists,
 )
-from engine.missions.decks import DeckEvent, DeckState, TurnContext
-from engine.missions.generator import MissionSetup, change_setup, generate_mission
+from engine.missions.decks import DeckEvent, DeckState, TurnContext, deck_of, with_deck
+from engine.missions.generator import MissionSetup, apply_setup, change_setup, generate_mission
 from engine.missions.scoring import ScoreReport, score
 
 __all__ = [
@@ -33,8 +36,12 @@ __all__ = [
     "MissionSetup",
     "ScoreReport",
     "TurnContext",
+    "action_options",
+    "apply_setup",
     "card",
     "change_setup",
+    "check_starts",
+    "deck_of",
     "force_dispositions",
     "generate_mission",
     "primary_mission",
@@ -42,4 +49,5 @@ __all__ = [
     "score",
     "secondary_missions",
     "twists",
+    "with_deck",
 ]

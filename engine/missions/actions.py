@@ -194,3 +194,47 @@ def check_starts(action_name: str, starts: Sequence[ActionOption]) -> None:
             f"{action.name}: each unit that starts it this phase must be within a different "
             "terrain area"
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# START OF YOUR TURN / START OF THE BATTLE selections
+
+
+def condemn_candidates(scenario: Scenario, player: str) -> tuple[tuple[str, ...], bool]:
+    """Punishment, start of your turn: the enemy units ``player`` may condemn, and whether they
+    are the card's first choice (within range of objectives and/or destroyed friendly units in
+    the previous turn, per ``game.destroyed_previous_turn[].by``) or its fallback (any enemy
+    unit on the battlefield, one only)."""
+    facts = Facts(scenario)
+    enemy = scenario.opponent_of(player)
+    in_range = {u for units in facts.in_range_units.values() for u in units}
+    killers = {
+        str(e.get("by"))
+        for e in facts.game.get("destroyed_previous_turn", ())
+        if e.get("player") == player and e.get("by")
+    }
+    on_table = [u.id for u in facts.units(enemy)]
+    first = tuple(sorted(u for u in on_table if u in in_range or u in killers))
+    return (first, True) if first else (tuple(sorted(on_table)), False)
+
+
+def check_condemned(scenario: Scenario, player: str, chosen: Sequence[str]) -> None:
+    """Refuse a Punishment selection the card does not allow (one to three eligible units, or
+    one enemy unit when none is eligible)."""
+    candidates, preferred = condemn_candidates(scenario, player)
+    most = 3 if preferred else 1
+    if not 1 <= len(chosen) <= most or len(set(chosen)) != len(chosen):
+        raise RulesError(f"select 1 to {most} different enemy units, got {len(chosen)}")
+    wrong = [u for u in chosen if u not in candidates]
+    if wrong:
+        raise RulesError(
+            f"{', '.join(wrong)} cannot be condemned (eligible: {', '.join(candidates) or 'none'})"
+        )
+
+
+def locate_and_deny_areas(scenario: Scenario, player: str) -> tuple[str, ...]:
+    """Locate and Deny, start of the battle: the terrain areas not within ``player``'s deployment
+    zone (select five of them; with five or fewer, each of them gets an operation marker)."""
+    facts = Facts(scenario)
+    zone = facts.zone(player)
+    return tuple(t.id for t in scenario.terrain if not _area_within(t, zone))

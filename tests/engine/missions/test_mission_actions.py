@@ -135,3 +135,39 @@ def test_use_limits() -> None:
         check_starts("SURVEIL THE FOE", [ActionOption("a"), ActionOption("a")])
     with pytest.raises(UnknownReferenceError):
         objective_action("DANCE")
+
+
+def test_punishment_condemns_units_at_objectives_or_that_killed() -> None:
+    from engine.missions.actions import check_condemned, condemn_candidates
+
+    game = {
+        "battle_round": 2,
+        "destroyed_previous_turn": [{"unit": "red-x", "player": "red", "by": "blue-k"}],
+    }
+    s = scenario(
+        unit("blue-o", 10, 22 + IN_RANGE, "blue"),
+        unit("blue-k", 50, 40, "blue"),
+        unit("blue-far", 5, 40, "blue"),
+        game=game,
+    )
+    assert condemn_candidates(s, "red") == (("blue-k", "blue-o"), True)
+    check_condemned(s, "red", ["blue-k", "blue-o"])
+    with pytest.raises(RulesError, match="cannot be condemned"):
+        check_condemned(s, "red", ["blue-far"])
+    quiet = scenario(unit("blue-far", 5, 40, "blue"), unit("blue-b", 6, 41, "blue"))
+    assert condemn_candidates(quiet, "red") == (("blue-b", "blue-far"), False)
+    with pytest.raises(RulesError, match="select 1 to 1"):
+        check_condemned(quiet, "red", ["blue-far", "blue-b"])
+
+
+def test_locate_and_deny_terrain_outside_your_zone() -> None:
+    from engine.missions.actions import locate_and_deny_areas
+
+    pieces = (
+        square("in-zone", 27, 9, 33, 11.5),
+        square("touching", 27, 12, 33, 14),
+        square("far", 5, 35, 9, 40),
+    )
+    s = scenario(terrain=pieces)
+    assert locate_and_deny_areas(s, "red") == ("touching", "far")
+    assert locate_and_deny_areas(s, "blue") == ("in-zone", "touching")
