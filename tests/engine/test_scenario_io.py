@@ -744,3 +744,75 @@ def test_a_failing_migration_is_a_format_error(monkeypatch: pytest.MonkeyPatch) 
     assert (
         str(caught.value) == "version: cannot migrate version 1 to version 2: KeyError: 'caption'"
     )
+
+
+def base_shape(model: Model) -> Any:
+    """A fine outline of a base, independent of engine.geometry (for layout checks only)."""
+    import shapely
+    from shapely import affinity
+
+    from engine.model import OvalBase
+
+    base = model.base
+    if isinstance(base, CircleBase):
+        shape = shapely.Point(0, 0).buffer(base.radius, quad_segs=64)
+    elif isinstance(base, OvalBase):
+        shape = affinity.scale(shapely.Point(0, 0).buffer(1, quad_segs=64), *base.semi_axes)
+    else:
+        half_length, half_width = base.half_extents
+        shape = shapely.box(-half_length, -half_width, half_length, half_width)
+    shape = affinity.rotate(shape, model.rotation, origin=(0, 0))
+    return affinity.translate(shape, model.x, model.y)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_layouts_have_no_overlapping_bases_or_models_in_walls(name: str) -> None:
+    import shapely
+
+    scenario = load_scenario(ASSETS / name)
+    bases = [(m.id, base_shape(m)) for _, m in scenario.all_models()]
+    table = shapely.box(0, 0, scenario.battlefield.width, scenario.battlefield.depth)
+    for index, (model_id, shape) in enumerate(bases):
+        assert table.covers(shape), model_id
+        for other_id, other in bases[index + 1 :]:
+            assert not shape.intersects(other), (model_id, other_id)
+        for piece in scenario.terrain:
+            for feature in piece.features:
+                assert not shape.intersects(shapely.Polygon(feature.shape)), (model_id, piece.id)
+            if piece.impassable:
+                assert not shape.intersects(shapely.Polygon(piece.area)), (model_id, piece.id)
+
+
+def test_demo_shows_the_overlays_it_promises() -> None:
+    evaluate = pytest.importorskip("engine.evaluate").evaluate
+    result = evaluate(load_scenario(ASSETS / "demo.warplan.json"), visibility=False).to_json()
+    control = {o["id"]: o["controlled_by"] for o in result["objectives"]}
+    assert control == {
+        "obj-centre": [],
+        "obj-home-red": ["red"],
+        "obj-home-blue": ["blue"],
+        "obj-expansion-w": ["red"],
+        "obj-expansion-e": ["blue"],
+    }
+    centre = next(o for o in result["objectives"] if o["id"] == "obj-centre")
+    assert centre["level"] == {"red": 2, "blue": 2}
+    engaged = {u["id"]: u["engaged_with"] for u in result["units"] if u["engaged_with"]}
+    assert engaged == {
+        "red-intercessors": ["blue-neophytes"],
+        "blue-neophytes": ["red-intercessors"],
+    }
+    deployed = {u["id"] for u in result["units"] if u["zones_wholly_within"]}
+    assert deployed
+    assert deployed != {u["id"] for u in result["units"]}
+
+
+def test_spec_example_concludes_what_the_spec_prints() -> None:
+    evaluate = pytest.importorskip("engine.evaluate").evaluate
+    result = evaluate(
+        load_scenario(ASSETS / "spec-example.warplan.json"), visibility=False
+    ).to_json()
+    intercessors = next(u for u in result["units"] if u["id"] == "red-intercessors")
+    assert intercessors["quarter"] == "SW"
+    assert intercessors["engaged_with"] == ["blue-boyz"]
+    assert intercessors["zones_wholly_within"] == ["red-dz"]
+    assert intercessors["territory"] == "red"
