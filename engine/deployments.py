@@ -86,6 +86,10 @@ class ZoneShape:
 
     def geometry(self) -> BaseGeometry:
         """The zone as a shapely polygon (an arc within :data:`ARC_TOLERANCE` of the circle)."""
+        return self._geometry
+
+    @cached_property
+    def _geometry(self) -> BaseGeometry:
         shape: BaseGeometry = shapely.Polygon(self.polygon)
         if self.minus_circle is not None:
             shape = shape.difference(_disc(*self.minus_circle))
@@ -523,8 +527,25 @@ def resolve_deployment(scenario: Scenario) -> ResolvedDeployment | None:
             objective_points=(),
         )
     variant = cast(VariantChoice, scenario.option("deployment_variant"))
-    card = load_deployment_map(deployment, variant).scaled_to(scenario.battlefield)
+    chosen = load_deployment_map(deployment, variant).chosen
     sides = side_players(scenario)
+    return _resolve_map(
+        deployment, tuple(sorted(chosen.items())), scenario.battlefield, sides["A"], sides["B"]
+    )
+
+
+@lru_cache(maxsize=32)
+def _resolve_map(
+    map_id: str,
+    chosen: tuple[tuple[str, str], ...],
+    battlefield: Battlefield,
+    side_a: str,
+    side_b: str,
+) -> ResolvedDeployment:
+    # Cached: an editor resolves the same deployment on every change, and the Search and
+    # Destroy arc costs tens of milliseconds to cut.
+    card = load_deployment_map(map_id, dict(chosen)).scaled_to(battlefield)
+    sides = {"A": side_a, "B": side_b}
     zones = tuple(
         _map_region(
             f"{sides[side]}-dz",
