@@ -4,6 +4,20 @@ Reading collects every problem it finds, each with the JSON path of the offendin
 raises one :class:`~engine.errors.ScenarioError` carrying them all. Writing is atomic: a file on
 disk is either the old document or the new one, never half of each.
 
+Choices made where the spec is silent (each is enforced and tested):
+
+- A polygon written closed (last point = first) is accepted and stored open; polygons need
+  three points, a non-zero area and no self-intersection (shapely says why).
+- A UTF-8 byte-order mark is ignored. Files over 32 MiB, or nested over 64 levels, are refused.
+- Keywords must be upper case (``"Infantry"`` is refused, not silently changed).
+- A unit has at least one model. Heights, ``z`` and ranges are >= 0; base sizes, objective
+  diameters and the battlefield are > 0.
+- A ``home`` objective needs an ``owner``; other roles may not have one.
+- The two players may not have the same ``role``.
+- ``options`` keys are those of :data:`OPTION_CHECKS` (a typo is an error there too);
+  ``options.deployment_variant`` picks disputed deployment values (see ``engine.deployments``).
+- Ids are non-empty strings, unique across the whole document (deployment regions included).
+
 >>> text = '''{"format": "warplan.scenario", "version": 1, "ruleset": "wh40k-ca2026",
 ...   "battlefield": {"width": 60, "depth": 44},
 ...   "players": [{"id": "red"}, {"id": "blue"}]}'''
@@ -935,28 +949,95 @@ _ID_PATHS = {
 }
 
 
-def _check_distance(reader: _Reader, value: object, path: str) -> None:
+OptionCheck = Callable[[_Reader, object, str], None]
+
+
+def _distance(reader: _Reader, value: object, path: str) -> None:
     reader.number(value, path, "non-negative")
 
 
-def _check_measure(reader: _Reader, value: object, path: str) -> None:
-    reader.choice(value, path, ("centre", "edge"))
+def _positive(reader: _Reader, value: object, path: str) -> None:
+    reader.number(value, path, "positive")
 
 
-def _check_nothing(reader: _Reader, value: object, path: str) -> None:
-    """Checked with the deployment (it depends on which map is used)."""
+def _flag(reader: _Reader, value: object, path: str) -> None:
+    reader.flag(value, path)
 
 
-OptionCheck = Callable[[_Reader, object, str], None]
+def _player(reader: _Reader, value: object, path: str) -> None:
+    reader.reference(value, path, "player")
+
+
+def _one_of(*options: str) -> OptionCheck:
+    def check(reader: _Reader, value: object, path: str) -> None:
+        reader.choice(value, path, options)
+
+    return check
+
+
+def _mission(reader: _Reader, value: object, path: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        reader.problem(path, f"must be a mission id, name or number, got {_show(value)}")
+
+
+def _names(reader: _Reader, value: object, path: str) -> None:
+    items = reader.array(value, path)
+    for i, item in enumerate(items or ()):
+        reader.text(item, _index(path, i), non_empty=True)
+
+
+def _table_edges(reader: _Reader, value: object, path: str) -> None:
+    if not isinstance(value, Mapping):
+        reader.problem(path, f"must map player ids to edges, got {_show(value)}")
+        return
+    for player, edge in value.items():
+        reader.references.append((str(player), _join(path, str(player)), "player"))
+        reader.choice(edge, _join(path, str(player)), EDGE_NAMES)
+
+
+def _checked_with_the_deployment(reader: _Reader, value: object, path: str) -> None:
+    """Checked once the deployment is known (the choices depend on the map)."""
+
+
+EDGE_NAMES = ("south", "north", "west", "east")
 
 OPTION_CHECKS: dict[str, OptionCheck] = {
-    "objective_range": _check_distance,
-    "contest_range": _check_distance,
-    "engagement_range": _check_distance,
-    "objective_measure": _check_measure,
-    "deployment_variant": _check_nothing,
+    # Shared by the rulesets (docs/scenario-format.md).
+    "objective_range": _distance,
+    "contest_range": _distance,
+    "engagement_range": _distance,
+    "objective_measure": _one_of("centre", "edge"),
+    "vertical_range": _distance,
+    "engagement_vertical_range": _distance,
+    # Deployment maps (engine.deployments).
+    "deployment_variant": _checked_with_the_deployment,
+    # Scrollhammer (engine.scrollhammer).
+    "mission": _mission,
+    "table_halves": _one_of("long-edge", "diagonal"),
+    "diagonal": _one_of("SW-NE", "NW-SE"),
+    "table_edges": _table_edges,
+    "night_fighting_measure": _one_of("closest", "farthest"),
+    "objective_nudge_metric": _one_of("total", "largest"),
+    "section_size": _positive,
+    "relic_diameter": _positive,
+    "base_contact": _distance,
+    "centre_clear_radius": _distance,
+    # Shared Scenario Modules (engine.shared_modules).
+    "modules": _names,
+    "deploys_first": _player,
+    "defense_range": _distance,
+    "formation_edge_depth": _distance,
+    "formation_coherency": _distance,
+    "formation_unit_spacing": _distance,
+    "formation_edge_measure": _one_of("wholly", "any"),
+    "scout_follow_distance": _distance,
+    "annihilation_counts_undeployed": _flag,
 }
-"""Known ``options`` keys and their checks; a new ruleset parameter is one entry here."""
+"""Known ``options`` keys and their checks; a new ruleset parameter is one entry here.
+
+Values the rules modules define (a mission's id, which modules exist) are checked there; here
+only their type, so that a typo in a key or a wrong type is caught when the file is read.
+"""
 
 DOCUMENT_KEYS = (
     "format",

@@ -373,8 +373,7 @@ REFUSALS: list[tuple[str, Any, str]] = [
     (
         "unknown option",
         lambda d: d.update(options={"objective_rnage": 3}),
-        "options.objective_rnage: unknown key (allowed: objective_range, contest_range, "
-        "engagement_range, objective_measure, deployment_variant)",
+        f"options.objective_rnage: unknown key (allowed: {', '.join(scenario_io.OPTION_CHECKS)})",
     ),
     (
         "bad option value",
@@ -399,6 +398,31 @@ REFUSALS: list[tuple[str, Any, str]] = [
         ),
         "options.deployment_variant: hammer-and-anvil has no dispute 'zone_depth'; its "
         "disputes: objectives",
+    ),
+    (
+        "option naming an unknown player",
+        lambda d: d.update(options={"deploys_first": "green"}),
+        'options.deploys_first: unknown player "green"; known: blue, red',
+    ),
+    (
+        "table edge of an unknown player",
+        lambda d: d.update(options={"table_edges": {"red": "south", "green": "north"}}),
+        'options.table_edges.green: unknown player "green"; known: blue, red',
+    ),
+    (
+        "table edge that is no edge",
+        lambda d: d.update(options={"table_edges": {"red": "up"}}),
+        'options.table_edges.red: must be one of south, north, west, east; got "up"',
+    ),
+    (
+        "mission of the wrong type",
+        lambda d: d.update(options={"mission": [1]}),
+        "options.mission: must be a mission id, name or number, got an array",
+    ),
+    (
+        "modules not a list of names",
+        lambda d: d.update(options={"modules": ["objective-control", 3]}),
+        "options.modules[1]: must be a string, got 3",
     ),
     (
         "empty id",
@@ -446,6 +470,25 @@ def test_zero_area_polygon_is_refused() -> None:
     assert messages == [
         "terrain[0].area: must enclose a non-zero area (its points lie on one line)"
     ]
+
+
+def test_options_of_every_ruleset_are_accepted() -> None:
+    options = {
+        "objective_range": 3,
+        "objective_measure": "edge",
+        "engagement_vertical_range": 5,
+        "mission": 3,
+        "table_halves": "diagonal",
+        "diagonal": "NW-SE",
+        "table_edges": {"red": "south", "blue": "north"},
+        "section_size": 24,
+        "modules": ["objective-control"],
+        "deploys_first": "blue",
+        "formation_edge_measure": "any",
+        "annihilation_counts_undeployed": True,
+    }
+    scenario = parse_scenario(mutated(lambda d: d.update(options=options)))
+    assert scenario_to_json(scenario)["options"] == options
 
 
 def test_deployment_variants_are_accepted() -> None:
