@@ -14,6 +14,7 @@ Unknown keys are errors.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -353,6 +354,20 @@ PLAYER_KEYS: dict[str, GameCheck] = {
 }
 """Checks of the keys of ``game.players.<player id>``."""
 
+
+def ruleset_section_check(module: str) -> GameCheck:
+    """The ``GAME_SECTION_CHECK`` of a ruleset's state module, imported when first needed.
+
+    The rulesets' modules build their checks from this module, so they cannot be imported here.
+    """
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        section: GameCheck = importlib.import_module(module).GAME_SECTION_CHECK
+        return section(value, path, ids)
+
+    return check
+
+
 GAME_KEYS: dict[str, GameCheck] = {
     "battle_round": integer_check(*BATTLE_ROUNDS),
     "active_player": reference_check("players"),
@@ -371,6 +386,8 @@ GAME_KEYS: dict[str, GameCheck] = {
         object_check(DESTROYED_MODEL_KEYS, required=("model", "player"))
     ),
     "left_battlefield_this_turn": list_check(text_check()),
+    "scrollhammer": ruleset_section_check("engine.scrollhammer.state"),
+    "shared_modules": ruleset_section_check("engine.shared_modules.state"),
 }
 """Checks of the keys of ``game``."""
 

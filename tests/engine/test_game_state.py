@@ -197,3 +197,11 @@ def test_the_demo_game_section() -> None:
     assert (state.battle_round, state.active_player) == (2, "red")
     assert state.player("red").force_disposition == "Take and Hold"
     assert state.player("blue").force_disposition == "Purge the Foe"
+
+
+def test_ruleset_sections_are_checked_by_their_modules() -> None:
+    ids = GameIds(players=frozenset({"red", "blue"}), units=frozenset({"u1"}))
+    assert validate_game({"scrollhammer": {"turn": 3, "destroyed": ["u1"]}}, "game", ids) == []
+    paths = [p.path for p in validate_game({"scrollhammer": {"turn": 8}}, "game", ids)]
+    assert paths == ["game.scrollhammer.turn"]
+    assert validate_game({"shared_modules": []}, "game", ids) != []
