@@ -21,9 +21,12 @@ Modules and key API:
   shooter_id)`` (band areas to draw and each enemy unit's band).
 - :mod:`.game_flow`: Variable Game Length, Seize the Initiative / first turn, Night Fighting and
   The Shimmer of Dawn (status per turn, rolls, exact charts), Reserves and Ongoing Reserves.
+- :mod:`.mission_rules`: ``mission_setup_violations(scenario)`` (objectives per mission, the
+  Relic marker, Blood at Dawn's deployment), ``reserve_arrival_violations(scenario, unit_id)``.
 - :mod:`.relic`: the Relic table (2D6), seizing, carrying limits, passing, dropping, capturing.
 - :mod:`.victory`: ``victory_points(scenario)`` per mission, with every line explained.
 - :mod:`.state`: ``game.scrollhammer`` (typed view and validation check).
+- :mod:`.options`: the option keys with value checks (``OPTION_CHECKS``) and meanings.
 
 Every check returns :class:`.violations.Violation` values naming the items and the rule.
 
@@ -63,6 +66,11 @@ from engine.scrollhammer.game_flow import (
     roll_reserves,
     seize_the_initiative_probability,
 )
+from engine.scrollhammer.mission_rules import (
+    blood_at_dawn_violations,
+    mission_setup_violations,
+    reserve_arrival_violations,
+)
 from engine.scrollhammer.missions import (
     StandardMission,
     mission_for_roll,
@@ -76,6 +84,7 @@ from engine.scrollhammer.objective_placement import (
     smallest_nudge,
     violations_if_placed,
 )
+from engine.scrollhammer.options import OPTION_CHECKS, OPTION_NOTES
 from engine.scrollhammer.probability import ChartSeries, ProbabilityChart
 from engine.scrollhammer.relic import (
     can_drop,
@@ -84,6 +93,7 @@ from engine.scrollhammer.relic import (
     capture_check,
     carry_check,
     drop_position,
+    interrupted_capture,
     relic_table,
     roll_relic,
 )
@@ -94,6 +104,8 @@ from engine.scrollhammer.violations import Violation
 
 __all__ = [
     "GAME_SECTION_CHECK",
+    "OPTION_CHECKS",
+    "OPTION_NOTES",
     "BoardEdge",
     "ChartSeries",
     "PlayerHalf",
@@ -107,6 +119,7 @@ __all__ = [
     "VictoryResult",
     "Violation",
     "battlefield_sections",
+    "blood_at_dawn_violations",
     "board_edge",
     "can_drop",
     "can_pass",
@@ -120,7 +133,9 @@ __all__ = [
     "game_end_roll",
     "game_length_chart",
     "game_length_distribution",
+    "interrupted_capture",
     "mission_for_roll",
+    "mission_setup_violations",
     "night_fighting_band",
     "night_fighting_chart",
     "night_fighting_status",
@@ -129,6 +144,7 @@ __all__ = [
     "objective_placement_violations",
     "ongoing_reserves_return_turn",
     "relic_table",
+    "reserve_arrival_violations",
     "reserve_arrival_distribution",
     "reserve_roll",
     "reserves_chart",

@@ -272,3 +272,34 @@ def bearer(scenario: Scenario) -> Model | None:
     """The model carrying the Relic, if any."""
     carrier = relic_state(scenario).get("carrier")
     return scenario.model(str(carrier)) if carrier else None
+
+
+@dataclass(frozen=True)
+class InterruptedCapture:
+    """The Relic dropped before the capturing move was complete."""
+
+    unit_id: str
+    relic_position: Point
+    reason: str
+
+
+def interrupted_capture(scenario: Scenario, carrier_id: str) -> InterruptedCapture:
+    """"If for whatever reason the Relic is dropped ... before the move is complete, the unit is
+    placed into Ongoing Reserves, and the Relic is placed touching the board edge": the Relic
+    goes against the controlling player's board edge, level with the bearer."""
+    unit = scenario.unit_of_model(carrier_id)
+    edge = scenario_halves(scenario).of(unit.player).edge
+    model = scenario.model(carrier_id)
+    radius = _radius(scenario)
+    (x0, y0), (x1, y1) = edge.start, edge.end
+    length = math.hypot(x1 - x0, y1 - y0)
+    along = ((model.x - x0) * (x1 - x0) + (model.y - y0) * (y1 - y0)) / length
+    along = min(max(along, radius), length - radius)
+    x = x0 + (x1 - x0) * along / length + edge.inward[0] * radius
+    y = y0 + (y1 - y0) * along / length + edge.inward[1] * radius
+    return InterruptedCapture(
+        unit.id,
+        (x, y),
+        f"the Relic was dropped before {unit.id}'s move off the {edge.name} edge was complete: "
+        f"{unit.id} is placed into Ongoing Reserves and the Relic touches the board edge",
+    )

@@ -15,6 +15,7 @@ From the Shared Scenario Modules document (seed ``000``). Pure functions over th
   Target Lock rolls, which charges may target a protected unit).
 - :mod:`.victory`: Annihilation's immediate win.
 - :mod:`.state`: ``game.shared_modules`` (validation check, ledgers).
+- :mod:`.options`: the option keys with value checks (``OPTION_CHECKS``).
 
 Options: ``modules``, ``table_edges``, ``deploys_first``, ``formation_edge_depth``,
 ``formation_coherency``, ``formation_unit_spacing``, ``formation_edge_measure``,
@@ -52,11 +53,13 @@ from engine.shared_modules.objectives import (
     reinforced_defenses,
     removed_target_lock_rolls,
 )
+from engine.shared_modules.options import OPTION_CHECKS
 from engine.shared_modules.state import GAME_SECTION_CHECK, ledgers_from_scenario
 from engine.shared_modules.victory import AnnihilationResult, annihilation
 
 __all__ = [
     "GAME_SECTION_CHECK",
+    "OPTION_CHECKS",
     "AnnihilationResult",
     "FormationCheck",
     "LedgerEntry",
