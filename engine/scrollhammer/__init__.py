@@ -28,6 +28,8 @@ Modules and key API:
 - :mod:`.state`: ``game.scrollhammer`` (typed view and validation check).
 - :mod:`.options`: the option keys with value checks (``OPTION_CHECKS``) and meanings.
 
+:mod:`.report`: ``scrollhammer_report(scenario)`` runs everything at once for the panels.
+
 Every check returns :class:`.violations.Violation` values naming the items and the rule.
 
 Scenario options (``scenario.options``): ``mission``, ``table_halves``, ``diagonal``,
@@ -97,6 +99,7 @@ from engine.scrollhammer.relic import (
     relic_table,
     roll_relic,
 )
+from engine.scrollhammer.report import ScrollhammerReport, scrollhammer_report
 from engine.scrollhammer.state import GAME_SECTION_CHECK, ScrollhammerState
 from engine.scrollhammer.terrain_setup import check_terrain_setup, roll_terrain_density
 from engine.scrollhammer.victory import VictoryResult, victory_points
@@ -111,6 +114,7 @@ __all__ = [
     "PlayerHalf",
     "ProbabilityChart",
     "ScrollhammerControl",
+    "ScrollhammerReport",
     "ScrollhammerState",
     "Section",
     "SectionGrid",
@@ -156,6 +160,7 @@ __all__ = [
     "roll_terrain_density",
     "scenario_halves",
     "scrollhammer_control",
+    "scrollhammer_report",
     "seize_the_initiative_probability",
     "smallest_nudge",
     "standard_mission",

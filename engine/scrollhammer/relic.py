@@ -284,7 +284,7 @@ class InterruptedCapture:
 
 
 def interrupted_capture(scenario: Scenario, carrier_id: str) -> InterruptedCapture:
-    """"If for whatever reason the Relic is dropped ... before the move is complete, the unit is
+    """ "If for whatever reason the Relic is dropped ... before the move is complete, the unit is
     placed into Ongoing Reserves, and the Relic is placed touching the board edge": the Relic
     goes against the controlling player's board edge, level with the bearer."""
     unit = scenario.unit_of_model(carrier_id)

@@ -15,6 +15,7 @@ From the Shared Scenario Modules document (seed ``000``). Pure functions over th
   Target Lock rolls, which charges may target a protected unit).
 - :mod:`.victory`: Annihilation's immediate win.
 - :mod:`.state`: ``game.shared_modules`` (validation check, ledgers).
+- :mod:`.report`: ``shared_modules_report(scenario)`` runs everything at once for the panels.
 - :mod:`.options`: the option keys with value checks (``OPTION_CHECKS``).
 
 Options: ``modules``, ``table_edges``, ``deploys_first``, ``formation_edge_depth``,
@@ -54,6 +55,7 @@ from engine.shared_modules.objectives import (
     removed_target_lock_rolls,
 )
 from engine.shared_modules.options import OPTION_CHECKS
+from engine.shared_modules.report import SharedModulesReport, shared_modules_report
 from engine.shared_modules.state import GAME_SECTION_CHECK, ledgers_from_scenario
 from engine.shared_modules.victory import AnnihilationResult, annihilation
 
@@ -66,6 +68,7 @@ __all__ = [
     "PlayerLedgers",
     "PointsLedger",
     "Refund",
+    "SharedModulesReport",
     "SharedObjective",
     "TargetingCheck",
     "UnitDefense",
@@ -85,6 +88,7 @@ __all__ = [
     "reinforced_defenses",
     "removed_target_lock_rolls",
     "scout_and_secure",
+    "shared_modules_report",
     "targeting_check",
     "unit_cost",
     "uses_module",
