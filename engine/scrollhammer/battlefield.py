@@ -64,6 +64,16 @@ class BoardEdge:
         return (x - self.start[0]) * self.inward[0] + (y - self.start[1]) * self.inward[1]
 
 
+def default_battlefield() -> Battlefield:
+    """Warplan's default Scrollhammer table, 72" x 48" (three by two 2' x 2' sections).
+
+    >>> default_battlefield()
+    Battlefield(width=72.0, depth=48.0)
+    """
+    size = standard_rules()["battlefield"]
+    return Battlefield(float(size["default_width"]), float(size["default_depth"]))
+
+
 def board_edge(battlefield: Battlefield, name: EdgeName) -> BoardEdge:
     """The named edge of the battlefield (south is ``y = 0``)."""
     w, d = float(battlefield.width), float(battlefield.depth)

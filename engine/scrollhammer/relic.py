@@ -33,7 +33,7 @@ from engine.geometry import TOLERANCE, model_circle_distance, model_distance, sh
 from engine.model import MM_PER_INCH, Marker, Model, Point, Scenario
 from engine.scrollhammer._data import load_asset
 from engine.scrollhammer.battlefield import model_edge_distance, scenario_halves
-from engine.scrollhammer.probability import two_d6
+from engine.scrollhammer.probability import ChartSeries, ProbabilityChart, two_d6
 from engine.scrollhammer.violations import inches
 
 RULE = "The Relic"
@@ -88,6 +88,18 @@ def relic_probability(roll: int) -> Fraction:
     """The exact chance of each Relic table line."""
     relic_result(roll)
     return two_d6()[roll]
+
+
+def relic_chart() -> ProbabilityChart:
+    """The chance of each Relic table result (2D6), for the Relic panel."""
+    table = relic_table()
+    return ProbabilityChart(
+        title="Identifying the Relic (2D6)",
+        x_label="2D6",
+        categories=tuple(f"{r.roll} {r.name}" for r in table),
+        series=(ChartSeries("chance", tuple(relic_probability(r.roll) for r in table), "bar"),),
+        notes=(str(load_asset("relic-table.json")["text"]),),
+    )
 
 
 def roll_relic(rng: random.Random) -> RelicResult:

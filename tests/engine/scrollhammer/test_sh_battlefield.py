@@ -189,3 +189,11 @@ def test_section_ids_run_east_then_north() -> None:
     assert grid.section("C2").polygon == ((48.0, 24.0), (72.0, 24.0), (72.0, 48.0), (48.0, 48.0))
     with pytest.raises(RulesError):
         grid.section("D1")
+
+
+def test_the_default_table_is_72_by_48_in_six_2_foot_sections() -> None:
+    from engine.scrollhammer.battlefield import default_battlefield
+
+    grid = battlefield_sections(default_battlefield())
+    assert (default_battlefield().width, default_battlefield().depth) == (72.0, 48.0)
+    assert (grid.columns, grid.rows, grid.exact) == (3, 2, True)

@@ -141,3 +141,12 @@ def test_capturing_needs_the_bearer_at_its_own_board_edge(gap: float, at_edge: b
     check = capture_check(s, "r1")
     assert check.allowed is at_edge
     assert "south" in check.reason
+
+
+def test_relic_chart() -> None:
+    from engine.scrollhammer.relic import relic_chart
+
+    chart = relic_chart()
+    assert chart.categories[0] == "2 Dust and Mothballs"
+    assert sum(chart.series[0].values) == 1
+    assert chart.series[0].values[5] == Fraction(1, 6)
