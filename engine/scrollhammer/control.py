@@ -207,7 +207,7 @@ def scrollhammer_control(
     for player in players:
         free_units = {u: objs for u, objs in options[player].items() if u not in declared_ok}
         taken = {assignment[u] for u in declared_ok if u in options[player]}
-        assignment.update(_maximum_matching(free_units, taken))
+        assignment.update(maximum_matching(free_units, taken))
     holdings = []
     for objective in scenario.objectives:
         holders: dict[str, str] = {}
@@ -241,7 +241,7 @@ def scrollhammer_control(
     return ScrollhammerControl(tuple(holdings), tuple(choices), tuple(violations), reach)
 
 
-def _maximum_matching(options: Mapping[str, list[str]], taken: set[str]) -> dict[str, str]:
+def maximum_matching(options: Mapping[str, list[str]], taken: set[str]) -> dict[str, str]:
     """Units to distinct objectives, as many as possible (augmenting paths, by sorted ids)."""
     owner: dict[str, str] = {}
 
