@@ -212,29 +212,26 @@ def smallest_nudge(
     others = tuple(o for o in scenario.objectives if o.id != objective_id)
 
     def attempt(x: float, y: float) -> tuple[float, Nudge] | None:
-        placed = replace(last, x=x, y=y)
-        if _violations_at(rules, placed, ()):
+        if not _fits(rules, x, y, last.radius, ()):
             return None
         moves: dict[str, tuple[Point, Point]] = {}
-        moved: list[Objective] = []
+        placed: list[tuple[float, float, float]] = []
         for other in others:
             dx, dy = other.x - x, other.y - y
             gap = math.hypot(dx, dy)
-            need = rules.spacing + NUDGE_MARGIN
-            if rules.by_edge:
-                need += last.radius + other.radius
-            if gap >= need - NUDGE_MARGIN / 2:
-                moved.append(other)
+            legal = rules.spacing + (last.radius + other.radius if rules.by_edge else 0.0)
+            if gap > legal + TOLERANCE:
+                placed.append((other.x, other.y, other.radius))
                 continue
             if gap == 0.0:
                 return None
-            scale = need / gap
+            scale = (legal + NUDGE_MARGIN) / gap
             target = (x + dx * scale, y + dy * scale)
             moves[other.id] = ((other.x, other.y), target)
-            moved.append(replace(other, x=target[0], y=target[1]))
-        for index, objective in enumerate(moved):
-            rest = [placed, *moved[index + 1 :]]
-            if _violations_at(rules, objective, rest):
+            placed.append((target[0], target[1], other.radius))
+        for index, (ox, oy, radius) in enumerate(placed):
+            rest = [(x, y, last.radius), *placed[index + 1 :]]
+            if not _fits(rules, ox, oy, radius, rest):
                 return None
         distances = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in moves.values()]
         total = sum(distances)
@@ -268,6 +265,8 @@ def smallest_nudge(
             found = attempt(x, y)
             if found and (best is None or found[0] < best[0] - 1e-12):
                 best = found
+            if best is not None and best[0] == 0.0:
+                return best[1]
     if best is None:
         return None
     span = step
@@ -281,6 +280,28 @@ def smallest_nudge(
                     best = found
         span = fine
     return best[1]
+
+
+def _fits(
+    rules: _Rules,
+    x: float,
+    y: float,
+    radius: float,
+    others: Iterable[tuple[float, float, float]],
+) -> bool:
+    """Whether an objective of marker ``radius`` at ``(x, y)`` obeys every placement rule
+    against ``others`` (``(x, y, radius)`` each): :func:`_violations_at` without the words."""
+    rim = radius if rules.by_edge else 0.0
+    if min(x, y, rules.width - x, rules.depth - y) - rim <= rules.edge + TOLERANCE:
+        return False
+    for ox, oy, other_radius in others:
+        gap = math.hypot(ox - x, oy - y) - (rim + other_radius if rules.by_edge else 0.0)
+        if gap <= rules.spacing + TOLERANCE:
+            return False
+    if rules.blockers:
+        point = shapely.Point(x, y)
+        return all(float(area.distance(point)) > radius + TOLERANCE for _, area in rules.blockers)
+    return True
 
 
 def _grid(low: float, high: float, step: float) -> list[float]:

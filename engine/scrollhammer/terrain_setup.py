@@ -147,7 +147,7 @@ def check_terrain_setup(
                     "but its "
                     f"terrain density limit is {limit} (rolled {roll})",
                     (section.id, *pieces),
-                    tuple(_centre(section.polygon) for _ in (0,)),
+                    (_centre(section.polygon),),
                 )
             )
     violations.extend(_spacing_violations(scenario.terrain))

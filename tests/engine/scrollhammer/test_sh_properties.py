@@ -6,11 +6,12 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scrollhammer_builders import model, scenario, unit
+from scrollhammer_builders import model, scenario, square, unit
 
 from engine.model import Objective
 from engine.scrollhammer.battlefield import deployment_violations
 from engine.scrollhammer.control import maximum_matching, scrollhammer_control
+from engine.scrollhammer.objective_placement import _fits, _rules, violations_if_placed
 
 UNITS = [f"u{i}" for i in range(5)]
 OBJECTIVES = [f"o{i}" for i in range(4)]
@@ -74,3 +75,28 @@ def test_moving_the_only_scoring_model_closer_never_loses_control(far: float, st
     )
     if scrollhammer_control(before).controlled_by("red"):
         assert scrollhammer_control(after).controlled_by("red") == ("o",)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.floats(min_value=0.0, max_value=72.0, allow_nan=False),
+    st.floats(min_value=0.0, max_value=48.0, allow_nan=False),
+    st.sampled_from(["centre", "edge"]),
+)
+def test_the_quick_placement_test_agrees_with_the_worded_one(
+    x: float, y: float, measure: str
+) -> None:
+
+    s = scenario(
+        objectives=[Objective("a", 20, 20), Objective("b", 50, 30, diameter=50.8)],
+        terrain=[
+            square("rock", 30, 10, 36, 16, impassable=True),
+            square("hall", 40, 36, 46, 42, kind="building"),
+        ],
+        options={"objective_measure": measure},
+    )
+    candidate = Objective("new", x, y, diameter=30)
+    others = [(o.x, o.y, o.radius) for o in s.objectives]
+    assert _fits(_rules(s), x, y, candidate.radius, others) == (
+        not violations_if_placed(s, candidate)
+    )
