@@ -975,9 +975,10 @@ def area_relations(
     meets = (right >= minx) & (left <= maxx) & (high >= miny) & (low <= maxy)
     inside_box = (left >= minx) & (right <= maxx) & (low >= miny) & (high <= maxy)
     is_box = np.array([a.is_box for a in areas], dtype=bool)
-    wholly |= inside_box & is_box[:, None]
-    overlaps |= inside_box
-    test_overlap = meets & ~inside_box
+    settled = inside_box & is_box[:, None]
+    wholly |= settled
+    overlaps |= settled
+    test_overlap = meets & ~settled
     test_wholly = inside_box & ~is_box[:, None]
     geoms = np.array([a.geometry for a in areas], dtype=object)
     kind = shapes.kind[None, :]
@@ -1005,11 +1006,27 @@ def area_relations(
             else:
                 overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
     rect = kind == KIND_RECT
-    for a, m in zip(*np.nonzero(test_overlap & rect), strict=True):
-        overlaps[a, m] = shape_overlaps(shapes.shape(int(m)), areas[int(a)])
-    for a, m in zip(*np.nonzero(test_wholly & rect), strict=True):
-        wholly[a, m] = shape_wholly_within(shapes.shape(int(m)), areas[int(a)])
+    ai, mi = np.nonzero(test_overlap & rect)
+    if len(ai):
+        overlaps[ai, mi] = shapely.dwithin(geoms[ai], _rectangles(shapes, mi), TOLERANCE)
+    ai, mi = np.nonzero(test_wholly & rect)
+    if len(ai):
+        widened = np.array([areas[int(a)].widened for a in ai], dtype=object)
+        wholly[ai, mi] = shapely.covers(widened, _rectangles(shapes, mi))
     return overlaps, wholly
+
+
+def _rectangles(shapes: ShapeArrays, rows: IntArray) -> npt.NDArray[np.object_]:
+    """Exact polygons of rectangular bases (four corners each: a rectangle is a polygon)."""
+    a, b = shapes.a[rows], shapes.b[rows]
+    c, s = shapes.cos[rows], shapes.sin[rows]
+    local = np.array([(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)])
+    lx = local[None, :, 0] * a[:, None]
+    ly = local[None, :, 1] * b[:, None]
+    xs = shapes.x[rows][:, None] + c[:, None] * lx - s[:, None] * ly
+    ys = shapes.y[rows][:, None] + s[:, None] * lx + c[:, None] * ly
+    polygons: npt.NDArray[np.object_] = shapely.polygons(np.stack((xs, ys), axis=-1))
+    return polygons
 
 
 def _unit_circle_clearances(
