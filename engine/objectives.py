@@ -259,7 +259,13 @@ def _measure(
     unit = scenario.units[unit_index]
     model = unit.models[row - table.unit_rows[unit_index].start]
     vertical = abs(model.z - objective.z)
-    level_ok = rules.vertical_range is None or vertical <= rules.vertical_range + TOLERANCE
+    # A terrain objective is held from anywhere in its area, at any height.
+    terrain_objective = objective.terrain is not None and rules.ruleset == "wh40k-ca2026"
+    level_ok = (
+        terrain_objective
+        or rules.vertical_range is None
+        or vertical <= rules.vertical_range + TOLERANCE
+    )
     in_range = level_ok and distance <= rules.objective_range + TOLERANCE
     if rules.ruleset == "shared-modules":
         contesting = level_ok and distance <= rules.contest_range + TOLERANCE
