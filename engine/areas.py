@@ -64,6 +64,7 @@ class Regions:
     terrain_areas: tuple[PreparedArea, ...]
     deployment_resolved: bool
     note: str = ""
+    zone_discs: tuple[tuple[float, float, float] | None, ...] = ()
 
 
 _REGIONS_CACHE: list[tuple[tuple[Any, ...], Regions]] = []
@@ -120,7 +121,17 @@ def _build_regions(scenario: Scenario) -> Regions:
         tuple(PreparedArea(t.area) for t in scenario.terrain),
         resolved,
         note,
+        tuple(_minus_circle(z) for z in zones),
     )
+
+
+def _minus_circle(zone: DeploymentRegion) -> tuple[float, float, float] | None:
+    """The disc a zone excludes (Search and Destroy), kept to be tested exactly: the zone's
+    polygon follows the arc only within a tolerance."""
+    circle = zone.extra.get("minus_circle")
+    if circle is None:
+        return None
+    return float(circle["x"]), float(circle["y"]), float(circle["radius"])
 
 
 def _deployment_regions(
@@ -188,6 +199,10 @@ def model_areas(scenario: Scenario, shapes: ShapeArrays, found: Regions) -> Mode
     overlaps, wholly = area_relations(shapes, everything)
     land_end = zones + territories + len(land)
     none = np.zeros(len(shapes), dtype=bool)
+    for k, disc in enumerate(found.zone_discs):
+        if disc is not None:
+            clear = point_distances(shapes, disc[0], disc[1]) >= disc[2] - TOLERANCE
+            wholly[k] &= clear
     return ModelAreas(
         quarter_codes(shapes, width, depth),
         point_distances(shapes, cx, cy, CENTRE_RANGE + NEAR_CENTRE),
