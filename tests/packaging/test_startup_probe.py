@@ -128,7 +128,7 @@ def test_measure_discards_the_warm_up_and_takes_the_median(
 def test_target_is_strictly_under_one_and_a_half_seconds(measure_startup: ModuleType) -> None:
     def figures(median: float) -> object:
         return measure_startup.StartupFigures(
-            "package", ["app"], "offscreen", 1, median, median, median, [median]
+            "package", ["app"], "offscreen", 1, median, median, median, [median], 0.1, 0.0
         )
 
     assert figures(1.4999).meets_target  # type: ignore[attr-defined]
