@@ -661,14 +661,17 @@ def ellipse_point_distances(
     s = np.zeros_like(z0)
     # Points inside are answered 0 below; keep their (meaningless) iterations finite.
     z0 = np.where(outside, z0, 1.0)
+    # Each point stops on its own test, so its answer never depends on the rest of the batch.
+    active = outside.copy()
     for _ in range(_NEWTON_STEPS):
         t0 = r0 * z0 / (s + r0)
         t1 = z1 / (s + 1.0)
         f = t0 * t0 + t1 * t1 - 1.0
         slope = -2.0 * (t0 * t0 / (s + r0) + t1 * t1 / (s + 1.0))
-        step = np.where(outside, f / slope, 0.0)
+        step = np.where(active, f / slope, 0.0)
         s = s - step
-        if np.all(-step <= 1e-15 * (1.0 + s)):
+        active &= -step > 1e-15 * (1.0 + s)
+        if not active.any():
             break
     x0 = r0 * y0 / (s + r0)
     x1 = y1 / (s + 1.0)
