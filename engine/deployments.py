@@ -58,8 +58,6 @@ if TYPE_CHECKING:
     from engine.model import Scenario
 
 DEPLOYMENTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "deployments"
-MAP_WIDTH = 60.0
-MAP_DEPTH = 44.0
 SIDES = ("A", "B")
 CENTRAL_POINT_OFFSET = 6.0
 """On a D6 roll of 6 the two central points are this far either side of the centre."""
