@@ -859,3 +859,15 @@ def test_spec_example_concludes_what_the_spec_prints() -> None:
     assert intercessors["engaged_with"] == ["blue-boyz"]
     assert intercessors["zones_wholly_within"] == ["red-dz"]
     assert intercessors["territory"] == "red"
+
+
+def test_one_line_arrays_never_change_a_string() -> None:
+    tricky = ["A]B", "[", ", ", "X\nY", '"],\n  ["', "\\", "é ✓"]
+    document = minimal()
+    document["units"][0]["keywords"] = [word.upper() for word in tricky]
+    document["extra"] = {"strings": tricky, "nested": [tricky, {"k": tricky}]}
+    scenario = parse_scenario(document)
+    text = dumps_scenario(scenario)
+    assert loads_scenario(text) == scenario
+    assert json.loads(text)["extra"] == document["extra"]
+    assert '"area": [\n        [20, 14],\n' in text
