@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shapely
+from shapely import affinity
 
 from engine import scenario_io
 from engine.errors import FormatVersionError, Problem, ScenarioError
-from engine.model import CircleBase, Model, Scenario, freeze
+from engine.model import CircleBase, Model, OvalBase, Scenario, freeze
 from engine.scenario_io import (
     MAX_DEPTH,
     dumps_scenario,
@@ -791,11 +793,6 @@ def test_a_failing_migration_is_a_format_error(monkeypatch: pytest.MonkeyPatch) 
 
 def base_shape(model: Model) -> Any:
     """A fine outline of a base, independent of engine.geometry (for layout checks only)."""
-    import shapely
-    from shapely import affinity
-
-    from engine.model import OvalBase
-
     base = model.base
     if isinstance(base, CircleBase):
         shape = shapely.Point(0, 0).buffer(base.radius, quad_segs=64)
@@ -810,8 +807,6 @@ def base_shape(model: Model) -> Any:
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_layouts_have_no_overlapping_bases_or_models_in_walls(name: str) -> None:
-    import shapely
-
     scenario = load_scenario(ASSETS / name)
     bases = [(m.id, base_shape(m)) for _, m in scenario.all_models()]
     table = shapely.box(0, 0, scenario.battlefield.width, scenario.battlefield.depth)
