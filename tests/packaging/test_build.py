@@ -135,9 +135,7 @@ def test_built_app_selftest_passes_offscreen(built: BuiltPackage, tmp_path: Path
 def test_built_app_selftest_passes_with_no_network(built: BuiltPackage, tmp_path: Path) -> None:
     if not network_namespace_available():
         pytest.skip("unshare -n is not available here; test_built_app_opens_no_internet_socket")
-    result = run_app(
-        [str(built.binary)], tmp_path / "home", "--selftest", prefix=["unshare", "-n"]
-    )
+    result = run_app([str(built.binary)], tmp_path / "home", "--selftest", prefix=["unshare", "-n"])
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("selftest: ok")
 
@@ -173,6 +171,25 @@ def test_built_app_opens_a_file_named_on_its_command_line(
     assert result.returncode == 1
     assert "broken.warplan.json" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_built_app_with_no_display_writes_a_screenshot(built: BuiltPackage, tmp_path: Path) -> None:
+    # A first run on a machine with no display: no window to show, so a picture of it.
+    home = tmp_path / "home"
+    env = first_time_user_env(home)
+    del env["QT_QPA_PLATFORM"]
+    result = subprocess.run(
+        [str(built.binary)],
+        env=env,
+        cwd=home,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_SECONDS,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    screenshot = home / "warplan-screenshot.png"
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert str(screenshot) in result.stdout
 
 
 def test_built_app_reports_its_first_paint(built: BuiltPackage, tmp_path: Path) -> None:
