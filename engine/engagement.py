@@ -165,20 +165,22 @@ def engaged_pairs(
     if rows is None:
         first = np.flatnonzero(table.player_index == 0)
         second = np.flatnonzero(table.player_index == 1)
-        left = np.repeat(first, len(second))
-        right = np.tile(second, len(first))
     else:
-        mine = np.asarray(sorted(set(rows)), dtype=np.int64)
-        left_parts, right_parts = [], []
-        for row in mine:
-            enemies = np.flatnonzero(table.player_index != table.player_index[row])
-            left_parts.append(np.full(len(enemies), row, dtype=np.int64))
-            right_parts.append(enemies)
-        if not left_parts:
+        first = np.asarray(sorted(set(rows)), dtype=np.int64)
+        if len(first) == 0:
             return ()
-        left = np.concatenate(left_parts)
-        right = np.concatenate(right_parts)
-    return _pairs(scenario, table, rules, left, right)
+        second = np.arange(len(table.model_ids), dtype=np.int64)
+    # Bounding circles prune the all-pairs matrix before any exact measuring.
+    shapes = table.shapes
+    gap = np.hypot(
+        shapes.x[first][:, None] - shapes.x[second][None, :],
+        shapes.y[first][:, None] - shapes.y[second][None, :],
+    )
+    gap -= shapes.bounding[first][:, None] + shapes.bounding[second][None, :]
+    reachable = gap <= rules.horizontal + TOLERANCE
+    reachable &= table.player_index[first][:, None] != table.player_index[second][None, :]
+    i, j = np.nonzero(reachable)
+    return _pairs(scenario, table, rules, first[i], second[j])
 
 
 def _pairs(

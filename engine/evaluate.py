@@ -34,9 +34,10 @@ from engine.engagement import (
     engagement_rules,
 )
 from engine.explain import Explanation
-from engine.geometry import FloatArray, ModelTable, model_table
+from engine.geometry import FloatArray, IntArray, ModelTable, model_table
 from engine.model import Scenario
 from engine.objectives import (
+    ControlCache,
     ObjectiveControl,
     ObjectiveRules,
     control_from_distances,
@@ -194,6 +195,9 @@ class _State:
         self.pairs: tuple[EngagedPair, ...] = engaged_pairs(
             scenario, self.table, self.engagement_rules
         )
+        self.control_cache: ControlCache | None = None
+        self.changed_rows: IntArray | None = None
+        self.rulings: dict[str, UnitRuling] = {}
         self.positions: list[UnitPosition] = list(
             positions_of_units(
                 scenario, self.table, self.regions, self.areas, range(len(scenario.units))
@@ -204,6 +208,7 @@ class _State:
         self.scenario = scenario
         self.table = self.table.with_units(scenario, unit_indices)
         rows = self.table.rows_of_units(unit_indices)
+        self.changed_rows = rows
         if len(rows):
             self.distances = self.distances.copy()
             self.distances[:, rows] = objective_distances(
@@ -223,15 +228,24 @@ class _State:
         for u, position in zip(unit_indices, fresh_positions, strict=True):
             self.positions[u] = position
 
+    def _ruling(self, position: UnitPosition, engaged_with: tuple[str, ...]) -> UnitRuling:
+        known = self.rulings.get(position.id)
+        if known is not None and known.position is position and known.engaged_with == engaged_with:
+            return known
+        ruling = self.rulings[position.id] = UnitRuling(position, engaged_with)
+        return ruling
+
     def evaluation(self) -> Evaluation:
         engagements = Engagements(self.engagement_rules, self.pairs)
-        objectives = control_from_distances(
-            self.scenario, self.table, self.objective_rules, self.distances
+        objectives, self.control_cache = control_from_distances(
+            self.scenario,
+            self.table,
+            self.objective_rules,
+            self.distances,
+            self.control_cache,
+            self.changed_rows,
         )
-        units = tuple(
-            UnitRuling(position, engagements.engaged_with(position.id))
-            for position in self.positions
-        )
+        units = tuple(self._ruling(p, engagements.engaged_with(p.id)) for p in self.positions)
         notes = (self.regions.note,) if self.regions.note else ()
         return Evaluation(objectives, units, engagements, None, notes)
 

@@ -31,7 +31,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import GeometryError
-from engine.model import Base, CircleBase, Model, OvalBase, Scenario
+from engine.model import MM_PER_INCH, Base, CircleBase, Model, OvalBase, Scenario
 
 TOLERANCE = 1e-6
 """Inches: "within N" means ``distance <= N + TOLERANCE``."""
@@ -439,9 +439,9 @@ class PreparedArea:
         self.bounds: tuple[float, float, float, float] = (minx, miny, maxx, maxy)
         box_area = (maxx - minx) * (maxy - miny)
         # An axis-aligned rectangle holds a base exactly when it holds the base's bounding box.
-        self.is_box: bool = (
-            geom.geom_type == "Polygon" and abs(geom.area - box_area) <= 1e-12 * max(1.0, box_area)
-        )
+        self.is_box: bool = geom.geom_type == "Polygon" and abs(
+            geom.area - box_area
+        ) <= 1e-12 * max(1.0, box_area)
 
     @cached_property
     def boundary(self) -> BaseGeometry:
@@ -781,50 +781,50 @@ def _mixed_distances(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> Flo
     return result
 
 
-_TEMPLATES: dict[tuple[Base, float], tuple[float, ...]] = {}
-
-
-def _template(base: Base, rotation: float) -> tuple[float, ...]:
-    """The position-free columns of a base: kind, a, b, cos, sin, bounding, inner, half x, y."""
-    key = (base, rotation if not isinstance(base, CircleBase) else 0.0)
-    row = _TEMPLATES.get(key)
-    if row is None:
-        s = _shape(base, 0.0, 0.0, rotation)
-        hx, hy = s.half_extents()
-        row = (
-            float(s.kind), s.a, s.b, s.cos, s.sin, s.bounding_radius, s.inner_radius, hx, hy
-        )
-        if len(_TEMPLATES) > 4096:
-            _TEMPLATES.clear()
-        _TEMPLATES[key] = row
-    return row
-
-
 def models_shape_arrays(models: Sequence[Model]) -> ShapeArrays:
-    """:class:`ShapeArrays` for models, reusing the position-free part of each base kind.
+    """:class:`ShapeArrays` for models: one light pass over the models, the rest in numpy.
 
     >>> from engine.model import CircleBase
     >>> arrays = models_shape_arrays([Model("m", 1.0, 2.0, CircleBase(25.4))])
     >>> arrays.x.tolist(), arrays.a.tolist()
     ([1.0], [0.5])
     """
-    n = len(models)
-    cols = np.array([_template(m.base, m.rotation) for m in models], dtype=np.float64)
-    cols = cols.reshape(n, 9)
-    xs = np.fromiter((m.x for m in models), dtype=np.float64, count=n)
-    ys = np.fromiter((m.y for m in models), dtype=np.float64, count=n)
+    raw = np.array(
+        [
+            (0.0, base.diameter, base.diameter, 0.0, m.x, m.y)
+            if type(base := m.base) is CircleBase
+            else (
+                1.0 if type(base) is OvalBase else 2.0,
+                base.length,  # type: ignore[union-attr]
+                base.width,  # type: ignore[union-attr]
+                m.rotation,
+                m.x,
+                m.y,
+            )
+            for m in models
+        ],
+        dtype=np.float64,
+    ).reshape(-1, 6)
+    a = raw[:, 1] / (2.0 * MM_PER_INCH)
+    b = raw[:, 2] / (2.0 * MM_PER_INCH)
+    if np.any(~(a > 0)) or np.any(~(b > 0)):
+        bad = int(np.flatnonzero(~(a > 0) | ~(b > 0))[0])
+        raise GeometryError(
+            f"model {models[bad].id}: a base needs positive sizes, got {models[bad].base}"
+        )
+    kind = raw[:, 0].astype(np.int64)
+    kind[(kind == KIND_OVAL) & (a == b)] = KIND_CIRCLE
+    circle = kind == KIND_CIRCLE
+    theta = np.radians(np.where(circle, 0.0, raw[:, 3]))
+    cos, sin = np.cos(theta), np.sin(theta)
+    rect = kind == KIND_RECT
+    bounding = np.where(rect, np.hypot(a, b), np.maximum(a, b))
+    inner = np.minimum(a, b)
+    ac, asn, bc, bs = np.abs(a * cos), np.abs(a * sin), np.abs(b * cos), np.abs(b * sin)
+    half_x = np.where(rect, ac + bs, np.hypot(ac, bs))
+    half_y = np.where(rect, asn + bc, np.hypot(asn, bc))
     return ShapeArrays(
-        cols[:, 0].astype(np.int64),
-        xs,
-        ys,
-        cols[:, 1].copy(),
-        cols[:, 2].copy(),
-        cols[:, 3].copy(),
-        cols[:, 4].copy(),
-        cols[:, 5].copy(),
-        cols[:, 6].copy(),
-        cols[:, 7].copy(),
-        cols[:, 8].copy(),
+        kind, raw[:, 4].copy(), raw[:, 5].copy(), a, b, cos, sin, bounding, inner, half_x, half_y
     )
 
 
@@ -960,9 +960,14 @@ def area_relations(
     shapes: ShapeArrays, areas: Sequence[PreparedArea]
 ) -> tuple[BoolArray, BoolArray]:
     """For every area (rows) and base (columns): whether the base is over the area (any part)
-    and whether it is wholly within it. All pairs at once: exact bounding boxes first, then one
-    vectorised call per test for round bases, the oval bases' unit-circle clearances in one
-    batch, and the few rectangles one by one."""
+    and whether it is wholly within it.
+
+    All pairs at once: exact bounding boxes settle most pairs; round and oval bases are then
+    tested in one batch in the frame where each base is the unit circle (an affine map, so
+    contact and containment are preserved): the base is over the area when its centre is in the
+    area or the area's outline comes within 1 of the origin, wholly within when its centre is in
+    the area and the outline stays at least 1 away. Rectangles, exact polygons, go to shapely.
+    """
     count, n = len(areas), len(shapes)
     overlaps = np.zeros((count, n), dtype=bool)
     wholly = np.zeros((count, n), dtype=bool)
@@ -981,42 +986,54 @@ def area_relations(
     settled = inside_box & is_box[:, None]
     wholly |= settled
     overlaps |= settled
-    test_overlap = meets & ~settled
-    test_wholly = inside_box & ~is_box[:, None]
-    geoms = np.array([a.geometry for a in areas], dtype=object)
-    kind = shapes.kind[None, :]
-    circle = kind == KIND_CIRCLE
-    ai, mi = np.nonzero(test_overlap & circle)
+    undecided = meets & ~settled
+    rect = shapes.kind[None, :] == KIND_RECT
+    ai, mi = np.nonzero(undecided & ~rect)
     if len(ai):
-        gap = shapely.distance(geoms[ai], shapely.points(shapes.x[mi], shapes.y[mi]))
-        overlaps[ai, mi] = gap <= shapes.a[mi] + TOLERANCE
-    ai, mi = np.nonzero(test_wholly & circle)
+        geoms = np.array([a.geometry for a in areas], dtype=object)
+        covered = shapely.intersects_xy(geoms[ai], shapes.x[mi], shapes.y[mi])
+        clearance = _unit_circle_clearances(shapes, areas, ai, mi)
+        slack = TOLERANCE / shapes.inner[mi]
+        overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
+        wholly[ai, mi] = inside_box[ai, mi] & covered & (clearance >= 1.0 - slack)
+    ai, mi = np.nonzero(undecided & rect)
     if len(ai):
-        boundaries = np.array([a.boundary for a in areas], dtype=object)
-        xs, ys = shapes.x[mi], shapes.y[mi]
-        covered = shapely.intersects_xy(geoms[ai], xs, ys)
-        clearance = shapely.distance(boundaries[ai], shapely.points(xs, ys))
-        wholly[ai, mi] = covered & (clearance >= shapes.a[mi] - TOLERANCE)
-    oval = kind == KIND_OVAL
-    for want_wholly, mask in ((False, test_overlap & oval), (True, test_wholly & oval)):
-        ai, mi = np.nonzero(mask)
-        if len(ai):
-            covered = shapely.intersects_xy(geoms[ai], shapes.x[mi], shapes.y[mi])
-            clearance = _unit_circle_clearances(shapes, areas, ai, mi)
-            slack = TOLERANCE / shapes.inner[mi]
-            if want_wholly:
-                wholly[ai, mi] = covered & (clearance >= 1.0 - slack)
-            else:
-                overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
-    rect = kind == KIND_RECT
-    ai, mi = np.nonzero(test_overlap & rect)
-    if len(ai):
-        overlaps[ai, mi] = shapely.dwithin(geoms[ai], _rectangles(shapes, mi), TOLERANCE)
-    ai, mi = np.nonzero(test_wholly & rect)
-    if len(ai):
-        widened = np.array([areas[int(a)].widened for a in ai], dtype=object)
-        wholly[ai, mi] = shapely.covers(widened, _rectangles(shapes, mi))
+        geoms = np.array([a.geometry for a in areas], dtype=object)
+        polygons = _rectangles(shapes, mi)
+        overlaps[ai, mi] = shapely.dwithin(geoms[ai], polygons, TOLERANCE)
+        inside = inside_box[ai, mi]
+        if np.any(inside):
+            widened = np.array([areas[int(a)].widened for a in ai[inside]], dtype=object)
+            wholly[ai[inside], mi[inside]] = shapely.covers(widened, polygons[inside])
     return overlaps, wholly
+
+
+def _unit_circle_clearances(
+    shapes: ShapeArrays, areas: Sequence[PreparedArea], ai: IntArray, mi: IntArray
+) -> FloatArray:
+    """For many (area, round or oval base) pairs: the distance from the origin to the area's
+    outline in the frame where the base is the unit circle at the origin."""
+    counts = np.array([len(a.segments) for a in areas], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    every = np.vstack([a.segments for a in areas])
+    per_pair = counts[ai]
+    starts = np.concatenate(([0], np.cumsum(per_pair)[:-1]))
+    within_pair = np.arange(int(per_pair.sum())) - np.repeat(starts, per_pair)
+    seg = every[np.repeat(offsets[ai], per_pair) + within_pair]
+    owner = np.repeat(mi, per_pair)
+    c, s = shapes.cos[owner], shapes.sin[owner]
+    a, b = shapes.a[owner], shapes.b[owner]
+    dx0, dy0 = seg[:, 0] - shapes.x[owner], seg[:, 1] - shapes.y[owner]
+    dx1, dy1 = seg[:, 2] - shapes.x[owner], seg[:, 3] - shapes.y[owner]
+    ax, ay = (c * dx0 + s * dy0) / a, (-s * dx0 + c * dy0) / b
+    bx, by = (c * dx1 + s * dy1) / a, (-s * dx1 + c * dy1) / b
+    ex, ey = bx - ax, by - ay
+    length2 = ex * ex + ey * ey
+    safe = np.where(length2 > 0, length2, 1.0)
+    t = np.clip(np.where(length2 > 0, -(ax * ex + ay * ey) / safe, 0.0), 0.0, 1.0)
+    distance = np.hypot(ax + t * ex, ay + t * ey)
+    result: FloatArray = np.minimum.reduceat(distance, starts)
+    return result
 
 
 def _rectangles(shapes: ShapeArrays, rows: IntArray) -> npt.NDArray[np.object_]:
@@ -1030,27 +1047,3 @@ def _rectangles(shapes: ShapeArrays, rows: IntArray) -> npt.NDArray[np.object_]:
     ys = shapes.y[rows][:, None] + s[:, None] * lx + c[:, None] * ly
     polygons: npt.NDArray[np.object_] = shapely.polygons(np.stack((xs, ys), axis=-1))
     return polygons
-
-
-def _unit_circle_clearances(
-    shapes: ShapeArrays, areas: Sequence[PreparedArea], ai: IntArray, mi: IntArray
-) -> FloatArray:
-    """:meth:`PreparedArea.unit_circle_clearance` for many (area, oval base) pairs at once."""
-    segments = [areas[int(a)].segments for a in ai]
-    counts = np.array([len(seg) for seg in segments], dtype=np.int64)
-    seg = np.vstack(segments)
-    owner = np.repeat(mi, counts)
-    c, s = shapes.cos[owner], shapes.sin[owner]
-    a, b = shapes.a[owner], shapes.b[owner]
-    dx0, dy0 = seg[:, 0] - shapes.x[owner], seg[:, 1] - shapes.y[owner]
-    dx1, dy1 = seg[:, 2] - shapes.x[owner], seg[:, 3] - shapes.y[owner]
-    ax, ay = (c * dx0 + s * dy0) / a, (-s * dx0 + c * dy0) / b
-    bx, by = (c * dx1 + s * dy1) / a, (-s * dx1 + c * dy1) / b
-    ex, ey = bx - ax, by - ay
-    length2 = ex * ex + ey * ey
-    safe = np.where(length2 > 0, length2, 1.0)
-    t = np.clip(np.where(length2 > 0, -(ax * ex + ay * ey) / safe, 0.0), 0.0, 1.0)
-    distance = np.hypot(ax + t * ex, ay + t * ey)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    result: FloatArray = np.minimum.reduceat(distance, starts)
-    return result

@@ -39,6 +39,7 @@ from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import (
     TOLERANCE,
     FloatArray,
+    IntArray,
     ModelTable,
     PreparedArea,
     model_table,
@@ -167,7 +168,7 @@ def objective_control(scenario: Scenario) -> tuple[ObjectiveControl, ...]:
     rules = objective_rules(scenario)
     return control_from_distances(
         scenario, table, rules, objective_distances(scenario, table, rules)
-    )
+    )[0]
 
 
 def objective_distances(
@@ -222,29 +223,61 @@ def _terrain_area(scenario: Scenario, objective: Objective) -> PreparedArea:
 
 
 def control_from_distances(
-    scenario: Scenario, table: ModelTable, rules: ObjectiveRules, distances: FloatArray
-) -> tuple[ObjectiveControl, ...]:
-    """Objective control from the distance matrix of :func:`objective_distances`."""
+    scenario: Scenario,
+    table: ModelTable,
+    rules: ObjectiveRules,
+    distances: FloatArray,
+    previous: ControlCache | None = None,
+    changed_rows: IntArray | None = None,
+) -> tuple[tuple[ObjectiveControl, ...], ControlCache]:
+    """Objective control from the distance matrix of :func:`objective_distances`.
+
+    With the ``previous`` cache and the rows that changed since, objectives none of those rows
+    is near (before or after) keep their previous result.
+    """
     players = scenario.player_ids()
     reach = max(rules.objective_range, rules.contest_range) + NEAR_MARGIN + TOLERANCE
     per_objective: list[list[ModelMeasure]] = []
+    fresh: list[bool] = []
     for k, objective in enumerate(scenario.objectives):
+        if previous is not None and changed_rows is not None:
+            before = previous.distances[k, changed_rows]
+            after = distances[k, changed_rows]
+            if not (np.any(before <= reach) or np.any(after <= reach)):
+                per_objective.append(previous.measures[k])
+                fresh.append(False)
+                continue
         near = np.flatnonzero(distances[k] <= reach)
         per_objective.append(
             [
                 _measure(scenario, table, rules, objective, int(i), float(distances[k, i]))
-                for i in near
+                for i in near.tolist()
             ]
         )
+        fresh.append(True)
+    if previous is not None and not any(fresh):
+        return previous.controls, ControlCache(distances, per_objective, previous.controls)
     holders = (
         _scrollhammer_holders(scenario, per_objective) if rules.ruleset == "scrollhammer" else None
     )
-    return tuple(
+    controls = tuple(
         _control(scenario, rules, players, objective, measures, holders, k)
+        if previous is None or fresh[k] or holders is not None
+        else previous.controls[k]
         for k, (objective, measures) in enumerate(
             zip(scenario.objectives, per_objective, strict=True)
         )
     )
+    return controls, ControlCache(distances, per_objective, controls)
+
+
+@dataclass(frozen=True, eq=False)
+class ControlCache:
+    """What :func:`control_from_distances` computed, to be reused after a small change."""
+
+    distances: FloatArray
+    measures: list[list[ModelMeasure]]
+    controls: tuple[ObjectiveControl, ...]
 
 
 def _measure(
