@@ -33,7 +33,7 @@ from engine.engagement import (
     engaged_pairs,
     engagement_rules,
 )
-from engine.explain import Explanation
+from engine.explain import Explanation, inches
 from engine.geometry import FloatArray, IntArray, ModelTable, model_table
 from engine.model import Scenario
 from engine.objectives import (
@@ -138,12 +138,13 @@ class Evaluation:
         pairs = self.engagements.unit_pairs
         if not pairs:
             lines.append("  no units are engaged")
-        for first, _second in pairs:
-            text = self.engagements.explain(first).text()
-            lines.extend("  " + line for line in text.splitlines())
-            break
         for first, second in pairs:
             lines.append(f"  {first} and {second} are engaged")
+            for pair in self.engagements.pairs_of(first):
+                if second in (pair.unit_a, pair.unit_b):
+                    lines.append(
+                        f"    - {pair.model_a} is {inches(pair.distance)} from {pair.model_b}"
+                    )
         if self.visibility is not None:
             lines.append("Visibility")
             for pair in self.visibility:

@@ -973,7 +973,8 @@ def area_relations(
     wholly = np.zeros((count, n), dtype=bool)
     if count == 0 or n == 0:
         return overlaps, wholly
-    bounds = np.array([a.bounds for a in areas], dtype=np.float64)
+    table = _area_table(areas)
+    bounds = table.bounds
     left = (shapes.x - shapes.half_x)[None, :]
     right = (shapes.x + shapes.half_x)[None, :]
     low = (shapes.y - shapes.half_y)[None, :]
@@ -982,23 +983,22 @@ def area_relations(
     maxx, maxy = bounds[:, 2:3] + TOLERANCE, bounds[:, 3:4] + TOLERANCE
     meets = (right >= minx) & (left <= maxx) & (high >= miny) & (low <= maxy)
     inside_box = (left >= minx) & (right <= maxx) & (low >= miny) & (high <= maxy)
-    is_box = np.array([a.is_box for a in areas], dtype=bool)
+    is_box = table.is_box
     settled = inside_box & is_box[:, None]
     wholly |= settled
     overlaps |= settled
     undecided = meets & ~settled
     rect = shapes.kind[None, :] == KIND_RECT
     ai, mi = np.nonzero(undecided & ~rect)
+    geoms = table.geometries
     if len(ai):
-        geoms = np.array([a.geometry for a in areas], dtype=object)
         covered = shapely.intersects_xy(geoms[ai], shapes.x[mi], shapes.y[mi])
-        clearance = _unit_circle_clearances(shapes, areas, ai, mi)
+        clearance = _unit_circle_clearances(shapes, table, ai, mi)
         slack = TOLERANCE / shapes.inner[mi]
         overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
         wholly[ai, mi] = inside_box[ai, mi] & covered & (clearance >= 1.0 - slack)
     ai, mi = np.nonzero(undecided & rect)
     if len(ai):
-        geoms = np.array([a.geometry for a in areas], dtype=object)
         polygons = _rectangles(shapes, mi)
         overlaps[ai, mi] = shapely.dwithin(geoms[ai], polygons, TOLERANCE)
         inside = inside_box[ai, mi]
@@ -1008,14 +1008,49 @@ def area_relations(
     return overlaps, wholly
 
 
+@dataclass(frozen=True, eq=False)
+class _AreaTable:
+    """A list of areas packed into arrays (kept while the same areas are tested again)."""
+
+    areas: tuple[PreparedArea, ...]
+    bounds: FloatArray
+    is_box: BoolArray
+    geometries: npt.NDArray[np.object_]
+    counts: IntArray
+    offsets: IntArray
+    segments: FloatArray
+
+
+_AREA_TABLES: list[_AreaTable] = []
+
+
+def _area_table(areas: Sequence[PreparedArea]) -> _AreaTable:
+    for known in _AREA_TABLES:
+        if len(known.areas) == len(areas) and all(
+            a is b for a, b in zip(known.areas, areas, strict=True)
+        ):
+            return known
+    counts = np.array([len(a.segments) for a in areas], dtype=np.int64)
+    table = _AreaTable(
+        tuple(areas),
+        np.array([a.bounds for a in areas], dtype=np.float64).reshape(-1, 4),
+        np.array([a.is_box for a in areas], dtype=bool),
+        np.array([a.geometry for a in areas], dtype=object),
+        counts,
+        np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64),
+        np.vstack([a.segments for a in areas]),
+    )
+    _AREA_TABLES.insert(0, table)
+    del _AREA_TABLES[8:]
+    return table
+
+
 def _unit_circle_clearances(
-    shapes: ShapeArrays, areas: Sequence[PreparedArea], ai: IntArray, mi: IntArray
+    shapes: ShapeArrays, table: _AreaTable, ai: IntArray, mi: IntArray
 ) -> FloatArray:
     """For many (area, round or oval base) pairs: the distance from the origin to the area's
     outline in the frame where the base is the unit circle at the origin."""
-    counts = np.array([len(a.segments) for a in areas], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    every = np.vstack([a.segments for a in areas])
+    counts, offsets, every = table.counts, table.offsets, table.segments
     per_pair = counts[ai]
     starts = np.concatenate(([0], np.cumsum(per_pair)[:-1]))
     within_pair = np.arange(int(per_pair.sum())) - np.repeat(starts, per_pair)

@@ -149,13 +149,15 @@ class ObjectiveControl:
     candidates: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "id": self.id,
             "controlled_by": sorted(self.controlled_by),
             "level": {p: self.level[p] for p in self.players},
             "in_range": {p: sorted(self.in_range[p]) for p in self.players},
-            "holders": {p: self.holders[p] for p in sorted(self.holders)},
         }
+        if self.rules.ruleset == "scrollhammer":
+            data["holders"] = {p: self.holders[p] for p in sorted(self.holders)}
+        return data
 
     @cached_property
     def explanation(self) -> Explanation:
