@@ -352,39 +352,55 @@ def positions_of_units(
         q_low = np.minimum.reduceat(areas.quarter[rows], starts).tolist()
         q_high = np.maximum.reduceat(areas.quarter[rows], starts).tolist()
         centre = np.minimum.reduceat(areas.centre_distance[rows], starts).tolist()
-        zones = _all_rows(areas.zone_wholly, rows, starts)
-        territory = _all_rows(areas.territory_wholly, rows, starts)
+        zone_ids = tuple(z.id for z in found.zones)
+        zones = _ids_per_unit(_all_rows(areas.zone_wholly, rows, starts), zone_ids, len(indices))
+        territory = _ids_per_unit(
+            _all_rows(areas.territory_wholly, rows, starts), found.territory_players, len(indices)
+        )
         land_any = np.logical_or.reduceat(areas.no_mans_land_within[rows], starts).tolist()
         land_all = np.logical_and.reduceat(areas.no_mans_land_wholly[rows], starts).tolist()
-        terrain_any = _any_rows(areas.terrain_within, rows, starts)
-        terrain_all = _all_rows(areas.terrain_wholly, rows, starts)
+        terrain_any = _ids_per_unit(
+            _any_rows(areas.terrain_within, rows, starts), found.terrain_ids, len(indices)
+        )
+        terrain_all = _ids_per_unit(
+            _all_rows(areas.terrain_wholly, rows, starts), found.terrain_ids, len(indices)
+        )
         for k, u in enumerate(indices):
             aggregates[u] = (
                 q_low[k],
                 q_high[k],
                 centre[k],
-                [z.id for j, z in enumerate(found.zones) if zones[j][k]],
-                next((p for j, p in enumerate(found.territory_players) if territory[j][k]), None),
+                zones[k],
+                territory[k][0] if territory[k] else None,
                 land_any[k],
                 land_all[k],
-                [t for j, t in enumerate(found.terrain_ids) if terrain_any[j][k]],
-                [t for j, t in enumerate(found.terrain_ids) if terrain_all[j][k]],
+                terrain_any[k],
+                terrain_all[k],
             )
     return tuple(_position(scenario, table, areas, u, aggregates.get(u)) for u in unit_indices)
 
 
-def _all_rows(flags: BoolArray, rows: IntArray, starts: IntArray) -> list[list[bool]]:
+def _all_rows(flags: BoolArray, rows: IntArray, starts: IntArray) -> BoolArray:
     if flags.shape[0] == 0:
-        return []
-    result: list[list[bool]] = np.logical_and.reduceat(flags[:, rows], starts, axis=1).tolist()
+        return np.zeros((0, len(starts)), dtype=bool)
+    result: BoolArray = np.logical_and.reduceat(flags[:, rows], starts, axis=1)
     return result
 
 
-def _any_rows(flags: BoolArray, rows: IntArray, starts: IntArray) -> list[list[bool]]:
+def _any_rows(flags: BoolArray, rows: IntArray, starts: IntArray) -> BoolArray:
     if flags.shape[0] == 0:
-        return []
-    result: list[list[bool]] = np.logical_or.reduceat(flags[:, rows], starts, axis=1).tolist()
+        return np.zeros((0, len(starts)), dtype=bool)
+    result: BoolArray = np.logical_or.reduceat(flags[:, rows], starts, axis=1)
     return result
+
+
+def _ids_per_unit(flags: BoolArray, ids: Sequence[str], units: int) -> list[list[str]]:
+    """For a (region x unit) flag matrix: each unit's region ids, in region order."""
+    found: list[list[str]] = [[] for _ in range(units)]
+    region, unit = np.nonzero(flags)
+    for r, u in zip(region.tolist(), unit.tolist(), strict=True):
+        found[u].append(ids[r])
+    return found
 
 
 def _position(
@@ -397,7 +413,7 @@ def _position(
     unit = scenario.units[unit_index]
     rows = table.unit_rows[unit_index]
     codes = areas.quarter[rows.start : rows.stop].tolist()
-    distances = areas.centre_distance[rows.start : rows.stop].tolist()
+    distances = tuple(areas.centre_distance[rows.start : rows.stop].tolist())
     if aggregate is None:
         return UnitPosition(
             unit.id, unit.player, None, False, (), None, False, False, (), (), (), (), ()
@@ -414,7 +430,7 @@ def _position(
         bool(land_all),
         tuple(sorted(t_any)),
         tuple(sorted(t_all)),
-        tuple(m.id for m in unit.models),
+        table.model_ids[rows.start : rows.stop],
         tuple(QUARTERS[c] if c >= 0 else None for c in codes),
-        tuple(distances),
+        distances,
     )

@@ -1,6 +1,6 @@
 """Benchmark helpers for the rules: the naive baseline and the fast paths it is measured against.
 
-``naive_rules`` is the obvious implementation: every base drawn as a 64-gon, then Python loops
+``naive_rules`` is the obvious implementation: every base drawn as a 32-gon, then Python loops
 over shapely's scalar distances and predicates. It is the baseline ``python -m engine bench``
 compares with ``evaluate(scenario, visibility=False)`` (closed-form numpy for round bases,
 exact solvers for the rest after a bounding-circle prefilter) and with
@@ -30,13 +30,13 @@ from engine.objectives import objective_rules
 
 
 def naive_rules(scenario: Scenario) -> dict[str, Any]:
-    """Objective levels, engaged unit pairs, quarters and zones the slow way (64-gon bases).
+    """Objective levels, engaged unit pairs, quarters and zones the slow way (32-gon bases).
 
     Polygons inscribed in round bases overestimate gaps slightly, so at exact boundaries this
     can disagree with :func:`engine.evaluate.evaluate`; it is a timing baseline, not a referee.
     """
     rules = objective_rules(scenario)
-    outlines = {m.id: (u, base_outline(m)) for u, m in scenario.all_models()}
+    outlines = {m.id: (u, base_outline(m, segments=32)) for u, m in scenario.all_models()}
     level: dict[str, dict[str, float]] = {}
     for objective in scenario.objectives:
         marker = shapely.Point(objective.x, objective.y)

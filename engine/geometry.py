@@ -189,7 +189,7 @@ def ellipse_point_distance(a: float, b: float, px: float, py: float) -> float:
 
 
 def _ellipse_root(r0: float, z0: float, z1: float) -> float:
-    s = 0.0
+    s = max(r0 * (z0 - 1.0), z1 - 1.0, 0.0)
     for _ in range(_NEWTON_STEPS):
         t0 = r0 * z0 / (s + r0)
         t1 = z1 / (s + 1.0)
@@ -658,9 +658,10 @@ def ellipse_point_distances(
     z0, z1 = y0 / e0, y1 / e1
     outside = z0 * z0 + z1 * z1 > 1.0
     r0 = (e0 / e1) ** 2
-    s = np.zeros_like(z0)
     # Points inside are answered 0 below; keep their (meaningless) iterations finite.
     z0 = np.where(outside, z0, 1.0)
+    # Eberly's lower bound of the root: F >= 0 there, so Newton's steps rise monotonically.
+    s = np.where(outside, np.maximum(np.maximum(r0 * (z0 - 1.0), z1 - 1.0), 0.0), 0.0)
     # Each point stops on its own test, so its answer never depends on the rest of the batch.
     active = outside.copy()
     for _ in range(_NEWTON_STEPS):
