@@ -275,6 +275,8 @@ class UnitPosition:
 
     @cached_property
     def explanation(self) -> Explanation:
+        if not self.model_ids:
+            return Explanation(f"{self.id}: no models on the battlefield, so in no area", ())
         facts: list[Fact] = []
         if self.quarter is not None:
             facts.append(

@@ -216,3 +216,13 @@ def test_search_and_destroy_zone_excludes_its_disc_exactly() -> None:
             )
         )[0]
         assert (zone.id in position.zones_wholly_within) is expected
+
+
+def test_a_unit_without_models_is_nowhere() -> None:
+    empty = Unit("gone", "red", ())
+    position = unit_positions(scenario(empty, one(10.0, 10.0)))[0]
+    assert position.quarter is None
+    assert not position.within_6_of_centre
+    assert position.zones_wholly_within == ()
+    assert not position.wholly_within_no_mans_land
+    assert position.explanation.conclusion == "gone: no models on the battlefield, so in no area"
