@@ -161,3 +161,23 @@ def test_battle_shocked_unit_counts_oc_zero_after_an_update() -> None:
     result = evaluator.update(shocked, ("red-intercessors",))
     assert result.objective("obj-centre").controlled_by == ("blue",)
     assert result.unit("red-intercessors").engaged_with == ("blue-boyz",)
+
+
+def test_naive_baseline_agrees_with_the_exact_rules_away_from_boundaries() -> None:
+    from engine.bench_rules import naive_rules
+
+    scenario = make_stress_scenario(seed=2)
+    naive = naive_rules(scenario)
+    exact = evaluate(scenario, visibility=False)
+    exact_pairs = set(exact.engagements.unit_pairs)
+    # 32-gons inscribed in the bases overestimate gaps: never more engagements than exact.
+    assert set(naive["engaged_units"]) <= exact_pairs
+    closest = {}
+    for pair in exact.engagements.pairs:
+        key = (min(pair.unit_a, pair.unit_b), max(pair.unit_a, pair.unit_b))
+        closest[key] = min(closest.get(key, 9.0), pair.distance)
+    for missing in exact_pairs - set(naive["engaged_units"]):
+        assert closest[missing] > 2.0 - 0.02
+    for unit in exact.units:
+        if naive["quarters"][unit.id] is not None:
+            assert naive["quarters"][unit.id] == unit.quarter
