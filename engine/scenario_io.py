@@ -1021,6 +1021,7 @@ OPTION_CHECKS: dict[str, OptionCheck] = {
     "section_size": _positive,
     "relic_diameter": _positive,
     "base_contact": _distance,
+    "night_fighting_turn1_lasts": _flag,
     "centre_clear_radius": _distance,
     # Shared Scenario Modules (engine.shared_modules).
     "modules": _names,
