@@ -78,6 +78,22 @@ class UnitRuling:
         return self.position.territory
 
     @property
+    def within_no_mans_land(self) -> bool:
+        return self.position.within_no_mans_land
+
+    @property
+    def wholly_within_no_mans_land(self) -> bool:
+        return self.position.wholly_within_no_mans_land
+
+    @property
+    def terrain_within(self) -> tuple[str, ...]:
+        return self.position.terrain_within
+
+    @property
+    def terrain_wholly_within(self) -> tuple[str, ...]:
+        return self.position.terrain_wholly_within
+
+    @property
     def explanation(self) -> Explanation:
         return self.position.explanation
 
