@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from engine.areas import (
@@ -138,6 +139,10 @@ class Evaluation:
 
     def ruling_text(self) -> str:
         """A readable summary: each objective and unit with the reasons behind it."""
+        return self._ruling_text
+
+    @cached_property
+    def _ruling_text(self) -> str:
         lines: list[str] = ["Objectives"]
         for control in self.objectives:
             lines.extend("  " + line for line in control.explanation.text().splitlines())
