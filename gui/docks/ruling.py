@@ -5,6 +5,8 @@ sight line, which rule applies), or the whole board's ruling when nothing is sel
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
@@ -88,9 +90,14 @@ class RulingPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.heading)
         layout.addWidget(self.text)
+        self.appendix: Callable[[], str] | None = None
+        """More ruling text after the engine's (the ruleset panels name their own rules)."""
 
     def show_ruling(self, heading: str, text: str) -> None:
         self.heading.setText(heading)
+        extra = self.appendix() if self.appendix is not None else ""
+        if extra:
+            text = f"{text}\n\n{extra}"
         if text != self.text.toPlainText():
             self.text.setPlainText(text)
 

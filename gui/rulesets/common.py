@@ -1,0 +1,312 @@
+"""What the ruleset panels share: a coalesced view of the document, the one door for edits,
+game-section and option edits, probability charts, and violation strokes for the board.
+
+Charts draw the engine's exact :class:`engine.scrollhammer.ProbabilityChart` values: the
+widget keeps the chart it was given (fractions) and plots their floats, so a test can compare
+what is drawn with what the engine computed, to the last digit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QPainterPath
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from engine.errors import WarplanError
+from engine.model import EMPTY, Scenario, freeze, thaw
+from engine.scrollhammer.probability import ProbabilityChart
+from engine.scrollhammer.violations import Violation, inches
+from gui.document import Change, ScenarioDocument
+from gui.items import cosmetic_pen
+from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
+
+REFRESH_DELAY_MS = 40
+"""Coalesce bursts of changes (a drag step, an undo) into one report per ~frame."""
+VIOLATION_COLOUR = QColor("#d0021b")
+SERIES_COLOURS = ("#1f6fb2", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#c0392b")
+
+
+class RulesetContext(QObject):
+    """The document as a ruleset panel sees it: refreshed shortly after each change."""
+
+    refreshed = Signal(object)
+    """Emitted with the scenario once panels and overlays should show it."""
+    message = Signal(str)
+
+    def __init__(self, document: ScenarioDocument) -> None:
+        super().__init__()
+        self.document = document
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_DELAY_MS)
+        self._timer.timeout.connect(self.refresh_now)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(lambda _s: self.refresh_now())
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.document.scenario
+
+    def _on_changed(self, _change: Change) -> None:
+        self._timer.start()
+
+    def refresh_now(self) -> None:
+        self._timer.stop()
+        self.refreshed.emit(self.document.scenario)
+
+    def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
+        """Apply ``make(scenario)`` as one undo step named ``text``; an engine refusal is shown
+        and nothing changes. The panels refresh at once (no waiting for the timer)."""
+        try:
+            after = make(self.document.scenario)
+        except WarplanError as error:
+            self.message.emit(f"{text}: {error}")
+            return False
+        if after is self.document.scenario:
+            return False
+        self.document.apply(after, text)
+        self.message.emit(text)
+        self.refresh_now()
+        return True
+
+
+def with_option(scenario: Scenario, key: str, value: Any) -> Scenario:
+    """``scenario`` with ``options[key] = value`` (``None`` removes the key)."""
+    options = thaw(scenario.options)
+    if value is None:
+        options.pop(key, None)
+    else:
+        options[key] = value
+    return replace(scenario, options=freeze(options))
+
+
+def game_section(scenario: Scenario, section: str) -> dict[str, Any]:
+    """A plain copy of ``game[section]`` (empty when absent)."""
+    return dict(thaw((scenario.game or EMPTY).get(section) or {}))
+
+
+def with_game_section(scenario: Scenario, section: str, values: dict[str, Any]) -> Scenario:
+    """``scenario`` with ``game[section]`` replaced by ``values`` (other game keys kept)."""
+    game = thaw(scenario.game or EMPTY)
+    if values:
+        game[section] = values
+    else:
+        game.pop(section, None)
+    return replace(scenario, game=freeze(game) if game else None)
+
+
+def with_game_key(scenario: Scenario, section: str, key: str, value: Any) -> Scenario:
+    """``scenario`` with ``game[section][key] = value`` (``None`` removes the key)."""
+    values = game_section(scenario, section)
+    if value is None:
+        values.pop(key, None)
+    else:
+        values[key] = value
+    return with_game_section(scenario, section, values)
+
+
+def player_name(scenario: Scenario, player_id: str | None) -> str:
+    for player in scenario.players:
+        if player.id == player_id:
+            return player.name or player.id
+    return player_id or "nobody"
+
+
+def player_html(scenario: Scenario, player_id: str | None) -> str:
+    """The player's name in bold, in the player's colour."""
+    ids = scenario.player_ids()
+    colour = PLAYER_COLOURS[ids.index(player_id)].name() if player_id in ids else "#555555"
+    return f"<b style='color:{colour}'>{player_name(scenario, player_id)}</b>"
+
+
+def percent(value: Fraction) -> str:
+    """``Fraction(1, 3)`` as ``"33.3% (1/3)"``: a player reads the percentage, a judge the
+    exact fraction."""
+    exact = f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value)
+    return f"{float(value) * 100:.1f}% ({exact})"
+
+
+def heading(text: str) -> QLabel:
+    label = QLabel(f"<b>{text}</b>")
+    label.setTextFormat(Qt.TextFormat.RichText)
+    return label
+
+
+def rich_label(text: str = "", name: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    if name:
+        label.setObjectName(name)
+    return label
+
+
+# ------------------------------------------------------------------------------ charts
+
+
+class ProbabilityChartView(QWidget):
+    """A pyqtgraph chart of one engine :class:`ProbabilityChart`: bars and lines over
+    categories, each bar labelled with its percentage."""
+
+    def __init__(self, object_name: str, height: int = 170) -> None:
+        super().__init__()
+        self.setObjectName(object_name)
+        self.chart: ProbabilityChart | None = None
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName(f"{object_name}-plot")
+        self.plot.setMinimumHeight(height)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.showGrid(x=False, y=True, alpha=0.25)
+        self.legend = self.plot.addLegend(offset=(-4, 4), labelTextSize="7pt")
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot)
+        self._items: dict[str, Any] = {}
+
+    def show_chart(self, chart: ProbabilityChart) -> None:
+        if chart == self.chart:
+            return
+        self.chart = chart
+        self.plot.clear()
+        self.legend.clear()
+        self._items = {}
+        self.title.setText(f"<b>{chart.title}</b>")
+        xs = list(range(len(chart.categories)))
+        bars = [s for s in chart.series if s.style == "bar"]
+        width = 0.8 / max(1, len(bars))
+        for index, series in enumerate(chart.series):
+            colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
+            values = [float(v) for v in series.values]
+            if series.style == "bar":
+                offset = (bars.index(series) - (len(bars) - 1) / 2) * width
+                item: Any = pg.BarGraphItem(
+                    x=[x + offset for x in xs],
+                    height=values,
+                    width=width * 0.92,
+                    brush=translucent(QColor(colour), 170),
+                    pen=pg.mkPen(colour),
+                )
+                self.plot.addItem(item)
+                self.legend.addItem(item, series.name)
+                for x, value in zip(xs, values, strict=True):
+                    if value > 0:
+                        text = pg.TextItem(f"{value * 100:.0f}%", color="#333", anchor=(0.5, 1))
+                        text.setPos(x + offset, value)
+                        self.plot.addItem(text)
+            else:
+                item = self.plot.plot(
+                    xs,
+                    values,
+                    pen=pg.mkPen(colour, width=2),
+                    symbol="o",
+                    symbolSize=6,
+                    symbolBrush=colour,
+                    symbolPen=None,
+                    name=series.name,
+                )
+            self._items[series.name] = item
+        axis = self.plot.getAxis("bottom")
+        axis.setTicks([[(x, label) for x, label in zip(xs, chart.categories, strict=True)]])
+        self.plot.setLabel("bottom", chart.x_label)
+        self.plot.setXRange(-0.6, len(xs) - 0.4, padding=0)
+        self.plot.setYRange(0, 1.12, padding=0)
+        self.plot.setToolTip("\n".join(chart.notes))
+
+    def plotted(self) -> dict[str, list[float]]:
+        """What is drawn: series name -> the heights (bars) or y values (lines)."""
+        drawn: dict[str, list[float]] = {}
+        for name, item in self._items.items():
+            if isinstance(item, pg.BarGraphItem):
+                drawn[name] = [float(v) for v in item.opts["height"]]
+            else:
+                _xs, ys = item.getData()
+                drawn[name] = [float(v) for v in ys]
+        return drawn
+
+
+# ------------------------------------------------------------------------------ board strokes
+
+
+def short_violation(violation: Violation) -> str:
+    """A board tag: the rule and, where measured, the distance against the limit."""
+    if violation.distance is not None and violation.limit is not None:
+        return (
+            f"{violation.rule}: {inches(abs(violation.distance))} (limit {inches(violation.limit)})"
+        )
+    return violation.rule
+
+
+def put_violations(
+    layer: OverlayLayer, violations: tuple[Violation, ...], key_prefix: Hashable
+) -> None:
+    """One item per violation: a red line between its two points (the two things too close
+    or too far) or a red ring at its one point, tagged with the rule and the measure."""
+    for index, violation in enumerate(violations):
+        points = violation.points
+        if not points:
+            continue
+        signature = (points, violation.message)
+
+        def build(v: Violation = violation) -> tuple[list[Stroke], LabelSpec]:
+            path = QPainterPath()
+            pen = cosmetic_pen(VIOLATION_COLOUR, 2.4)
+            if len(v.points) >= 2:
+                path.moveTo(scene_point(*v.points[0]))
+                for point in v.points[1:]:
+                    path.lineTo(scene_point(*point))
+                strokes = [Stroke(path, pen)]
+                for point in v.points[:2]:
+                    strokes.append(
+                        Stroke(circle_path(point[0], point[1], 0.35), pen, QBrush(VIOLATION_COLOUR))
+                    )
+            else:
+                strokes = [
+                    Stroke(
+                        circle_path(v.points[0][0], v.points[0][1], 1.2),
+                        cosmetic_pen(VIOLATION_COLOUR, 2.4, Qt.PenStyle.DashLine),
+                        QBrush(translucent(VIOLATION_COLOUR, 40)),
+                    )
+                ]
+            xs = [p[0] for p in v.points]
+            ys = [p[1] for p in v.points]
+            anchor = QPointF(scene_point(sum(xs) / len(xs), sum(ys) / len(ys)))
+            label = LabelSpec(
+                short_violation(v), anchor, QColor("white"), translucent(VIOLATION_COLOUR, 230)
+            )
+            return strokes, label
+
+        layer.put((key_prefix, index), signature, build)
+
+
+def geometry_path(geometry: Any) -> QPainterPath:
+    """A shapely (multi)polygon as a painter path, holes included (odd-even fill)."""
+    path = QPainterPath()
+    path.setFillRule(Qt.FillRule.OddEvenFill)
+    _add_geometry(path, geometry)
+    return path
+
+
+def _add_geometry(path: QPainterPath, geometry: Any) -> None:
+    if geometry.is_empty:
+        return
+    if geometry.geom_type == "Polygon":
+        for ring in (geometry.exterior, *geometry.interiors):
+            points = list(ring.coords)
+            path.moveTo(scene_point(*points[0]))
+            for x, y in points[1:]:
+                path.lineTo(scene_point(x, y))
+            path.closeSubpath()
+    elif hasattr(geometry, "geoms"):
+        for part in geometry.geoms:
+            _add_geometry(path, part)

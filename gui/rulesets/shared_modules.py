@@ -1,0 +1,763 @@
+"""The Shared Scenario Modules panel and its board overlays (``ruleset: "shared-modules"``).
+
+The panel reads one :func:`engine.shared_modules.shared_modules_report` per scenario value:
+Threat Points and Command Points as two separate ledgers per player (spend and gain each on
+its own, All-Out War refunds at the end of a turn), Battle Formations as a live deployment
+check, Scout and Secure (spend the unit's cost in Threat Points, lead model onto the table
+edge, protected until it moves, the rest within 2"), objective control (shared control shown
+as such), Reinforced Defenses and Annihilation. Every change is one undoable document edit,
+written to ``game.shared_modules``.
+
+The overlay draws, while deploying, each player's 12" deployment band along their table edge
+and every Battle Formations violation (red, with the measure against the limit); in battle,
+the Scout and Secure lead models' protection and the units with Reinforced Defenses' Cover +3.
+
+Choices (where the rules are silent):
+
+- Scout and Secure places the lead model straight onto the edge from where it stands (its
+  base touching the edge) and the other models in rings around it, 0.25" apart, so every one
+  is within 2" of the lead; the player can then drag them.
+- Ledger entries record the game turn when ``game.shared_modules.turn`` is set.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import RulesError, WarplanError
+from engine.model import Model, Scenario
+from engine.scrollhammer.battlefield import model_edge_distance, model_reach
+from engine.scrollhammer.violations import inches
+from engine.shared_modules import (
+    PlayerLedgers,
+    SharedModulesReport,
+    all_out_war_refunds,
+    apply_refunds,
+    follower_violations,
+    lead_model_violations,
+    ledgers_from_scenario,
+    player_edge,
+    removed_target_lock_rolls,
+    scout_and_secure,
+    shared_modules_report,
+    unit_cost,
+    uses_module,
+)
+from engine.shared_modules._data import number
+from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
+from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.rulesets.common import (
+    RulesetContext,
+    game_section,
+    heading,
+    player_html,
+    player_name,
+    put_violations,
+    rich_label,
+    with_game_key,
+)
+from gui.shapes import (
+    grown_base_path,
+    player_colour,
+    polygon_path,
+    rotated,
+    scene_point,
+    translucent,
+)
+
+SECTION = "shared_modules"
+FOLLOWER_GAP = 0.25
+"""Inches between bases when Scout and Secure rings the followers round the lead model."""
+PROTECTED_COLOUR = QColor("#00897b")
+
+
+# ------------------------------------------------------------------------------ edits
+
+
+def ledger_json(books: PlayerLedgers) -> dict[str, list[dict[str, Any]]]:
+    """A player's two ledgers as ``game.shared_modules.ledgers.<player>`` holds them."""
+
+    def entries(ledger: Any) -> list[dict[str, Any]]:
+        out = []
+        for entry in ledger.entries:
+            item: dict[str, Any] = {"amount": entry.amount, "reason": entry.reason}
+            if entry.turn is not None:
+                item["turn"] = entry.turn
+            out.append(item)
+        return out
+
+    return {"threat": entries(books.threat), "command": entries(books.command)}
+
+
+def with_ledgers(scenario: Scenario, ledgers: dict[str, PlayerLedgers]) -> Scenario:
+    return with_game_key(
+        scenario, SECTION, "ledgers", {p: ledger_json(b) for p, b in sorted(ledgers.items())}
+    )
+
+
+def current_turn(scenario: Scenario) -> int | None:
+    turn = game_section(scenario, SECTION).get("turn")
+    return int(turn) if turn is not None else None
+
+
+def ledger_edit(
+    scenario: Scenario, player: str, kind: str, amount: int, spend: bool, reason: str
+) -> Scenario:
+    """``scenario`` after ``player`` spends or gains ``amount`` of one ledger only."""
+    ledgers = ledgers_from_scenario(scenario)
+    books = ledgers[player]
+    turn = current_turn(scenario)
+    if kind == "threat":
+        books = (
+            books.spend_threat(amount, reason, turn)
+            if spend
+            else books.gain_threat(amount, reason, turn)
+        )
+    else:
+        books = (
+            books.spend_command(amount, reason, turn)
+            if spend
+            else books.gain_command(amount, reason, turn)
+        )
+    ledgers[player] = books
+    return with_ledgers(scenario, ledgers)
+
+
+def end_of_turn_refunds(scenario: Scenario) -> Scenario:
+    """All-Out War: refund the units destroyed this turn (cost - 1, minimum 0) as Threat
+    Points, and move them to ``destroyed``."""
+    section = game_section(scenario, SECTION)
+    destroyed_now = list(section.get("destroyed_this_turn", []))
+    if not destroyed_now:
+        raise RulesError("no unit is marked destroyed this turn")
+    ledgers = ledgers_from_scenario(scenario)
+    if uses_module(scenario, "all-out-war"):
+        refunds = all_out_war_refunds(scenario, destroyed_now)
+        ledgers = apply_refunds(ledgers, refunds, current_turn(scenario))
+    staged = with_ledgers(scenario, ledgers)
+    destroyed = sorted(set(section.get("destroyed", [])) | set(destroyed_now))
+    staged = with_game_key(staged, SECTION, "destroyed", destroyed)
+    return with_game_key(staged, SECTION, "destroyed_this_turn", None)
+
+
+def _onto_edge(scenario: Scenario, model: Model, player: str) -> Model:
+    edge = player_edge(scenario, player)
+    gap = model_edge_distance(model, edge)
+    return model.placed(model.x - edge.inward[0] * gap, model.y - edge.inward[1] * gap)
+
+
+def follower_positions(
+    scenario: Scenario, lead: Model, followers: list[Model], player: str
+) -> list[Model]:
+    """The followers in rings round ``lead`` on the table side, each within 2" of it."""
+    edge = player_edge(scenario, player)
+    ix, iy = edge.inward
+    bf = scenario.battlefield
+    placed: list[Model] = []
+    ring = 0
+    remaining = list(followers)
+    while remaining:
+        follower = remaining[0]
+        reach_lead = model_reach(lead, ix, iy)
+        spacing = follower.base.bounding_radius * 2 + FOLLOWER_GAP
+        radius = lead.base.bounding_radius + follower.base.bounding_radius + FOLLOWER_GAP
+        radius += ring * spacing
+        slots = max(1, int(math.pi * radius / spacing))
+        for slot in range(slots):
+            if not remaining:
+                break
+            angle = -math.pi / 2 + math.pi * (slot + 0.5) / slots
+            ux = ix * math.cos(angle) - iy * math.sin(angle)
+            uy = ix * math.sin(angle) + iy * math.cos(angle)
+            x, y = lead.x + ux * radius, lead.y + uy * radius
+            r = follower.base.bounding_radius
+            if not (r <= x <= bf.width - r and r <= y <= bf.depth - r):
+                continue
+            candidate = remaining[0].placed(x, y)
+            if any(
+                math.hypot(candidate.x - p.x, candidate.y - p.y)
+                < candidate.base.bounding_radius + p.base.bounding_radius
+                for p in placed
+            ):
+                continue
+            placed.append(candidate)
+            remaining.pop(0)
+        ring += 1
+        if ring > 6 or reach_lead < 0:
+            raise RulesError('no room to place the other models within 2" of the lead model')
+    return placed
+
+
+def scout_edit(scenario: Scenario, unit_id: str) -> Scenario:
+    """Scout and Secure ``unit_id``: spend its cost in Threat Points (Command Points
+    untouched), its first model onto the table edge, the others within 2" of it, protected."""
+    unit = scenario.unit(unit_id)
+    if not unit.models:
+        raise RulesError(f"{unit_id} has no models")
+    ledgers = ledgers_from_scenario(scenario)
+    ledgers[unit.player] = scout_and_secure(ledgers[unit.player], unit, current_turn(scenario))
+    lead = _onto_edge(scenario, unit.models[0], unit.player)
+    followers = follower_positions(scenario, lead, list(unit.models[1:]), unit.player)
+    staged = scenario.with_models([lead, *followers])
+    staged = with_ledgers(staged, ledgers)
+    scouted = dict(game_section(staged, SECTION).get("scout_and_secure", {}))
+    scouted[unit_id] = {"lead": lead.id, "moved": False}
+    staged = with_game_key(staged, SECTION, "scout_and_secure", scouted)
+    problems = lead_model_violations(staged, unit_id, lead.id) + follower_violations(
+        staged, unit_id, lead.id
+    )
+    if problems:
+        raise RulesError("; ".join(v.message for v in problems))
+    return staged
+
+
+# ------------------------------------------------------------------------------ the panel
+
+
+class SharedModulesPanel(QWidget):
+    """Ledgers, deployment, Scout and Secure, objectives, defenses and Annihilation."""
+
+    def __init__(self, context: RulesetContext) -> None:
+        super().__init__()
+        self.setObjectName("SharedModulesPanel")
+        self.context = context
+        self.report: SharedModulesReport | None = None
+        self._updating = False
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        self.summary = rich_label(name="sm-summary")
+        layout.addWidget(self.summary)
+
+        self.ledger_box = QGroupBox("Threat Points and Command Points (separate ledgers)")
+        self.ledger_grid = QGridLayout(self.ledger_box)
+        self.ledger_labels: dict[tuple[str, str], QLabel] = {}
+        self.amount = QSpinBox()
+        self.amount.setObjectName("sm-amount")
+        self.amount.setRange(1, 50)
+        layout.addWidget(self.ledger_box)
+
+        layout.addWidget(heading("All-Out War"))
+        self.destroyed_list = QListWidget()
+        self.destroyed_list.setObjectName("sm-destroyed")
+        self.destroyed_list.setMaximumHeight(100)
+        self.destroyed_list.itemChanged.connect(self._on_destroyed_toggled)
+        layout.addWidget(self.destroyed_list)
+        self.refund_text = rich_label(name="sm-refunds")
+        layout.addWidget(self.refund_text)
+        refund = QPushButton("End of turn: refund the units destroyed this turn")
+        refund.setObjectName("sm-refund")
+        refund.clicked.connect(self.refund)
+        layout.addWidget(refund)
+
+        layout.addWidget(heading("Battle Formations (live deployment check)"))
+        self.formation_text = rich_label(name="sm-formations")
+        layout.addWidget(self.formation_text)
+        self.formation_list = QListWidget()
+        self.formation_list.setObjectName("sm-formation-violations")
+        self.formation_list.setWordWrap(True)
+        self.formation_list.setMaximumHeight(120)
+        layout.addWidget(self.formation_list)
+
+        layout.addWidget(heading("Scout and Secure"))
+        self.scout_text = rich_label(name="sm-scout")
+        layout.addWidget(self.scout_text)
+        scout_row = QHBoxLayout()
+        self.scout_box = QComboBox()
+        self.scout_box.setObjectName("sm-scout-unit")
+        scout = QPushButton("Scout and Secure")
+        scout.setObjectName("sm-scout")
+        scout.clicked.connect(self.scout)
+        moved = QPushButton("Lead model has moved")
+        moved.setObjectName("sm-scout-moved")
+        moved.clicked.connect(self.lead_moved)
+        scout_row.addWidget(self.scout_box, 1)
+        scout_row.addWidget(scout)
+        scout_row.addWidget(moved)
+        layout.addLayout(scout_row)
+
+        layout.addWidget(heading("Objective control"))
+        self.objective_text = rich_label(name="sm-objectives")
+        layout.addWidget(self.objective_text)
+        layout.addWidget(heading("Reinforced Defenses"))
+        self.defense_text = rich_label(name="sm-defenses")
+        layout.addWidget(self.defense_text)
+        layout.addWidget(heading("Annihilation"))
+        self.annihilation_text = rich_label(name="sm-annihilation")
+        layout.addWidget(self.annihilation_text)
+        layout.addStretch(1)
+        area = QScrollArea()
+        area.setWidgetResizable(True)
+        area.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addWidget(area)
+        self._ledger_players: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ refresh
+
+    def show_report(
+        self, scenario: Scenario, report: SharedModulesReport | None, error: str
+    ) -> None:
+        self._updating = True
+        try:
+            self.report = report
+            if report is None:
+                self.summary.setText(f"<span style='color:#d0021b'>{escape(error)}</span>")
+                return
+            self._show_summary(scenario, report)
+            self._show_ledgers(scenario, report)
+            self._show_refunds(scenario)
+            self._show_formations(scenario, report)
+            self._show_scout(scenario)
+            self._show_objectives(scenario, report)
+        finally:
+            self._updating = False
+
+    def _show_summary(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        phase = "deploying" if report.formations is not None else "in battle"
+        problems = len(report.violations)
+        verdict = (
+            f"<span style='color:#d0021b'>{problems} deployment problem(s)</span>"
+            if problems
+            else "<span style='color:#1e8449'>no rule broken</span>"
+        )
+        modules = ", ".join(report.modules)
+        self.summary.setText(
+            f"<b>Shared Scenario Modules</b> ({phase}) \u2022 {verdict}<br>"
+            f"<small>Modules: {escape(modules)}</small>"
+        )
+
+    def _show_ledgers(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        players = scenario.player_ids()
+        if players != self._ledger_players:
+            self._build_ledger_grid(scenario)
+        for player in players:
+            books = report.ledgers[player]
+            for kind, ledger in (("threat", books.threat), ("command", books.command)):
+                entries = "".join(
+                    f"<br><small>{e.amount:+d} {escape(e.reason)}"
+                    f"{'' if e.turn is None else f' (turn {e.turn})'}</small>"
+                    for e in ledger.entries[-4:]
+                )
+                self.ledger_labels[(player, kind)].setText(
+                    f"{player_html(scenario, player)} {ledger.name}: "
+                    f"<b style='font-size:13pt'>{ledger.balance}</b>{entries}"
+                )
+
+    def _build_ledger_grid(self, scenario: Scenario) -> None:
+        while self.ledger_grid.count():
+            item = self.ledger_grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None and widget is not self.amount:
+                widget.deleteLater()
+        self.ledger_labels = {}
+        self.ledger_grid.addWidget(QLabel("Amount"), 0, 0)
+        self.ledger_grid.addWidget(self.amount, 0, 1)
+        for column, player in enumerate(scenario.player_ids()):
+            for row, kind in enumerate(("threat", "command")):
+                label = rich_label(name=f"sm-ledger-{player}-{kind}")
+                label.setAlignment(Qt.AlignmentFlag.AlignTop)
+                self.ledger_labels[(player, kind)] = label
+                short = "TP" if kind == "threat" else "CP"
+                spend = QPushButton(f"Spend {short}")
+                spend.setObjectName(f"sm-spend-{player}-{kind}")
+                spend.clicked.connect(
+                    lambda _c=False, p=player, k=kind: self.change_points(p, k, spend=True)
+                )
+                gain = QPushButton(f"Gain {short}")
+                gain.setObjectName(f"sm-gain-{player}-{kind}")
+                gain.clicked.connect(
+                    lambda _c=False, p=player, k=kind: self.change_points(p, k, spend=False)
+                )
+                buttons = QHBoxLayout()
+                buttons.addWidget(spend)
+                buttons.addWidget(gain)
+                holder = QWidget()
+                holder_layout = QVBoxLayout(holder)
+                holder_layout.setContentsMargins(0, 0, 0, 0)
+                holder_layout.addWidget(label)
+                holder_layout.addLayout(buttons)
+                self.ledger_grid.addWidget(holder, 1 + row, column)
+        self._ledger_players = scenario.player_ids()
+
+    def _show_refunds(self, scenario: Scenario) -> None:
+        section = game_section(scenario, SECTION)
+        marked = set(section.get("destroyed_this_turn", []))
+        gone = set(section.get("destroyed", []))
+        self.destroyed_list.blockSignals(True)
+        self.destroyed_list.clear()
+        for unit in scenario.units:
+            if unit.id in gone:
+                continue
+            item = QListWidgetItem(
+                f"{unit.name or unit.id} ({player_name(scenario, unit.player)}) destroyed this turn"
+            )
+            item.setData(Qt.ItemDataRole.UserRole, unit.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(
+                Qt.CheckState.Checked if unit.id in marked else Qt.CheckState.Unchecked
+            )
+            self.destroyed_list.addItem(item)
+        self.destroyed_list.blockSignals(False)
+        if not uses_module(scenario, "all-out-war"):
+            self.refund_text.setText("This scenario does not use All-Out War: no refunds.")
+            return
+        try:
+            refunds = all_out_war_refunds(scenario, marked)
+        except WarplanError as error:
+            self.refund_text.setText(escape(str(error)))
+            return
+        preview = "; ".join(escape(r.reason) for r in refunds) or "no unit destroyed this turn"
+        self.refund_text.setText(
+            "At the end of each turn each player regains Threat Points for their units destroyed "
+            f"that turn: cost - 1, minimum 0 (Command Points are not refunded). Due: {preview}."
+        )
+
+    def _show_formations(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        self.formation_list.clear()
+        formations = report.formations
+        if formations is None:
+            why = (
+                "the battle has started (game.shared_modules.turn)"
+                if uses_module(scenario, "battle-formations")
+                else "this scenario does not use Battle Formations"
+            )
+            self.formation_text.setText(f"Not checked: {why}.")
+            return
+        depth = float(
+            scenario.option("formation_edge_depth", number("battle-formations", "edge_depth"))
+        )
+        edges = "; ".join(
+            f"{player_html(scenario, p)}: within {inches(depth)} of the {e} edge"
+            for p, e in formations.edges.items()
+        )
+        self.formation_text.setText(
+            f"{player_html(scenario, formations.deploys_first)} deploys first, then "
+            f'{player_html(scenario, formations.deploys_second)}. {edges}. Models within 2" of '
+            'another model of their unit; units at least 2" apart.'
+        )
+        for violation in formations.violations:
+            item = QListWidgetItem(f"\u2717 {violation.message}")
+            item.setForeground(QColor("#b00020"))
+            self.formation_list.addItem(item)
+        if formations.ok:
+            item = QListWidgetItem("\u2713 Every deployed unit follows Battle Formations.")
+            item.setForeground(QColor("#1e8449"))
+            self.formation_list.addItem(item)
+
+    def _show_scout(self, scenario: Scenario) -> None:
+        scouted = game_section(scenario, SECTION).get("scout_and_secure", {})
+        current = self.scout_box.currentData()
+        self.scout_box.clear()
+        for unit in scenario.units:
+            try:
+                cost = f"{unit_cost(unit)} TP"
+            except WarplanError:
+                cost = "no cost"
+            self.scout_box.addItem(
+                f"{unit.name or unit.id} ({player_name(scenario, unit.player)}, {cost})", unit.id
+            )
+        index = self.scout_box.findData(current)
+        if index >= 0:
+            self.scout_box.setCurrentIndex(index)
+        lines = []
+        for unit_id, entry in sorted(scouted.items()):
+            lead = entry.get("lead")
+            if entry.get("moved"):
+                lines.append(f"{escape(unit_id)}: {escape(str(lead))} has moved: no protection")
+            else:
+                lines.append(
+                    f"{escape(unit_id)}: <b>{escape(str(lead))} cannot be chosen as the direct "
+                    "target of enemy attacks or effects</b> until it completes its first movement "
+                    "or placement step (templates, area and splash effects still apply)"
+                )
+        self.scout_text.setText(
+            "Spend Threat Points equal to the unit's cost; place one model onto your table edge, "
+            'then the rest within 2" of it.<br>' + ("<br>".join(lines) or "No unit scouted yet.")
+        )
+
+    def _show_objectives(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        rows = []
+        for objective in report.objectives:
+            if objective.shared:
+                who = "shared: " + " and ".join(
+                    player_html(scenario, p) for p in objective.controlled_by
+                )
+            else:
+                who = (
+                    " and ".join(player_html(scenario, p) for p in objective.controlled_by)
+                    or "nobody"
+                )
+            rows.append(
+                f"<li><b>{escape(objective.objective_id)}</b>: {who}. "
+                f"<small>{escape(objective.reason)}</small></li>"
+            )
+        self.objective_text.setText(
+            'A player controls an objective with a model within 3" of its centre and no enemy '
+            'model within 2" (both players can control it at once).'
+            f"<ul>{''.join(rows)}</ul>"
+        )
+        protected = [d for d in report.defenses if d.protected]
+        if not uses_module(scenario, "reinforced-defenses"):
+            self.defense_text.setText("This scenario does not use Reinforced Defenses.")
+        else:
+            rolls = ", ".join(str(r) for r in removed_target_lock_rolls())
+            items = "".join(
+                f"<li>{escape(d.unit_id)}: Cover +{d.cover} ({escape(d.reason)})</li>"
+                for d in protected
+            )
+            self.defense_text.setText(
+                f'Units with a model within 3" of an objective have Cover +3 (removes successful '
+                f"Target Lock rolls of {rolls}) and may only be charged with the charger's Move "
+                f"value.<ul>{items or '<li>no unit protected</li>'}</ul>"
+            )
+        result = report.annihilation
+        winner = (
+            f"{player_html(scenario, result.winner)} wins. " if result.winner is not None else ""
+        )
+        counts = "; ".join(
+            f"{player_html(scenario, p)}: {len(units)} unit(s) that can be commanded"
+            for p, units in sorted(result.commandable.items())
+        )
+        self.annihilation_text.setText(f"{winner}{escape(result.reason)}. {counts}.")
+
+    # ------------------------------------------------------------------ edits
+
+    def change_points(self, player: str, kind: str, *, spend: bool) -> bool:
+        amount = self.amount.value()
+        name = "Threat Points" if kind == "threat" else "Command Points"
+        verb = "spends" if spend else "gains"
+        reason = f"{'spent' if spend else 'gained'} in the app"
+        return self.context.edit(
+            lambda s: ledger_edit(s, player, kind, amount, spend, reason),
+            f"{player_name(self.context.scenario, player)} {verb} {amount} {name}",
+        )
+
+    def _on_destroyed_toggled(self, item: QListWidgetItem) -> None:
+        if self._updating:
+            return
+        unit_id = str(item.data(Qt.ItemDataRole.UserRole))
+        marked = item.checkState() == Qt.CheckState.Checked
+
+        def make(s: Scenario) -> Scenario:
+            now = set(game_section(s, SECTION).get("destroyed_this_turn", []))
+            if marked:
+                now.add(unit_id)
+            else:
+                now.discard(unit_id)
+            return with_game_key(s, SECTION, "destroyed_this_turn", sorted(now) or None)
+
+        self.context.edit(make, f"{unit_id} {'destroyed' if marked else 'not destroyed'} this turn")
+
+    def refund(self) -> bool:
+        return self.context.edit(end_of_turn_refunds, "End of turn: All-Out War refunds")
+
+    def scout(self) -> bool:
+        unit_id = self.scout_box.currentData()
+        if unit_id is None:
+            return False
+        return self.context.edit(lambda s: scout_edit(s, unit_id), f"Scout and Secure: {unit_id}")
+
+    def lead_moved(self) -> bool:
+        unit_id = self.scout_box.currentData()
+
+        def make(s: Scenario) -> Scenario:
+            scouted = dict(game_section(s, SECTION).get("scout_and_secure", {}))
+            if unit_id not in scouted:
+                raise RulesError(f"{unit_id} has not used Scout and Secure")
+            scouted[unit_id] = {**scouted[unit_id], "moved": True}
+            return with_game_key(s, SECTION, "scout_and_secure", scouted)
+
+        return self.context.edit(make, f"{unit_id}: lead model moved (protection ends)")
+
+
+# ------------------------------------------------------------------------------ the overlay
+
+
+class SharedModulesOverlay:
+    """Deployment bands, Battle Formations violations, Scout protection and Cover +3 tags."""
+
+    def __init__(self, scene: Any) -> None:
+        self.layers = {
+            "bands": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
+            "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
+            "status": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.3),
+        }
+
+    def clear(self) -> None:
+        for layer in self.layers.values():
+            layer.clear()
+
+    def set_visible(self, visible: bool) -> None:
+        for layer in self.layers.values():
+            layer.set_visible(visible)
+
+    def show_report(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        self._bands(scenario, report)
+        layer = self.layers["violations"]
+        layer.begin()
+        put_violations(layer, report.violations, "sm")
+        layer.end()
+        self._status(scenario, report)
+
+    def _bands(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        layer = self.layers["bands"]
+        layer.begin()
+        if report.formations is not None:
+            depth = float(
+                scenario.option("formation_edge_depth", number("battle-formations", "edge_depth"))
+            )
+            for player, edge_name in report.formations.edges.items():
+                edge = player_edge(scenario, player)
+                colour = player_colour(scenario, player)
+                (sx, sy), (ex, ey) = edge.start, edge.end
+                ix, iy = edge.inward
+                polygon = (
+                    (sx, sy),
+                    (ex, ey),
+                    (ex + ix * depth, ey + iy * depth),
+                    (sx + ix * depth, sy + iy * depth),
+                )
+                order = "deploys first" if player == report.formations.deploys_first else "second"
+                text = (
+                    f"{player_name(scenario, player)} ({order}): deploy within {inches(depth)} "
+                    f"of the {edge_name} edge"
+                )
+
+                def build(
+                    polygon: Any = polygon, colour: QColor = colour, text: str = text
+                ) -> tuple[list[Stroke], LabelSpec]:
+                    path = polygon_path(polygon)
+                    centre = path.boundingRect().center()
+                    return [
+                        Stroke(path, cosmetic_pen(colour, 1.5), QBrush(translucent(colour, 36)))
+                    ], LabelSpec(text, QPointF(centre), colour.darker(160), None, bold=True)
+
+                layer.put(("band", player), (polygon, colour.name(), text), build)
+        layer.end()
+
+    def _status(self, scenario: Scenario, report: SharedModulesReport) -> None:
+        layer = self.layers["status"]
+        layer.begin()
+        scouted = game_section(scenario, SECTION).get("scout_and_secure", {})
+        for unit_id, entry in scouted.items():
+            lead_id = entry.get("lead")
+            if entry.get("moved") or lead_id is None:
+                continue
+            try:
+                lead = scenario.model(str(lead_id))
+            except KeyError:
+                continue
+
+            def build_lead(lead: Model = lead) -> tuple[list[Stroke], LabelSpec]:
+                ring = rotated(grown_base_path(lead.base, 0.2), lead.rotation)
+                ring = ring.translated(lead.x, -lead.y)
+                return [
+                    Stroke(
+                        ring,
+                        cosmetic_pen(PROTECTED_COLOUR, 2.5),
+                        QBrush(translucent(PROTECTED_COLOUR, 50)),
+                    )
+                ], LabelSpec(
+                    "Scout and Secure: cannot be targeted until it moves",
+                    scene_point(lead.x, lead.y - lead.base.bounding_radius - 0.3),
+                    QColor("white"),
+                    translucent(PROTECTED_COLOUR, 230),
+                    anchor="below",
+                )
+
+            layer.put(("scout", unit_id), (lead.x, lead.y, lead.rotation), build_lead)
+        for defense in report.defenses:
+            if not defense.protected:
+                continue
+            try:
+                unit = scenario.unit(defense.unit_id)
+            except KeyError:
+                continue
+            if not unit.models:
+                continue
+            top = max(m.y + m.base.bounding_radius for m in unit.models)
+            left = min(m.x - m.base.bounding_radius for m in unit.models)
+            text = f"Cover +{defense.cover}"
+
+            def build_cover(
+                left: float = left, top: float = top, text: str = text
+            ) -> tuple[list[Stroke], LabelSpec]:
+                return [], LabelSpec(
+                    text,
+                    scene_point(left, top + 0.1),
+                    QColor("white"),
+                    QColor(46, 125, 50, 225),
+                    anchor="above",
+                )
+
+            layer.put(("cover", unit.id), (left, top, text), build_cover)
+        layer.end()
+
+
+def compute_report(scenario: Scenario) -> tuple[SharedModulesReport | None, str]:
+    try:
+        return shared_modules_report(scenario), ""
+    except WarplanError as error:
+        return None, f"The Shared Scenario Modules checks cannot run: {error}"
+
+
+def ruling_lines(
+    scenario: Scenario,
+    report: SharedModulesReport | None,
+    unit_ids: set[str],
+    objective_ids: set[str],
+) -> list[str]:
+    """The Shared Scenario Modules rule behind each conclusion about the selection."""
+    if report is None:
+        return []
+    lines: list[str] = []
+    for objective in report.objectives:
+        if objective.objective_id in objective_ids:
+            shared = " (shared control)" if objective.shared else ""
+            lines.append(f"[Shared Scenario Modules: Objective Control] {objective.reason}{shared}")
+    for unit_id in sorted(unit_ids):
+        for violation in report.violations:
+            if unit_id in violation.items:
+                lines.append(f"[Shared Scenario Modules: {violation.rule}] {violation.message}")
+        for defense in report.defenses:
+            if defense.unit_id == unit_id and defense.protected:
+                lines.append(f"[Shared Scenario Modules: Reinforced Defenses] {defense.reason}")
+        scouted = game_section(scenario, SECTION).get("scout_and_secure", {}).get(unit_id)
+        if scouted and not scouted.get("moved"):
+            lines.append(
+                f"[Shared Scenario Modules: Scout And Secure] {scouted.get('lead')} cannot be "
+                "chosen as the direct target of enemy attacks or effects until it moves"
+            )
+    if unit_ids or objective_ids:
+        lines.append(f"[Shared Scenario Modules: Annihilation] {report.annihilation.reason}")
+    return lines
+
+
+__all__ = [
+    "SharedModulesOverlay",
+    "SharedModulesPanel",
+    "compute_report",
+    "ledger_edit",
+    "ruling_lines",
+    "scout_edit",
+]
