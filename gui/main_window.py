@@ -41,6 +41,7 @@ from gui.files import (
 )
 from gui.live import LiveRules
 from gui.overlays import OVERLAY_NAMES, OverlayController
+from gui.rulesets import install_ruleset_panels
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
 from gui.view import BattlefieldView
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._connect()
+        self.ruleset_panels = install_ruleset_panels(self)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
         self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
