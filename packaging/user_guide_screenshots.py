@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "docs" / "images"
 WINDOW_SIZE = (1600, 1000)
 VISIBILITY_TIMEOUT_MS = 60_000
+RIGHT_DOCK_WIDTH = 520
+SETTLE_ROUNDS = 3
+SETTLE_PAUSE_MS = 100
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,8 @@ def open_demo_window(settings_dir: Path):  # type: ignore[no-untyped-def]
 
 def stage(window, shot: Shot) -> None:  # type: ignore[no-untyped-def]
     """Puts the window in the state ``shot`` describes and waits for every overlay."""
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
 
     for name, action in window.overlay_actions.items():
         action.setChecked(name in shot.overlays)
@@ -97,10 +101,19 @@ def stage(window, shot: Shot) -> None:  # type: ignore[no-untyped-def]
         if shot.docks is not None and name in shot.docks:
             dock.raise_()
     window.scene.select_ids(set(shot.selected))
-    QApplication.processEvents()
+    if shot.docks is not None:
+        shown = [window.docks[name] for name in sorted(shot.docks)]
+        right = [
+            d for d in shown if window.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea
+        ]
+        window.resizeDocks(right, [RIGHT_DOCK_WIDTH] * len(right), Qt.Orientation.Horizontal)
+    # Selection and line-of-sight requests reach the worker through queued events and
+    # timers: let them in, wait for the worker, and repeat until nothing more is asked for.
+    for _ in range(SETTLE_ROUNDS):
+        QTest.qWait(SETTLE_PAUSE_MS)
+        window.live.wait_for_visibility(VISIBILITY_TIMEOUT_MS)
     window.view.fit_battlefield()
-    window.live.wait_for_visibility(VISIBILITY_TIMEOUT_MS)
-    QApplication.processEvents()
+    QTest.qWait(SETTLE_PAUSE_MS)
 
 
 def write_screenshots(out_dir: Path) -> list[Path]:
