@@ -165,13 +165,15 @@ class ProbabilityChartView(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.showGrid(x=False, y=True, alpha=0.25)
-        self.legend = self.plot.addLegend(offset=(-4, 4), labelTextSize="7pt")
         self.title = QLabel()
         self.title.setWordWrap(True)
+        # The key sits under the plot, not inside it, where it would hide bars and lines.
+        self.key = rich_label(name=f"{object_name}-key")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 2)
         layout.addWidget(self.title)
         layout.addWidget(self.plot)
+        layout.addWidget(self.key)
         self._items: dict[str, Any] = {}
 
     def show_chart(self, chart: ProbabilityChart) -> None:
@@ -179,8 +181,8 @@ class ProbabilityChartView(QWidget):
             return
         self.chart = chart
         self.plot.clear()
-        self.legend.clear()
         self._items = {}
+        key: list[str] = []
         self.title.setText(f"<b>{chart.title}</b>")
         xs = list(range(len(chart.categories)))
         bars = [s for s in chart.series if s.style == "bar"]
@@ -198,7 +200,7 @@ class ProbabilityChartView(QWidget):
                     pen=pg.mkPen(colour),
                 )
                 self.plot.addItem(item)
-                self.legend.addItem(item, series.name)
+                key.append(f"<span style='color:{colour}'>\u25a0</span>&nbsp;{series.name}")
                 for x, value in zip(xs, values, strict=True):
                     if value > 0:
                         text = pg.TextItem(f"{value * 100:.0f}%", color="#333", anchor=(0.5, 1))
@@ -213,9 +215,10 @@ class ProbabilityChartView(QWidget):
                     symbolSize=6,
                     symbolBrush=colour,
                     symbolPen=None,
-                    name=series.name,
                 )
+                key.append(f"<span style='color:{colour}'>\u25cf\u2014</span>&nbsp;{series.name}")
             self._items[series.name] = item
+        self.key.setText("<small>" + " &nbsp; ".join(key) + "</small>")
         axis = self.plot.getAxis("bottom")
         axis.setTicks([[(x, label) for x, label in zip(xs, chart.categories, strict=True)]])
         self.plot.setLabel("bottom", chart.x_label)
@@ -247,46 +250,77 @@ def short_violation(violation: Violation) -> str:
     return violation.rule
 
 
+def violation_groups(violations: tuple[Violation, ...]) -> list[tuple[Violation, ...]]:
+    """Violations grouped by rule, first item (the unit or objective) and limit, so a unit
+    whose three models break the same rule gets one tag, not three stacked ones."""
+    groups: dict[tuple[str, str, float | None], list[Violation]] = {}
+    for violation in violations:
+        if not violation.points:
+            continue
+        first = violation.items[0] if violation.items else violation.message
+        groups.setdefault((violation.rule, first, violation.limit), []).append(violation)
+    return [tuple(group) for group in groups.values()]
+
+
+def group_caption(group: tuple[Violation, ...]) -> str:
+    """One tag for a group: the rule and the worst measure against the limit."""
+    if len(group) == 1:
+        return short_violation(group[0])
+    measured = [v for v in group if v.distance is not None]
+    if not measured or group[0].limit is None:
+        return f"{group[0].rule}: {len(group)} problems"
+    worst = max(measured, key=lambda v: abs((v.distance or 0.0) - (v.limit or 0.0)))
+    return (
+        f"{group[0].rule}: {len(group)} problems, worst {inches(abs(worst.distance or 0.0))} "
+        f"(limit {inches(group[0].limit)})"
+    )
+
+
 def put_violations(
     layer: OverlayLayer, violations: tuple[Violation, ...], key_prefix: Hashable
 ) -> None:
-    """One item per violation: a red line between its two points (the two things too close
-    or too far) or a red ring at its one point, tagged with the rule and the measure."""
-    for index, violation in enumerate(violations):
-        points = violation.points
-        if not points:
-            continue
-        signature = (points, violation.message)
+    """Red marks for every violation: a line between its two points (the two things too close
+    or too far apart) or a dashed ring at its one point; one tag per group, under its marks,
+    naming the rule and the measure against the limit."""
+    for group in violation_groups(violations):
+        first = group[0]
+        key = (key_prefix, first.rule, first.items[0] if first.items else first.message)
+        signature = tuple((v.points, v.message) for v in group)
 
-        def build(v: Violation = violation) -> tuple[list[Stroke], LabelSpec]:
-            path = QPainterPath()
+        def build(group: tuple[Violation, ...] = group) -> tuple[list[Stroke], LabelSpec]:
             pen = cosmetic_pen(VIOLATION_COLOUR, 2.4)
-            if len(v.points) >= 2:
-                path.moveTo(scene_point(*v.points[0]))
-                for point in v.points[1:]:
-                    path.lineTo(scene_point(*point))
-                strokes = [Stroke(path, pen)]
-                for point in v.points[:2]:
+            strokes: list[Stroke] = []
+            for v in group:
+                if len(v.points) >= 2:
+                    path = QPainterPath(scene_point(*v.points[0]))
+                    for point in v.points[1:]:
+                        path.lineTo(scene_point(*point))
+                    strokes.append(Stroke(path, pen))
+                    for point in v.points[:2]:
+                        dot = circle_path(point[0], point[1], 0.3)
+                        strokes.append(Stroke(dot, pen, QBrush(VIOLATION_COLOUR)))
+                else:
+                    ring = circle_path(v.points[0][0], v.points[0][1], 1.0)
                     strokes.append(
-                        Stroke(circle_path(point[0], point[1], 0.35), pen, QBrush(VIOLATION_COLOUR))
+                        Stroke(
+                            ring,
+                            cosmetic_pen(VIOLATION_COLOUR, 2.0, Qt.PenStyle.DashLine),
+                            QBrush(translucent(VIOLATION_COLOUR, 35)),
+                        )
                     )
-            else:
-                strokes = [
-                    Stroke(
-                        circle_path(v.points[0][0], v.points[0][1], 1.2),
-                        cosmetic_pen(VIOLATION_COLOUR, 2.4, Qt.PenStyle.DashLine),
-                        QBrush(translucent(VIOLATION_COLOUR, 40)),
-                    )
-                ]
-            xs = [p[0] for p in v.points]
-            ys = [p[1] for p in v.points]
-            anchor = QPointF(scene_point(sum(xs) / len(xs), sum(ys) / len(ys)))
+            points = [p for v in group for p in v.points]
+            x = sum(p[0] for p in points) / len(points)
+            bottom = min(p[1] for p in points) - 1.1
             label = LabelSpec(
-                short_violation(v), anchor, QColor("white"), translucent(VIOLATION_COLOUR, 230)
+                group_caption(group),
+                QPointF(scene_point(x, bottom)),
+                QColor("white"),
+                translucent(VIOLATION_COLOUR, 230),
+                anchor="below",
             )
             return strokes, label
 
-        layer.put((key_prefix, index), signature, build)
+        layer.put(key, signature, build)
 
 
 def geometry_path(geometry: Any) -> QPainterPath:

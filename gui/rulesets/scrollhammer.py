@@ -356,10 +356,16 @@ class ScrollhammerPanel(QWidget):
         self.length_chart = ProbabilityChartView("sh-chart-length")
         self.night_chart = ProbabilityChartView("sh-chart-night")
         self.reserves_chart = ProbabilityChartView("sh-chart-reserves")
+        self.modifier_spin = QSpinBox()
+        self.modifier_spin.setObjectName("sh-reserve-modifier")
+        self.modifier_spin.setRange(-3, 3)
+        self.modifier_spin.setPrefix("Reserve Roll modifier ")
+        self.modifier_spin.valueChanged.connect(lambda _v: self._show_reserve_chart())
         self.odds_text = rich_label(name="sh-odds")
         layout.addWidget(self.odds_text)
         layout.addWidget(self.length_chart)
         layout.addWidget(self.night_chart)
+        layout.addWidget(self.modifier_spin)
         layout.addWidget(self.reserves_chart)
         layout.addStretch(1)
         return page
@@ -569,6 +575,7 @@ class ScrollhammerPanel(QWidget):
         turn1 = bool(scenario.option("night_fighting_turn1_lasts", False))
         rows = []
         due = None
+        runs: list[tuple[int, int, str, str]] = []
         for turn in range(1, 8):
             status = night_fighting_status(
                 mission, state.night_fighting_rolls, turn, turn1_lasts=turn1
@@ -576,10 +583,16 @@ class ScrollhammerPanel(QWidget):
             if status.roll_due is not None and due is None:
                 due = status.roll_due
             mark = "\u263e night" if status.active else ("? roll due" if status.roll_due else "day")
-            bold = "font-weight:bold;" if turn == state.turn else ""
+            if runs and runs[-1][2:] == (mark, status.reason):
+                runs[-1] = (runs[-1][0], turn, mark, status.reason)
+            else:
+                runs.append((turn, turn, mark, status.reason))
+        for first, last, mark, reason in runs:
+            turns = f"turn {first}" if first == last else f"turns {first}-{last}"
+            current = state.turn is not None and first <= state.turn <= last
+            bold = "font-weight:bold;" if current else ""
             rows.append(
-                f"<tr style='{bold}'><td>turn {turn}</td><td>{mark}</td>"
-                f"<td>{escape(status.reason)}</td></tr>"
+                f"<tr style='{bold}'><td>{turns}</td><td>{mark}</td><td>{escape(reason)}</td></tr>"
             )
         rolls = (
             ", ".join(
@@ -655,7 +668,7 @@ class ScrollhammerPanel(QWidget):
 
     def _show_odds(self, scenario: Scenario, mission: StandardMission | None) -> None:
         self.length_chart.show_chart(game_length_chart())
-        self.reserves_chart.show_chart(reserves_chart((0, 1, -1)))
+        self._show_reserve_chart()
         has_night = mission is not None and night_fighting_scheme(mission) != "none"
         self.night_chart.setVisible(has_night)
         if mission is not None and has_night:
@@ -665,6 +678,11 @@ class ScrollhammerPanel(QWidget):
             "Exact odds from the rules' dice (hover a chart for the rule). Seize the "
             f"Initiative: {percent(seize_the_initiative_probability())}."
         )
+
+    def _show_reserve_chart(self) -> None:
+        """Without a modifier, and with the one the player is weighing (if any)."""
+        modifier = self.modifier_spin.value()
+        self.reserves_chart.show_chart(reserves_chart((0, modifier) if modifier else (0,)))
 
     def _show_relic(self, scenario: Scenario) -> None:
         marker = relic_marker(scenario)
@@ -1024,9 +1042,10 @@ class ScrollhammerOverlay:
                     pen = cosmetic_pen(QColor("#1a237e"), 1.4, Qt.PenStyle.DotLine)
                     top = max(m.y + m.base.bounding_radius for m in unit.models)
                     mean_x = sum(m.x for m in unit.models) / len(unit.models)
+                    # Above the unit's own name tag, which sits just over its bases.
                     return [Stroke(path, pen)], LabelSpec(
                         text,
-                        scene_point(mean_x, top + 0.15),
+                        scene_point(mean_x, top + 1.5),
                         QColor("white"),
                         QColor(26, 35, 126, 225),
                         anchor="above",

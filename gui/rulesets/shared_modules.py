@@ -26,7 +26,7 @@ import math
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -644,13 +644,27 @@ class SharedModulesOverlay:
                 )
 
                 def build(
-                    polygon: Any = polygon, colour: QColor = colour, text: str = text
+                    polygon: Any = polygon,
+                    colour: QColor = colour,
+                    text: str = text,
+                    ix: float = ix,
+                    iy: float = iy,
                 ) -> tuple[list[Stroke], LabelSpec]:
                     path = polygon_path(polygon)
-                    centre = path.boundingRect().center()
+                    # The name sits along the band's inner (12") line, away from the edge where
+                    # the models stand.
+                    _start, _end, (cx, cy), (dx, dy) = polygon
+                    lx = dx + (cx - dx) * 0.25 - ix * 1.2
+                    ly = dy + (cy - dy) * 0.25 - iy * 1.2
                     return [
                         Stroke(path, cosmetic_pen(colour, 1.5), QBrush(translucent(colour, 36)))
-                    ], LabelSpec(text, QPointF(centre), colour.darker(160), None, bold=True)
+                    ], LabelSpec(
+                        text,
+                        scene_point(lx, ly),
+                        colour.darker(160),
+                        QColor(255, 255, 255, 170),
+                        bold=True,
+                    )
 
                 layer.put(("band", player), (polygon, colour.name(), text), build)
         layer.end()
@@ -695,22 +709,19 @@ class SharedModulesOverlay:
                 continue
             if not unit.models:
                 continue
-            top = max(m.y + m.base.bounding_radius for m in unit.models)
-            left = min(m.x - m.base.bounding_radius for m in unit.models)
+            right = max(m.x + m.base.bounding_radius for m in unit.models)
+            mid_y = sum(m.y for m in unit.models) / len(unit.models)
             text = f"Cover +{defense.cover}"
 
             def build_cover(
-                left: float = left, top: float = top, text: str = text
+                right: float = right, mid_y: float = mid_y, text: str = text
             ) -> tuple[list[Stroke], LabelSpec]:
+                # Right of the unit: its name tag sits above it and the objective's below.
                 return [], LabelSpec(
-                    text,
-                    scene_point(left, top + 0.1),
-                    QColor("white"),
-                    QColor(46, 125, 50, 225),
-                    anchor="above",
+                    text, scene_point(right + 2.2, mid_y), QColor("white"), QColor(46, 125, 50, 225)
                 )
 
-            layer.put(("cover", unit.id), (left, top, text), build_cover)
+            layer.put(("cover", unit.id), (right, mid_y, text), build_cover)
         layer.end()
 
 

@@ -240,7 +240,7 @@ def test_charts_hold_the_engines_exact_probabilities(make_window) -> None:  # ty
     expected = {
         panel.length_chart: game_length_chart(),
         panel.night_chart: night_fighting_chart("held-ground"),
-        panel.reserves_chart: reserves_chart((0, 1, -1)),
+        panel.reserves_chart: reserves_chart((0,)),
         panel.relic_chart: relic_chart(),
     }
     for view, chart in expected.items():
@@ -248,6 +248,10 @@ def test_charts_hold_the_engines_exact_probabilities(make_window) -> None:  # ty
         drawn = view.plotted()
         assert drawn == {s.name: [float(v) for v in s.values] for s in chart.series}
     assert drawn["chance"][5] == 1 / 6
+    panel.modifier_spin.setValue(-1)
+    assert panel.reserves_chart.chart == reserves_chart((0, -1))
+    drawn = panel.reserves_chart.plotted()
+    assert drawn["arrives this turn (modifier -1)"] == [0.5, 0.25, 0.25]
 
 
 def test_mission_roll_and_dice_are_undoable_edits(make_window) -> None:  # type: ignore[no-untyped-def]
