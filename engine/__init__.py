@@ -1,8 +1,17 @@
 """Warplan's rules engine: pure Python over immutable values, never Qt.
 
-The public API is re-exported here as the modules land; see ``docs/architecture.md``.
+The public API, re-exported from the modules that define it (``docs/architecture.md`` maps
+them):
+
+>>> from engine import load_scenario, evaluate
+>>> from pathlib import Path
+>>> demo = load_scenario(Path(__file__).parent.parent / "assets/scenarios/demo.warplan.json")
+>>> ruling = evaluate(demo, visibility=False)
+>>> [o.id for o in ruling.objectives if o.controlled_by == ("red",)]
+['obj-home-red', 'obj-expansion-w']
 """
 
+from engine.deployments import ResolvedDeployment, deployment_ids, resolve_deployment
 from engine.errors import (
     FormatVersionError,
     GeometryError,
@@ -12,15 +21,38 @@ from engine.errors import (
     UnknownReferenceError,
     WarplanError,
 )
+from engine.evaluate import Evaluation, IncrementalEvaluator, evaluate
 from engine.model import Scenario
+from engine.scenario_io import (
+    dumps_scenario,
+    load_scenario,
+    loads_scenario,
+    parse_scenario,
+    save_scenario,
+    scenario_to_json,
+    validate_path,
+)
 
 __all__ = [
+    "Evaluation",
     "FormatVersionError",
     "GeometryError",
+    "IncrementalEvaluator",
     "Problem",
+    "ResolvedDeployment",
     "RulesError",
     "Scenario",
     "ScenarioError",
     "UnknownReferenceError",
     "WarplanError",
+    "deployment_ids",
+    "dumps_scenario",
+    "evaluate",
+    "load_scenario",
+    "loads_scenario",
+    "parse_scenario",
+    "resolve_deployment",
+    "save_scenario",
+    "scenario_to_json",
+    "validate_path",
 ]
