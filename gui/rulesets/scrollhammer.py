@@ -78,6 +78,8 @@ from engine.scrollhammer.missions import StandardMission, mission_of
 from engine.scrollhammer.night_fighting import NightFightingView
 from engine.scrollhammer.objective_placement import NUDGE_MARGIN
 from engine.scrollhammer.objective_placement import RULE as PLACEMENT_RULE
+from engine.scrollhammer.objective_placement import _fits as placement_fits
+from engine.scrollhammer.objective_placement import _rules as placement_rules
 from engine.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
 from engine.scrollhammer.state import ScrollhammerState
 from engine.scrollhammer.violations import Violation, inches
@@ -107,6 +109,9 @@ NIGHT_COLOURS = {
     "Hidden": QColor(10, 10, 30, 150),
 }
 NUDGE_SEARCH_STEP = 0.05
+"""Inches between candidate points along a search ring."""
+NUDGE_COARSE_STEP = 0.25
+NUDGE_FINE_STEP = 0.01
 NUDGE_SEARCH_REACH = 24.0
 
 
@@ -133,30 +138,48 @@ def _legal_spot(scenario: Scenario, objective_id: str) -> tuple[float, float] | 
     """The nearest position where the objective breaks no placement rule (others unmoved).
 
     First the closed-form pull back inside the 6" edge band; then rings of growing radius
-    around the objective, each candidate checked by the engine's ``violations_if_placed``.
+    around it (0.25" apart, then 0.01" apart inside the first ring that holds a legal spot),
+    each candidate checked by the engine's wordless placement test, and the winner confirmed
+    by ``violations_if_placed``.
     """
     objective = scenario.objective(objective_id)
+    rules = placement_rules(scenario)
+    rim = objective.radius if rules.by_edge else 0.0
+    others = [(o.x, o.y, o.radius) for o in scenario.objectives if o.id != objective_id]
+    margin = rules.edge + rim + NUDGE_MARGIN
     bf = scenario.battlefield
-    margin = 6.0 + NUDGE_MARGIN
-    if scenario.option("objective_measure", "centre") == "edge":
-        margin += objective.radius
-    clamped = (
+    start = (
         min(max(objective.x, margin), bf.width - margin),
         min(max(objective.y, margin), bf.depth - margin),
     )
-    if not violations_if_placed(scenario, replace(objective, x=clamped[0], y=clamped[1])):
-        return clamped
-    radius = NUDGE_SEARCH_STEP
-    while radius <= NUDGE_SEARCH_REACH:
-        steps = max(16, int(2 * math.pi * radius / NUDGE_SEARCH_STEP))
-        for k in range(steps):
-            angle = 2 * math.pi * k / steps
-            x = clamped[0] + radius * math.cos(angle)
-            y = clamped[1] + radius * math.sin(angle)
-            if not violations_if_placed(scenario, replace(objective, x=x, y=y)):
-                return x, y
-        radius += NUDGE_SEARCH_STEP
-    return None
+
+    def fits(x: float, y: float) -> bool:
+        return placement_fits(rules, x, y, objective.radius, others)
+
+    def first_on_ring(radius: float) -> tuple[float, float] | None:
+        steps = max(24, int(2 * math.pi * radius / NUDGE_SEARCH_STEP))
+        found = [
+            (start[0] + radius * math.cos(a), start[1] + radius * math.sin(a))
+            for a in (2 * math.pi * k / steps for k in range(steps))
+        ]
+        legal = [p for p in found if fits(*p)]
+        if not legal:
+            return None
+        return min(legal, key=lambda p: math.dist(p, (objective.x, objective.y)))
+
+    spot: tuple[float, float] | None = start if fits(*start) else None
+    coarse = NUDGE_COARSE_STEP
+    radius = coarse
+    while spot is None and radius <= NUDGE_SEARCH_REACH:
+        if first_on_ring(radius) is not None:
+            fine = radius - coarse
+            while spot is None and fine <= radius + 1e-9:
+                fine += NUDGE_FINE_STEP
+                spot = first_on_ring(fine)
+        radius += coarse
+    if spot is None or violations_if_placed(scenario, replace(objective, x=spot[0], y=spot[1])):
+        return None
+    return spot
 
 
 def placement_fix(scenario: Scenario, objective_id: str) -> PlacementFix | None:
@@ -201,6 +224,8 @@ class ScrollhammerPanel(QWidget):
         self.rng: random.Random = random.Random()
         self.report: ScrollhammerReport | None = None
         self.fixes: list[PlacementFix] = []
+        self._fix_inputs: tuple[Any, ...] | None = None
+        self._fix_cache: dict[str, PlacementFix | None] = {}
         self._updating = False
         self.tabs = QTabWidget()
         self.tabs.addTab(self._scrolled(self._setup_tab()), "Set-up")
@@ -474,12 +499,22 @@ class ScrollhammerPanel(QWidget):
                 first = violation.items[0]
                 if first not in offenders:
                     offenders.append(first)
+        # Fixes depend on the objectives, terrain, table and options only: a unit dragged
+        # across the table must not re-run the search on every step.
+        inputs = (scenario.objectives, scenario.terrain, scenario.battlefield, scenario.options)
+        if self._fix_inputs is None or any(
+            a is not b for a, b in zip(inputs, self._fix_inputs, strict=True)
+        ):
+            self._fix_inputs = inputs
+            self._fix_cache = {}
         for objective_id in offenders:
-            try:
-                fix = placement_fix(scenario, objective_id)
-            except WarplanError as error:
-                self.context.message.emit(f"No nudge for {objective_id}: {error}")
-                continue
+            if objective_id not in self._fix_cache:
+                try:
+                    self._fix_cache[objective_id] = placement_fix(scenario, objective_id)
+                except WarplanError as error:
+                    self.context.message.emit(f"No nudge for {objective_id}: {error}")
+                    self._fix_cache[objective_id] = None
+            fix = self._fix_cache[objective_id]
             if fix is None:
                 continue
             button = QPushButton(f"Fix: {fix.text}")

@@ -393,3 +393,22 @@ def test_shared_control_is_shown_as_shared(make_window) -> None:  # type: ignore
     refreshed(window)
     text = window.ruleset_panels.shared.objective_text.text()
     assert "<b>obj-centre</b>: shared: " in text
+
+
+def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(load_scenario(HELD_GROUND))
+    panel = window.ruleset_panels.scrollhammer
+    window.document.apply(moved_objective(window.document.scenario, "obj-west", 10.0, 22.0), "m")
+    refreshed(window)
+    texts = [panel.checks.item(i).text() for i in range(panel.checks.count())]
+    assert any("obj-west is in or on chasm" in t for t in texts)
+    fix = next(f for f in panel.fixes if f.objective_id == "obj-west")
+    assert panel.apply_fix(fix)
+    moved = window.document.scenario.objective("obj-west")
+    # The chasm spans 8-12 x 20-24; out of it by the marker's radius, the nearest exit is 2"
+    # plus 20 mm away, found to the search's 0.01" step.
+    shortest = 2.0 + moved.radius
+    travelled = ((moved.x - 10.0) ** 2 + (moved.y - 22.0) ** 2) ** 0.5
+    assert shortest < travelled <= shortest + 0.011
+    refreshed(window)
+    assert panel.checks.item(0).text().startswith("\u2713")
