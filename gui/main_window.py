@@ -40,6 +40,7 @@ from gui.files import (
     write_scenario,
 )
 from gui.live import LiveRules
+from gui.missions import install_mission_docks
 from gui.overlays import OVERLAY_NAMES, OverlayController
 from gui.rulesets import install_ruleset_panels
 from gui.scene import BattlefieldScene
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._connect()
+        self.mission_docks = install_mission_docks(self)
         self.ruleset_panels = install_ruleset_panels(self)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)

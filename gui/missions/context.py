@@ -1,0 +1,81 @@
+"""What the mission docks share: the document, one live score per scenario value, and the way
+an edit is made (one undo step, or the engine's reason shown and nothing changed).
+
+The docks refresh from :attr:`MissionContext.refreshed`, emitted shortly after the document
+changes (coalesced, and not during a drag: a drag's live scoring waits for the drop, so the
+drag never stutters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from engine.errors import WarplanError
+from engine.model import Scenario
+from gui.document import Change, ScenarioDocument
+
+REFRESH_DELAY_MS = 30
+
+
+class MissionContext(QObject):
+    """The document seen by the mission docks, and their one door for edits."""
+
+    refreshed = Signal(object)
+    """Emitted with the scenario once the docks should show it."""
+    message = Signal(str)
+    """A sentence for the status bar: what was done, or why a move was refused."""
+
+    def __init__(self, document: ScenarioDocument) -> None:
+        super().__init__()
+        self.document = document
+        self._score_for: Scenario | None = None
+        self._score: Any = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_DELAY_MS)
+        self._timer.timeout.connect(self.refresh_now)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(lambda _s: self.refresh_now())
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.document.scenario
+
+    def _on_changed(self, change: Change) -> None:
+        if not change.previewing:
+            self._timer.start()
+
+    def refresh_now(self) -> None:
+        self._timer.stop()
+        self.refreshed.emit(self.document.scenario)
+
+    def score(self) -> Any:
+        """``engine.missions.score`` of the current scenario (None when it cannot be scored:
+        another ruleset, or an error the report explains), computed once per value."""
+        scenario = self.document.scenario
+        if self._score_for is not scenario:
+            self._score_for = scenario
+            self._score = None
+            if scenario.ruleset == "wh40k-ca2026":
+                from engine.missions import score
+
+                try:
+                    self._score = score(scenario)
+                except WarplanError as error:
+                    self.message.emit(f"Cannot score this moment: {error}")
+        return self._score
+
+    def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
+        """Apply ``make(scenario)`` as one undo step named ``text``; on an illegal move show the
+        engine's reason, change nothing and return False."""
+        try:
+            after = make(self.document.scenario)
+        except WarplanError as error:
+            self.message.emit(f"{text}: {error}")
+            return False
+        self.document.apply(after, text)
+        self.message.emit(text)
+        return True

@@ -1,0 +1,430 @@
+"""The Mission dock: the ruleset and its set-up, the Primary cards and what they score now.
+
+Chapter Approved 2026-27: Force Dispositions, Primary Missions (with override), Deployment card
+(and variant), Twist, the rolled set-up (central objectives, Attacker/Defender, first turn), each
+player's Primary card text with its live score. Changing a set-up choice goes through
+:func:`engine.missions.change_setup`: when it would discard the game in progress the dock asks
+first; every change is one undo step. Scrollhammer: the Standard Mission, its set-up and the
+tally "if the game ended now". Shared Scenario Modules: the modules in use and their text.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import WarplanError
+from engine.model import EMPTY, Scenario, freeze, thaw
+from gui.missions import game_state_edits as edits
+from gui.missions.cards_view import PLAYER_COLOURS, card_result, card_text_html, scoring_html
+from gui.missions.context import MissionContext
+from gui.missions.new_game import RULESET_NAMES, describe_setup, select_data
+from gui.missions.secondary_panel import Confirm, ask_yes_no
+
+DEFAULT_VARIANT = "(default)"
+
+
+class MissionPanel(QWidget):
+    """The mission of the open scenario, for whichever ruleset it uses."""
+
+    new_game_requested = Signal()
+
+    def __init__(self, context: MissionContext) -> None:
+        super().__init__()
+        self.setObjectName("MissionPanel")
+        self.context = context
+        self.confirm: Confirm = ask_yes_no
+        self._updating = False
+
+        self.heading = QLabel()
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
+        self.heading.setWordWrap(True)
+        self.new_game_button = QPushButton("New game...")
+        self.new_game_button.setToolTip(
+            "Set up a new game on this battlefield with the mission generator (undoable)"
+        )
+        self.new_game_button.clicked.connect(self.new_game_requested.emit)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.new_game_button)
+
+        self.setup_form_host = QWidget()
+        form = QFormLayout(self.setup_form_host)
+        form.setContentsMargins(0, 0, 0, 0)
+        players_grid = QGridLayout()
+        players_grid.setContentsMargins(0, 0, 0, 0)
+        players_grid.addWidget(QLabel("Force Disposition"), 0, 1)
+        players_grid.addWidget(QLabel("Primary Mission override"), 0, 2)
+        self.dispositions: list[QComboBox] = []
+        self.primaries: list[QComboBox] = []
+        self.player_labels: list[QLabel] = []
+        for slot in range(2):
+            fd, primary = QComboBox(), QComboBox()
+            fd.setObjectName(f"disposition-{slot}")
+            primary.setObjectName(f"primary-{slot}")
+            fd.currentIndexChanged.connect(lambda _i: self._on_setup_field("force_dispositions"))
+            primary.currentIndexChanged.connect(lambda _i: self._on_setup_field("primaries"))
+            self.dispositions.append(fd)
+            self.primaries.append(primary)
+            label = QLabel()
+            label.setTextFormat(Qt.TextFormat.RichText)
+            self.player_labels.append(label)
+            players_grid.addWidget(label, slot + 1, 0)
+            players_grid.addWidget(fd, slot + 1, 1)
+            players_grid.addWidget(primary, slot + 1, 2)
+        players_grid.setColumnStretch(1, 1)
+        players_grid.setColumnStretch(2, 1)
+        form.addRow(players_grid)
+        self.deployment = QComboBox()
+        self.deployment.setObjectName("deployment")
+        self.deployment.currentIndexChanged.connect(lambda _i: self._on_setup_field("deployment"))
+        self.variant_host = QWidget()
+        self.variant_layout = QHBoxLayout(self.variant_host)
+        self.variant_layout.setContentsMargins(0, 0, 0, 0)
+        self.variant_boxes: dict[str, QComboBox] = {}
+        self.twist = QComboBox()
+        self.twist.setObjectName("twist")
+        self.twist.currentIndexChanged.connect(lambda _i: self._on_setup_field("twist_request"))
+        self.rolled = QLabel()
+        self.rolled.setObjectName("rolled-setup")
+        self.rolled.setWordWrap(True)
+        self.rolled.setTextFormat(Qt.TextFormat.RichText)
+        self.reroll_button = QPushButton("Re-roll (new seed)")
+        self.reroll_button.clicked.connect(self.reroll)
+        rolled_row = QHBoxLayout()
+        rolled_row.addWidget(self.rolled, 1)
+        rolled_row.addWidget(self.reroll_button)
+        form.addRow("Deployment card", self.deployment)
+        form.addRow("Variant", self.variant_host)
+        form.addRow("Twist", self.twist)
+        form.addRow("Rolled", rolled_row)
+
+        self.info = QLabel()
+        self.info.setObjectName("mission-info")
+        self.info.setWordWrap(True)
+        self.info.setTextFormat(Qt.TextFormat.RichText)
+        self.cards = QTabWidget()
+        self.cards.setObjectName("primary-cards")
+        self.card_views = [QTextBrowser(), QTextBrowser()]
+        for view in self.card_views:
+            self.cards.addTab(view, "")
+        self.text = QTextBrowser()
+        self.text.setObjectName("mission-text")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.setup_form_host)
+        layout.addWidget(self.info)
+        layout.addWidget(self.cards, 1)
+        layout.addWidget(self.text, 1)
+        self._updating = True
+        self._fill_static_choices()
+        self._updating = False
+        context.refreshed.connect(self.refresh)
+        self.refresh(context.scenario)
+
+    def _fill_static_choices(self) -> None:
+        from engine.missions import force_dispositions, primary_missions, twists
+        from engine.missions.cards import deployment_deck
+
+        for box in self.dispositions:
+            box.addItem("None (Primary picked)", None)
+            for fd in force_dispositions():
+                box.addItem(fd.name, fd.name)
+        for box in self.primaries:
+            box.addItem("From the Force Dispositions", None)
+            for found in primary_missions():
+                box.addItem(found.name, found.name)
+        for deployment_id, name in deployment_deck():
+            self.deployment.addItem(name, deployment_id)
+        self.twist.addItem("No Twist", "none")
+        for found in twists():
+            self.twist.addItem(found.name, found.id)
+
+    # ------------------------------------------------------------------ display
+
+    def refresh(self, scenario: Scenario) -> None:
+        self._updating = True
+        try:
+            self.heading.setText(
+                f"<b>{escape(RULESET_NAMES.get(scenario.ruleset, scenario.ruleset))}</b>"
+                f" <small>({scenario.ruleset})</small>"
+            )
+            if scenario.ruleset == "wh40k-ca2026":
+                self._refresh_wh40k(scenario)
+            elif scenario.ruleset == "scrollhammer":
+                self._refresh_scrollhammer(scenario)
+            else:
+                self._refresh_shared(scenario)
+        finally:
+            self._updating = False
+
+    def setup(self) -> Any:
+        """The recorded generator set-up (``engine.missions.generator.MissionSetup``) or None."""
+        raw = (self.context.scenario.game or EMPTY).get("setup")
+        if not raw or "players" not in raw:
+            return None
+        from engine.missions.generator import setup_from_json
+
+        try:
+            return setup_from_json(thaw(raw))
+        except (KeyError, TypeError, ValueError, WarplanError):
+            return None
+
+    def _refresh_wh40k(self, scenario: Scenario) -> None:
+        self.setup_form_host.setVisible(True)
+        self.cards.setVisible(True)
+        self.text.setVisible(False)
+        game = scenario.game or EMPTY
+        setup = self.setup()
+        for widget in (*self.dispositions, *self.primaries, self.deployment, self.twist):
+            widget.setEnabled(setup is not None)
+        self.reroll_button.setEnabled(setup is not None)
+        players = scenario.player_ids()
+        entries = dict(game.get("players", EMPTY))
+        for slot, player in enumerate(players):
+            name = edits.player_name(scenario, player)
+            self.player_labels[slot].setText(
+                f"<b style='color:{PLAYER_COLOURS[slot]}'>{escape(name)}</b>"
+            )
+            entry = entries.get(player, EMPTY)
+            select_data(self.dispositions[slot], entry.get("force_disposition"))
+            chosen = None
+            if setup is not None and setup.players[slot].chosen:
+                chosen = setup.players[slot].card_primary
+            select_data(self.primaries[slot], chosen)
+        if isinstance(scenario.deployment, str):
+            select_data(self.deployment, scenario.deployment)
+        select_data(self.twist, game.get("twist") or "none")
+        self._refresh_variants(scenario)
+        if setup is None:
+            self.rolled.setText(
+                "<i>No generator set-up is recorded in this game section: the choices above "
+                "show the file's values. Use New game... to set up with the generator.</i>"
+                if scenario.game is not None
+                else "<i>No game section: no mission is set up. Use New game...</i>"
+            )
+        else:
+            self.rolled.setText(f"seed {setup.seed} \u2022 " + describe_setup(scenario))
+        report = self.context.score()
+        problems = list(report.problems) if report is not None else []
+        self.info.setText(
+            "<span style='color:#a04000'>" + escape("; ".join(problems)) + "</span>"
+            if problems
+            else ""
+        )
+        for slot, player in enumerate(players):
+            name = edits.player_name(scenario, player)
+            primary = entries.get(player, EMPTY).get("primary")
+            view = self.card_views[slot]
+            if not primary:
+                self.cards.setTabText(slot, f"{name}: no Primary")
+                view.setHtml(f"<p><i>No Primary Mission recorded for {escape(name)}.</i></p>")
+                continue
+            result = card_result(report, player, str(primary))
+            vp = f" \u2022 now {result.vp}VP" if result is not None else ""
+            self.cards.setTabText(slot, f"{name}: {primary}{vp}")
+            colour = PLAYER_COLOURS[slot]
+            view.setHtml(
+                f"<p style='color:{colour}'><b>{escape(name)}</b></p>"
+                + scoring_html(result)
+                + "<hr>"
+                + card_text_html(str(primary), "primary")
+            )
+
+    def _refresh_variants(self, scenario: Scenario) -> None:
+        from engine.deployments import load_deployment_map
+
+        for box in self.variant_boxes.values():
+            self.variant_layout.removeWidget(box)
+            box.deleteLater()
+        self.variant_boxes = {}
+        if not isinstance(scenario.deployment, str):
+            return
+        try:
+            disputes = load_deployment_map(scenario.deployment).disputes
+        except WarplanError:
+            return
+        current = scenario.option("deployment_variant") or {}
+        if isinstance(current, str):
+            current = {k: current for k, d in disputes.items() if current in d.choices}
+        for key, dispute in disputes.items():
+            box = QComboBox()
+            box.setObjectName(f"variant-{key}")
+            box.setToolTip(f"{dispute.label}: {dispute.why}")
+            for choice, label in dispute.choices.items():
+                suffix = " (default)" if choice == dispute.default else ""
+                box.addItem(f"{label}{suffix}", choice)
+            select_data(box, current.get(key, dispute.default))
+            box.currentIndexChanged.connect(lambda _i: self._on_variant())
+            self.variant_layout.addWidget(box)
+            self.variant_boxes[key] = box
+
+    def _refresh_scrollhammer(self, scenario: Scenario) -> None:
+        from engine.scrollhammer.missions import mission_of
+
+        self.setup_form_host.setVisible(False)
+        self.cards.setVisible(False)
+        self.text.setVisible(True)
+        setup = (scenario.game or EMPTY).get("setup") or EMPTY
+        try:
+            mission = mission_of(scenario.option("mission") or setup.get("mission"))
+        except WarplanError as error:
+            self.info.setText(escape(str(error)))
+            self.text.setHtml("")
+            return
+        if mission is None:
+            self.info.setText(
+                "No Standard Mission is chosen (options.mission). Use New game... to choose "
+                "one or roll the D6 chart."
+            )
+            self.text.setHtml("")
+            return
+        self.info.setText(describe_setup(scenario) if setup else f"<b>{mission.title}</b>")
+        sections = [
+            ("The battlefield", [mission.battlefield_text, mission.objective_text]),
+            ("Deployment", [mission.deployment_text]),
+            ("First turn", [mission.first_turn_text]),
+            ("Victory conditions", list(mission.victory_text)),
+            ("Special rules", list(mission.special_rules)),
+        ]
+        html = [f"<h3>{escape(mission.title)}</h3>"]
+        for title, paragraphs in sections:
+            kept = [p for p in paragraphs if p]
+            if kept:
+                html.append(f"<h4>{title}</h4>" + "".join(f"<p>{escape(p)}</p>" for p in kept))
+        html.append(self._victory_html(scenario))
+        self.text.setHtml("".join(html))
+
+    def _victory_html(self, scenario: Scenario) -> str:
+        from engine.scrollhammer import victory_points
+
+        try:
+            result = victory_points(scenario)
+        except WarplanError as error:
+            return f"<p><i>Victory points cannot be counted: {escape(str(error))}</i></p>"
+        lines = "".join(
+            f"<li>{escape(edits.player_name(scenario, line.player))} +{line.vp}VP: "
+            f"{escape(line.source)} ({escape(line.reason)})</li>"
+            for line in result.lines
+        )
+        return (
+            f"<h4>If the game ended now</h4><p><b>{escape(result.outcome)}</b>: "
+            f"{escape(result.reason)}</p><ul>{lines}</ul>"
+        )
+
+    def _refresh_shared(self, scenario: Scenario) -> None:
+        from engine.shared_modules import annihilation, deployment_order, modules_in_use
+        from engine.shared_modules._data import modules_data
+
+        self.setup_form_host.setVisible(False)
+        self.cards.setVisible(False)
+        self.text.setVisible(True)
+        try:
+            in_use = modules_in_use(scenario)
+            first, _second = deployment_order(scenario)
+            result = annihilation(scenario)
+        except WarplanError as error:
+            self.info.setText(escape(str(error)))
+            self.text.setHtml("")
+            return
+        self.info.setText(
+            f"Deploys first: <b>{escape(edits.player_name(scenario, first))}</b> \u2022 "
+            f"Annihilation: {escape(result.reason)}"
+        )
+        html = []
+        for module in modules_data()["modules"]:
+            if module["id"] in in_use:
+                body = "".join(f"<p>{escape(str(t))}</p>" for t in module["text"])
+                html.append(f"<h4>{escape(str(module['name']))}</h4>{body}")
+        self.text.setHtml("".join(html))
+
+    # ------------------------------------------------------------------ set-up changes
+
+    def _on_setup_field(self, field: str) -> None:
+        if self._updating:
+            return
+        if field == "force_dispositions":
+            value: Any = tuple(box.currentData() for box in self.dispositions)
+        elif field == "primaries":
+            value = tuple(box.currentData() for box in self.primaries)
+        elif field == "deployment":
+            value = self.deployment.currentData()
+        else:
+            value = self.twist.currentData()
+        self.change_setup(**{field: value})
+
+    def reroll(self) -> bool:
+        import random
+
+        return self.change_setup(seed=random.randrange(1_000_000))
+
+    def change_setup(self, **changes: Any) -> bool:
+        """Regenerate the set-up with ``changes``; ask first when the game in progress would be
+        discarded; one undo step. False when nothing changed (refused, declined, the same)."""
+        from engine.missions import change_setup
+        from engine.missions.generator import apply_setup
+
+        setup = self.setup()
+        scenario = self.context.scenario
+        if setup is None:
+            self.context.message.emit("No generator set-up to change: use New game...")
+            return False
+        try:
+            change = change_setup(setup, thaw(scenario.game or EMPTY), **changes)
+        except WarplanError as error:
+            self.context.message.emit(f"Cannot change the set-up: {error}")
+            self.refresh(scenario)
+            return False
+        if change.after == change.before:
+            return False
+        if change.discards_game_state and not self.confirm(
+            self,
+            "Discard the game in progress?",
+            f"{change.reason[0].upper()}{change.reason[1:]}.\n\nYou can undo this change.",
+        ):
+            self.refresh(scenario)
+            return False
+        what = ", ".join(f"{k.replace('_', ' ')}" for k in changes)
+
+        def apply(s: Scenario) -> Scenario:
+            return apply_setup(change.after, s)
+
+        return self.context.edit(apply, f"Change set-up: {what}")
+
+    def _on_variant(self) -> None:
+        if self._updating:
+            return
+        chosen = {key: box.currentData() for key, box in self.variant_boxes.items()}
+        setup = self.setup()
+        self.context.edit(lambda s: with_variant(s, chosen, setup), "Deployment variant")
+
+
+def with_variant(scenario: Scenario, chosen: dict[str, str], setup: Any) -> Scenario:
+    """``options.deployment_variant`` set to ``chosen``; with a set-up, the card's objective
+    points placed again for the variant (the game in progress is kept)."""
+    from dataclasses import replace
+
+    options = thaw(scenario.options)
+    options["deployment_variant"] = dict(chosen)
+    staged = replace(scenario, options=freeze(options))
+    if setup is None:
+        return staged
+    from engine.missions.generator import apply_setup
+
+    return replace(staged, objectives=apply_setup(setup, staged).objectives)

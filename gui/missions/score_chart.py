@@ -1,0 +1,122 @@
+"""The Score chart dock: each player's VP by battle round (pyqtgraph), from the VP/CP ledger.
+
+Round 0 holds the VP the file's totals have that no ledger entry explains, so the last point
+always equals the player's VP total. Rulesets without VP per battle round say so instead of
+drawing made-up lines (Scrollhammer counts Victory Points when the game ends: the chart's
+caption gives that tally "if the game ended now").
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from engine.errors import WarplanError
+from engine.model import Scenario
+from gui.missions import game_state_edits as edits
+from gui.missions.cards_view import PLAYER_COLOURS
+from gui.missions.context import MissionContext
+
+
+class ScoreChartPanel(QWidget):
+    """VP per player by battle round."""
+
+    def __init__(self, context: MissionContext) -> None:
+        super().__init__()
+        self.setObjectName("ScoreChartPanel")
+        self.context = context
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName("score-plot")
+        self.plot.setMinimumHeight(160)
+        self.plot.showGrid(x=False, y=True, alpha=0.25)
+        self.plot.setLabel("bottom", "battle round")
+        self.plot.setLabel("left", "VP")
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.legend = self.plot.addLegend(offset=(8, 8))
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
+        self.series: edits.ScoreSeries | None = None
+        context.refreshed.connect(self.refresh)
+        self.refresh(context.scenario)
+
+    def plotted(self) -> dict[str, tuple[list[float], list[float]]]:
+        """What the chart draws now: player name -> (rounds, cumulative VP)."""
+        out: dict[str, tuple[list[float], list[float]]] = {}
+        for item in self.plot.getPlotItem().listDataItems():
+            xs, ys = item.getData()
+            if xs is not None:
+                out[str(item.name())] = ([float(x) for x in xs], [float(y) for y in ys])
+        return out
+
+    def refresh(self, scenario: Scenario) -> None:
+        self.plot.clear()
+        self.legend.clear()
+        self.series = None
+        if scenario.ruleset == "scrollhammer":
+            self._scrollhammer(scenario)
+            return
+        if scenario.ruleset == "shared-modules":
+            self.caption.setText(
+                "The Shared Scenario Modules award no Victory Points by battle round "
+                "(Annihilation wins immediately); nothing to chart."
+            )
+            return
+        if scenario.game is None:
+            self.caption.setText(
+                "No game section: no VP are recorded yet. Start a new game (File \u2192 New) "
+                "or the turn tracker."
+            )
+            return
+        series = edits.vp_by_round(scenario)
+        self.series = series
+        top = 0
+        for slot, player in enumerate(scenario.player_ids()):
+            values = series.cumulative[player]
+            top = max(top, *values)
+            pen = pg.mkPen(PLAYER_COLOURS[slot], width=2.5)
+            self.plot.plot(
+                list(series.rounds),
+                list(values),
+                pen=pen,
+                symbol="o",
+                symbolSize=7,
+                symbolBrush=PLAYER_COLOURS[slot],
+                symbolPen=None,
+                name=edits.player_name(scenario, player),
+            )
+        self.plot.setXRange(0, max(5, series.rounds[-1]), padding=0.04)
+        self.plot.setYRange(0, max(10, top + 2), padding=0)
+        self.plot.getAxis("bottom").setTicks([[(r, str(r)) for r in range(0, 6)]])
+        parts = [
+            f"<span style='color:{PLAYER_COLOURS[slot]}'><b>"
+            f"{edits.player_name(scenario, p)} {series.totals[p]}VP</b></span>"
+            for slot, p in enumerate(scenario.player_ids())
+        ]
+        note = ""
+        if any(series.unlogged.values()):
+            note = " Round 0: VP the file records with no battle round."
+        self.caption.setText(" \u2022 ".join(parts) + note)
+
+    def _scrollhammer(self, scenario: Scenario) -> None:
+        from engine.scrollhammer import victory_points
+
+        try:
+            result = victory_points(scenario)
+        except WarplanError as error:
+            self.caption.setText(f"Scrollhammer Victory Points cannot be counted: {error}")
+            return
+        tally = ", ".join(
+            f"{edits.player_name(scenario, p)} {result.vp.get(p, 0)}VP"
+            for p in scenario.player_ids()
+        )
+        self.caption.setText(
+            "Scrollhammer counts Victory Points when the game ends, not by battle round. "
+            f"If the game ended now: {tally} ({result.outcome})."
+        )

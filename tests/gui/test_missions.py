@@ -1,0 +1,288 @@
+"""The mission docks in the real main window: deck buttons, undo/redo, the Mission dock, new
+games for the three rulesets, the score chart, saving the decks, and the docks' layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui_helpers import duel_scenario
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget
+
+from engine.missions import decks, primary_mission
+from gui.files import read_scenario
+from gui.main_window import MainWindow
+from gui.missions import DOCK_NAMES
+from gui.missions.new_game import NewGameDialog, select_data
+from gui.missions.setups import wh40k_game
+
+
+def ca_scenario():  # type: ignore[no-untyped-def]
+    return wh40k_game(
+        duel_scenario(), seed=1, force_dispositions=("Take and Hold", "Purge the Foe")
+    )
+
+
+def refreshed(window: MainWindow) -> None:
+    window.mission_docks.context.refresh_now()
+
+
+def click(panel, key: str) -> None:  # type: ignore[no-untyped-def]
+    panel.buttons[key].click()
+    refreshed(panel.window())
+
+
+def hand_names(panel) -> list[str]:  # type: ignore[no-untyped-def]
+    return [panel.hand.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.hand.count())]
+
+
+def select_card(panel, index: int = 0) -> None:  # type: ignore[no-untyped-def]
+    panel.hand.clearSelection()
+    panel.hand.item(index).setSelected(True)
+    panel.hand.setCurrentRow(index)
+
+
+def test_docks_have_stable_object_names_and_their_layout_is_restored(
+    make_window, settings, autosave_store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    for name in DOCK_NAMES:
+        dock = window.findChild(QDockWidget, name)
+        assert dock is not None
+        assert window.docks[name] is dock
+    assert window.docks["SecondaryDockPlayer1"].windowTitle() == "Secondary Missions: Red"
+    window.docks["ScoreChartDock"].hide()
+    window.save_layout()
+    again = MainWindow(ca_scenario(), settings=settings, autosave=autosave_store)
+    qtbot.addWidget(again)
+    again.show()
+    assert again.docks["ScoreChartDock"].isHidden()
+    assert not again.docks["TurnLedgerDock"].isHidden()
+    again.document.undo_stack.setClean()
+
+
+def test_deck_buttons_draw_achieve_discard_and_refuse_a_second_cp_swap(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    red = window.mission_docks.secondaries[0]
+    turn = window.mission_docks.turn
+    red.tactical_button.click()
+    refreshed(window)
+    assert decks.deck_of(window.document.scenario, "red").mode == "tactical"
+    assert "18 cards in the deck" in red.summary.text()
+
+    click(red, "draw")
+    assert len(hand_names(red)) == 2
+    turn.next_button.click()  # end of red's Command phase
+    turn.findChild(type(turn.next_button), "cp-0-+1").click()
+    refreshed(window)
+    first = hand_names(red)[0]
+    select_card(red, 0)
+    click(red, "cp_swap")
+    assert first not in hand_names(red)
+    assert window.document.scenario.game["players"]["red"]["cp"] == 0
+    steps = window.document.undo_stack.count()
+    turn.findChild(type(turn.next_button), "cp-0-+1").click()
+    refreshed(window)
+    select_card(red, 0)
+    click(red, "cp_swap")
+    assert "already been used this battle" in red.reason.text()
+    assert "already been used this battle" in window.statusBar().currentMessage()
+    assert window.document.undo_stack.count() == steps + 1  # only the +1CP
+
+    turn.next_button.click()  # end of red's turn
+    refreshed(window)
+    red.ask_item = lambda _parent, _title, _prompt, options: options[0]
+    for index, held in enumerate(decks.deck_of(window.document.scenario, "red").active):
+        if held.needs:  # a WHEN DRAWN selection (Beacon's unit) comes before achieving
+            select_card(red, index)
+            click(red, "select")
+    assert not any(a.needs for a in decks.deck_of(window.document.scenario, "red").active)
+    card = hand_names(red)[0]
+    select_card(red, 0)
+    red.vp_box.setValue(3)
+    click(red, "achieve")
+    assert red.reason.text() == ""
+    assert window.document.scenario.game["players"]["red"]["vp"] == 3
+    assert card in decks.deck_of(window.document.scenario, "red").achieved
+    select_card(red, 0)
+    click(red, "discard")
+    assert window.document.scenario.game["players"]["red"]["cp"] == 2
+    assert turn.ledger.rowCount() == 5  # +1CP, 1CP swap, +1CP, achieve, discard
+    assert turn.ledger.item(3, 3).text() == "+3"
+
+
+def test_a_deck_step_undoes_and_redoes(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    red = window.mission_docks.secondaries[0]
+    red.tactical_button.click()
+    click(red, "draw")
+    drawn = hand_names(red)
+    assert len(drawn) == 2
+    window.action_undo.trigger()
+    refreshed(window)
+    assert hand_names(red) == []
+    assert len(decks.deck_of(window.document.scenario, "red").draw_pile) == 18
+    window.action_redo.trigger()
+    refreshed(window)
+    assert hand_names(red) == drawn
+
+
+def test_a_fixed_deck_and_a_refused_draw(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    blue = window.mission_docks.secondaries[1]
+    blue.ask_fixed = lambda _parent, choices: ["ASSASSINATION", "BRING IT DOWN"]
+    blue.fixed_button.click()
+    refreshed(window)
+    assert hand_names(blue) == ["ASSASSINATION", "BRING IT DOWN"]
+    assert not blue.buttons["draw"].isVisibleTo(blue)
+    blue.draw_two()
+    assert "Fixed Missions cannot be drawn" in blue.reason.text()
+
+
+def test_the_mission_dock_shows_the_primary_of_a_force_disposition_pair(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    mission = window.mission_docks.mission
+    refreshed(window)
+    assert mission.cards.tabText(0).startswith("Red: IMMOVABLE OBJECT")
+    assert mission.cards.tabText(1).startswith("Blue: UNSTOPPABLE FORCE")
+    text = mission.card_views[0].toPlainText()
+    assert "Scores now" in text
+    assert "IMMOVABLE OBJECT" in text
+    asked: list[str] = []
+    mission.confirm = lambda _p, _t, text: asked.append(text) or True
+    select_data(mission.dispositions[1], "Take and Hold")
+    refreshed(window)
+    assert asked == []  # nothing in progress: nothing to discard, nothing asked
+    game = window.document.scenario.game
+    assert game["players"]["red"]["primary"] == primary_mission("Take and Hold", "Take and Hold")
+    assert game["players"]["blue"]["force_disposition"] == "Take and Hold"
+    assert mission.cards.tabText(1).startswith(f"Blue: {game['players']['blue']['primary']}")
+    window.action_undo.trigger()
+    assert window.document.scenario.game["players"]["red"]["primary"] == "IMMOVABLE OBJECT"
+
+
+def test_changing_the_setup_of_a_game_in_progress_asks_and_undoes(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    mission = window.mission_docks.mission
+    window.mission_docks.secondaries[0].tactical_button.click()
+    refreshed(window)
+    before = window.document.scenario
+    asked: list[str] = []
+    mission.confirm = lambda _p, _t, text: asked.append(text) or False
+    select_data(mission.deployment, "tipping-point")
+    refreshed(window)
+    assert "the game in progress is discarded" in asked[0]
+    assert window.document.scenario is before
+    assert mission.deployment.currentData() == before.deployment
+    mission.confirm = lambda _p, _t, _text: True
+    select_data(mission.deployment, "tipping-point")
+    refreshed(window)
+    assert window.document.scenario.deployment == "tipping-point"
+    assert decks.deck_of(window.document.scenario, "red") is None
+    window.action_undo.trigger()
+    assert window.document.scenario is before
+
+
+def test_new_game_flow_for_each_ruleset(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    docks = window.mission_docks
+
+    def choose(ruleset: str, **fields):  # type: ignore[no-untyped-def]
+        def run(dialog: NewGameDialog) -> bool:
+            select_data(dialog.ruleset, ruleset)
+            dialog.seed.setValue(7)
+            for name, value in fields.items():
+                select_data(getattr(dialog, name), value)
+            assert "cannot" not in dialog.preview.text()
+            return True
+
+        return run
+
+    docks.run_dialog = choose("scrollhammer", mission="quest-for-the-relic")
+    assert docks.new_game_here()
+    s = window.document.scenario
+    assert (s.ruleset, s.options["mission"]) == ("scrollhammer", "quest-for-the-relic")
+    refreshed(window)
+    assert "Quest for the Relic" in docks.mission.text.toPlainText()
+    assert "Scrollhammer counts Victory Points when the game ends" in docks.chart.caption.text()
+    assert docks.secondaries[0].new_game_button.isVisibleTo(docks.secondaries[0])
+
+    docks.run_dialog = choose("shared-modules", deploys_first_sm="blue")
+    assert docks.new_game_here()
+    s = window.document.scenario
+    assert (s.ruleset, s.options["deploys_first"], s.game["active_player"]) == (
+        "shared-modules",
+        "blue",
+        "blue",
+    )
+    refreshed(window)
+    assert "Annihilation" in docks.mission.text.toPlainText()
+
+    docks.run_dialog = choose("wh40k-ca2026", deployment="search-and-destroy", twist="random")
+    assert docks.new_game_here()
+    s = window.document.scenario
+    assert s.ruleset == "wh40k-ca2026"
+    assert s.deployment == "search-and-destroy"
+    assert s.game["setup"]["seed"] == 7
+    assert "mission" not in s.options
+    window.action_undo.trigger()
+    assert window.document.scenario.ruleset == "shared-modules"
+
+    docks.run_dialog = choose("scrollhammer")
+    window.document.undo_stack.setClean()  # File > New asks first about unsaved changes
+    window.action_new.trigger()
+    s = window.document.scenario
+    assert s.ruleset == "scrollhammer"
+    assert (s.battlefield.width, s.battlefield.depth) == (72, 48)
+    assert window.document.undo_stack.count() == 0
+
+
+def test_the_chart_shows_vp_by_round_after_scoring(make_window) -> None:  # type: ignore[no-untyped-def]
+    scenario = ca_scenario()
+    blue_on_objective = scenario.model("blue-1").placed(30.0, 26.0)  # 4" < 4.417": in range
+    window = make_window(scenario.with_models([blue_on_objective]))
+    docks = window.mission_docks
+    docks.secondaries[1].tactical_button.click()
+    refreshed(window)
+    turn = docks.turn
+    turn.round_box.setValue(2)
+    select_data(turn.player_box, "blue")
+    select_data(turn.timing_box, "end_of_command_phase")
+    refreshed(window)
+    assert turn.position.text() == "Battle round 2 \u2022 Blue's turn \u2022 End of Command phase"
+    assert turn.primary_buttons[1].text() == "Score Primary +4VP"  # UNSTOPPABLE FORCE: 1 x 4VP
+    turn.primary_buttons[1].click()
+    refreshed(window)
+    assert window.document.scenario.game["players"]["blue"]["vp"] == 4
+    plotted = docks.chart.plotted()
+    assert plotted["Blue"] == ([0.0, 1.0, 2.0], [0.0, 0.0, 4.0])
+    assert plotted["Red"] == ([0.0, 1.0, 2.0], [0.0, 0.0, 0.0])
+    turn.primary_buttons[1].click()
+    assert "already scored at this moment" in window.statusBar().currentMessage()
+    assert window.document.scenario.game["players"]["blue"]["vp"] == 4
+
+
+def test_decks_survive_save_and_reopen(make_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    red = window.mission_docks.secondaries[0]
+    red.tactical_button.click()
+    click(red, "draw")
+    path = tmp_path / "game.warplan.json"
+    assert window.save_to(path)
+    reopened = read_scenario(path)
+    assert decks.deck_of(reopened, "red") == decks.deck_of(window.document.scenario, "red")
+    assert reopened.game == window.document.scenario.game
+
+
+def test_docks_say_what_is_missing_without_a_game(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(duel_scenario())
+    docks = window.mission_docks
+    refreshed(window)
+    assert "No Secondary deck recorded for Red" in docks.secondaries[0].summary.text()
+    assert "No turn recorded" in docks.turn.position.text()
+    assert docks.turn.start_button.isVisibleTo(docks.turn)
+    assert "No game section" in docks.chart.caption.text()
+    assert docks.chart.plotted() == {}
+    docks.turn.start_button.click()
+    refreshed(window)
+    assert window.document.scenario.game["battle_round"] == 1
