@@ -27,11 +27,21 @@ done
 # The xcb libraries are collected into the package with Qt's xcb platform plugin, so the
 # built app opens a real window on a desktop that lacks them.
 warplan_apt_install $WARPLAN_APT_OFFSCREEN $WARPLAN_APT_WINDOW binutils
+# A bare Debian 12 has no Python at all; its python3 is the 3.11 the app needs.
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    warplan_apt_install python3 python3-venv ca-certificates
+    PYTHON=python3
+fi
 if ! warplan_python_ok; then
     echo "build.sh: needs Python 3.11 (found: $("$PYTHON" --version 2>&1))" >&2
     exit 1
 fi
 "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || warplan_apt_install python3-venv
+# PyInstaller bundles libpython; Debian's own python3 is linked statically and ships the
+# shared library in a package of its own.
+if ! "$PYTHON" -c 'import ctypes, sysconfig; ctypes.CDLL(sysconfig.get_config_var("INSTSONAME"))' 2>/dev/null; then
+    warplan_apt_install "libpython$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+fi
 
 started=$(date +%s)
 
@@ -56,9 +66,12 @@ make_build_venv() {
     "$PYTHON" -m venv "$BUILD_VENV"
     local requirements="$BUILD_VENV/runtime-requirements.txt"
     runtime_requirements > "$requirements"
+    # The filter drops pip's notes about local package folders that this machine's pip
+    # configuration names but that do not hold the package; real errors still show.
     "$BUILD_VENV/bin/python" -m pip install -q --disable-pip-version-check \
         -c "$WARPLAN_ROOT/requirements.lock" -r "$requirements" \
-        -r "$PACKAGING/requirements-build.lock"
+        -r "$PACKAGING/requirements-build.lock" \
+        2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
     "$BUILD_VENV/bin/python" -m pip check
     echo "$want" > "$stamp"
 }
@@ -97,7 +110,7 @@ echo "build.sh: self-test of the built app (offscreen)"
 selftest_home="$(mktemp -d)"
 if ! HOME="$selftest_home" XDG_CONFIG_HOME="$selftest_home/.config" \
         XDG_DATA_HOME="$selftest_home/.local/share" XDG_STATE_HOME="$selftest_home/.local/state" \
-        XDG_CACHE_HOME="$selftest_home/.cache" QT_QPA_PLATFORM=offscreen \
+        XDG_CACHE_HOME="$selftest_home/.cache" QT_QPA_PLATFORM=offscreen LANG=C.UTF-8 \
         "$app/warplan" --selftest; then
     rm -rf "$selftest_home"
     echo "build.sh: the built app's --selftest failed" >&2
