@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog, QDockWidget, QWidget
 
 from engine.errors import WarplanError
@@ -109,6 +109,11 @@ class MissionDocks:
         self.window.document.load(scenario, None)
         return True
 
+    def size_bottom_docks(self) -> None:
+        """The deck, turn and chart docks at their first-start height."""
+        bottom = [self.docks[name] for name in DOCK_NAMES[1:]]
+        self.window.resizeDocks(bottom, [BOTTOM_DOCK_HEIGHT] * 4, Qt.Orientation.Vertical)
+
     def _retitle(self, scenario: Scenario) -> None:
         for slot, player in enumerate(scenario.players):
             title = f"Secondary Missions: {player.name or player.id}"
@@ -133,8 +138,9 @@ def install_mission_docks(window: MainWindow) -> MissionDocks:
     installed.docks[DOCK_NAMES[3]] = window.add_dock(turn, "Turn and ledger", DOCK_NAMES[3], bottom)
     installed.docks[DOCK_NAMES[4]] = window.add_dock(chart, "Score chart", DOCK_NAMES[4], bottom)
     window.tabifyDockWidget(window.docks["RulingDock"], installed.docks[DOCK_NAMES[0]])
-    bottom_docks = [installed.docks[name] for name in DOCK_NAMES[1:]]
-    window.resizeDocks(bottom_docks, [BOTTOM_DOCK_HEIGHT] * 4, Qt.Orientation.Vertical)
+    if window.settings.value("window/state") is None:
+        # First start (no saved layout): once the window is shown, keep the bottom row low.
+        QTimer.singleShot(0, installed.size_bottom_docks)
     for panel in (mission, *secondaries, turn):
         panel.new_game_requested.connect(installed.new_game_here)
     context.message.connect(lambda text: window.statusBar().showMessage(text, 8_000))

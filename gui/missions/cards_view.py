@@ -57,3 +57,41 @@ def card_text_html(name: str, kind: str | None = None) -> str:
         lines = lines[1:]
     paragraphs = "".join(f"<p style='margin:2px 0'>{escape(p)}</p>" for p in lines)
     return f"<h4 style='margin:0'>{escape(found.name)}</h4>{paragraphs}"
+
+
+def preview_html(context: Any, player: str, name: str) -> str:
+    """What ``name`` would score at the other scoring moments of this battle round (the
+    player's end of Command phase and end of turn, the end of the opponent's turn)."""
+    from gui.missions.game_state_edits import TIMING_LABELS, turn_position
+
+    scenario = context.scenario
+    position = turn_position(scenario)
+    if position is None or position.timing == "end_of_battle":
+        return ""
+    opponent = scenario.opponent_of(player)
+    moments = (
+        (player, "end_of_command_phase", "your"),
+        (player, "end_of_turn", "your"),
+        (opponent, "end_of_turn", "your opponent's"),
+    )
+    rows = []
+    for active, timing, whose in moments:
+        if (active, timing) == (position.active_player, position.timing):
+            continue
+        result = card_result(context.score_at(position.battle_round, active, timing), player, name)
+        if result is None or not result.lines:
+            continue
+        label = TIMING_LABELS[timing].lower().replace("end of", f"end of {whose}", 1)
+        reasons = "; ".join(line.reason.split(": ", 1)[-1] for line in result.lines)
+        rows.append(
+            f"<li>At the {escape(label)}: <b>{result.vp}VP</b> <small>({escape(reasons)})</small>"
+            "</li>"
+        )
+    if not rows:
+        return ""
+    return (
+        f"<p style='margin-bottom:0'><b>If it were another moment of battle round "
+        f"{position.battle_round}</b> (same battlefield):</p><ul style='margin-left:-20px'>"
+        + "".join(rows)
+        + "</ul>"
+    )

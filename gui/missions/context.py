@@ -9,12 +9,13 @@ drag never stutters).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.errors import WarplanError
-from engine.model import Scenario
+from engine.model import Scenario, freeze, thaw
 from gui.document import Change, ScenarioDocument
 
 REFRESH_DELAY_MS = 30
@@ -33,6 +34,8 @@ class MissionContext(QObject):
         self.document = document
         self._score_for: Scenario | None = None
         self._score: Any = None
+        self._previews_for: Scenario | None = None
+        self._previews: dict[tuple[int, str, str], Any] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -67,6 +70,28 @@ class MissionContext(QObject):
                 except WarplanError as error:
                     self.message.emit(f"Cannot score this moment: {error}")
         return self._score
+
+    def score_at(self, battle_round: int, active_player: str, timing: str) -> Any:
+        """The score report as if the game were at another moment of the current scenario
+        (a preview: "at the end of your turn this card would score..."); None when it cannot be
+        scored."""
+        scenario = self.document.scenario
+        if scenario.ruleset != "wh40k-ca2026" or scenario.game is None:
+            return None
+        key = (battle_round, active_player, timing)
+        if self._previews_for is not scenario:
+            self._previews_for = scenario
+            self._previews = {}
+        if key not in self._previews:
+            from engine.missions import score
+
+            game = dict(thaw(scenario.game))
+            game.update(battle_round=battle_round, active_player=active_player, timing=timing)
+            try:
+                self._previews[key] = score(replace(scenario, game=freeze(game)))
+            except WarplanError:
+                self._previews[key] = None
+        return self._previews[key]
 
     def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
         """Apply ``make(scenario)`` as one undo step named ``text``; on an illegal move show the

@@ -30,7 +30,13 @@ from PySide6.QtWidgets import (
 from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario, freeze, thaw
 from gui.missions import game_state_edits as edits
-from gui.missions.cards_view import PLAYER_COLOURS, card_result, card_text_html, scoring_html
+from gui.missions.cards_view import (
+    PLAYER_COLOURS,
+    card_result,
+    card_text_html,
+    preview_html,
+    scoring_html,
+)
 from gui.missions.context import MissionContext
 from gui.missions.new_game import RULESET_NAMES, describe_setup, select_data
 from gui.missions.secondary_panel import Confirm, ask_yes_no
@@ -58,8 +64,12 @@ class MissionPanel(QWidget):
             "Set up a new game on this battlefield with the mission generator (undoable)"
         )
         self.new_game_button.clicked.connect(self.new_game_requested.emit)
+        self.reroll_button = QPushButton("Re-roll (new seed)")
+        self.reroll_button.setToolTip("The same choices with a new seed: new dice, new deployment")
+        self.reroll_button.clicked.connect(self.reroll)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
+        top.addWidget(self.reroll_button)
         top.addWidget(self.new_game_button)
 
         self.setup_form_host = QWidget()
@@ -103,15 +113,10 @@ class MissionPanel(QWidget):
         self.rolled.setObjectName("rolled-setup")
         self.rolled.setWordWrap(True)
         self.rolled.setTextFormat(Qt.TextFormat.RichText)
-        self.reroll_button = QPushButton("Re-roll (new seed)")
-        self.reroll_button.clicked.connect(self.reroll)
-        rolled_row = QHBoxLayout()
-        rolled_row.addWidget(self.rolled, 1)
-        rolled_row.addWidget(self.reroll_button)
         form.addRow("Deployment card", self.deployment)
         form.addRow("Variant", self.variant_host)
         form.addRow("Twist", self.twist)
-        form.addRow("Rolled", rolled_row)
+        form.addRow(self.rolled)
 
         self.info = QLabel()
         self.info.setObjectName("mission-info")
@@ -220,7 +225,7 @@ class MissionPanel(QWidget):
                 else "<i>No game section: no mission is set up. Use New game...</i>"
             )
         else:
-            self.rolled.setText(f"seed {setup.seed} \u2022 " + describe_setup(scenario))
+            self.rolled.setText(f"<b>Rolled</b> (seed {setup.seed}): " + describe_setup(scenario))
         report = self.context.score()
         problems = list(report.problems) if report is not None else []
         self.info.setText(
@@ -243,6 +248,7 @@ class MissionPanel(QWidget):
             view.setHtml(
                 f"<p style='color:{colour}'><b>{escape(name)}</b></p>"
                 + scoring_html(result)
+                + preview_html(self.context, player, str(primary))
                 + "<hr>"
                 + card_text_html(str(primary), "primary")
             )

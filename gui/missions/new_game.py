@@ -252,13 +252,13 @@ def describe_setup(scenario: Scenario) -> str:
     if scenario.ruleset == "wh40k-ca2026":
         primaries = setup.get("primaries", {})
         attacker = names.get(setup.get("attacker"), setup.get("attacker"))
-        centrals = "two central objectives" if setup.get("central_roll") == 6 else "one"
+        centrals = "two central objectives" if setup.get("central_roll") == 6 else "one central"
         parts = [
             f"<b>{setup.get('deployment')}</b>"
             + (" (drawn)" if setup.get("deployment_drawn") else ""),
             "Primary: " + "; ".join(f"{names.get(p, p)} <b>{m}</b>" for p, m in primaries.items()),
             f"Twist: {game.get('twist') or 'none'}",
-            f"central D6 {setup.get('central_roll')}: {centrals}",
+            f"objective D6 {setup.get('central_roll')}: {centrals}",
             f"Attacker: {attacker}",
             f"first turn: {first}",
         ]

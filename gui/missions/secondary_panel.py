@@ -37,7 +37,13 @@ from engine.missions import decks
 from engine.missions.cards import card
 from engine.model import EMPTY, Scenario
 from gui.missions import game_state_edits as edits
-from gui.missions.cards_view import PLAYER_COLOURS, card_result, card_text_html, scoring_html
+from gui.missions.cards_view import (
+    PLAYER_COLOURS,
+    card_result,
+    card_text_html,
+    preview_html,
+    scoring_html,
+)
 from gui.missions.context import MissionContext
 
 AskFixed = Callable[[QWidget, tuple[str, ...]], list[str] | None]
@@ -273,15 +279,7 @@ class SecondaryPanel(QWidget):
             )
             self.discards.setText("Discard pile: " + (", ".join(deck.discard_pile) or "empty"))
             tactical = deck.mode == "tactical"
-            for key in (
-                "draw",
-                "draw_one",
-                "discard",
-                "cp_swap",
-                "reshuffle",
-                "when_discard",
-                "keep",
-            ):
+            for key in ("draw", "draw_one", "discard", "cp_swap"):
                 self.buttons[key].setVisible(tactical)
         report = self.context.score()
         names = deck.active_names() if deck is not None else tuple(entry.get("secondaries") or ())
@@ -314,12 +312,24 @@ class SecondaryPanel(QWidget):
     def _show_card(self) -> None:
         names = self.selected_cards()
         if not names:
+            for key in ("reshuffle", "when_discard", "keep", "select"):
+                self.buttons[key].setVisible(False)
             self.card_view.setHtml("<p><i>Select a card in the hand to read it.</i></p>")
             return
         name = names[0]
+        deck = self.deck()
+        held = next((a for a in deck.active if a.name == name), None) if deck else None
+        offers = held.offers if held is not None else ()
+        self.buttons["reshuffle"].setVisible("reshuffle_and_draw" in offers)
+        self.buttons["when_discard"].setVisible("discard_and_draw" in offers)
+        self.buttons["keep"].setVisible(bool(offers))
+        self.buttons["select"].setVisible(held is not None and bool(held.needs))
         result = card_result(self.context.score(), self.player, name)
         self.vp_box.setValue(result.vp if result is not None else 0)
-        self.card_view.setHtml(scoring_html(result) + "<hr>" + card_text_html(name, "secondary"))
+        preview = preview_html(self.context, self.player, name)
+        self.card_view.setHtml(
+            scoring_html(result) + preview + "<hr>" + card_text_html(name, "secondary")
+        )
 
     def _refuse(self, text: str) -> None:
         self.reason.setText(text)

@@ -201,7 +201,9 @@ class TurnLedgerPanel(QWidget):
                 f"{row.cp:+d}" if row.cp else "",
             )
             for column, text in enumerate(cells):
-                self.ledger.setItem(index, column, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(row.text)
+                self.ledger.setItem(index, column, item)
         series = edits.vp_by_round(scenario)
         unlogged = [
             f"{edits.player_name(scenario, p)} {vp}VP" for p, vp in series.unlogged.items() if vp
