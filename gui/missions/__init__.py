@@ -141,8 +141,8 @@ def install_mission_docks(window: MainWindow) -> MissionDocks:
     if window.settings.value("window/state") is None:
         # First start (no saved layout): once the window is shown, keep the bottom row low.
         QTimer.singleShot(0, installed.size_bottom_docks)
-    for panel in (mission, *secondaries, turn):
-        panel.new_game_requested.connect(installed.new_game_here)
+    for requester in (mission, *secondaries, turn):
+        requester.new_game_requested.connect(installed.new_game_here)
     context.message.connect(lambda text: window.statusBar().showMessage(text, 8_000))
     context.refreshed.connect(installed._retitle)
     installed._retitle(window.document.scenario)

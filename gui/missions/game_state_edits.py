@@ -37,7 +37,13 @@ from typing import Any
 from engine.errors import RulesError
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
 from engine.missions import decks
-from engine.missions.decks import DeckEvent, DeckMoment, DeckState, TurnContext
+from engine.missions.decks import (
+    DeckEvent,
+    DeckMoment,
+    DeckState,
+    TurnContext,
+    WhenDrawnOption,
+)
 from engine.model import EMPTY, Scenario, freeze, thaw
 
 TURN_STEPS = ("start_of_turn", "end_of_command_phase", "end_of_turn")
@@ -62,7 +68,8 @@ PLAYER_THIS_TURN_LISTS = ("actions_completed_this_turn", "surveilled_this_turn")
 
 def game_of(scenario: Scenario) -> dict[str, Any]:
     """A plain, editable copy of the scenario's ``game`` section (empty when it has none)."""
-    return thaw(scenario.game or EMPTY)
+    game: dict[str, Any] = thaw(scenario.game or EMPTY)
+    return game
 
 
 def with_game(scenario: Scenario, game: Mapping[str, Any]) -> Scenario:
@@ -310,8 +317,11 @@ def when_drawn(scenario: Scenario, player: str, card_name: str, option: str) -> 
     if option == "keep":
         deck, event = decks.decline_when_drawn(deck, card_name)
     elif option in ("reshuffle_and_draw", "discard_and_draw"):
+        chosen: WhenDrawnOption = "reshuffle_and_draw"
+        if option == "discard_and_draw":
+            chosen = "discard_and_draw"
         deck, event = decks.resolve_when_drawn(
-            deck, card_name, option, turn_context(scenario, player)
+            deck, card_name, chosen, turn_context(scenario, player)
         )
     else:
         raise RulesError(f"no WHEN DRAWN option {option!r}")

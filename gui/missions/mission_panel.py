@@ -158,8 +158,8 @@ class MissionPanel(QWidget):
         for deployment_id, name in deployment_deck():
             self.deployment.addItem(name, deployment_id)
         self.twist.addItem("No Twist", "none")
-        for found in twists():
-            self.twist.addItem(found.name, found.id)
+        for twist_card in twists():
+            self.twist.addItem(twist_card.name, twist_card.id)
 
     # ------------------------------------------------------------------ display
 

@@ -251,7 +251,7 @@ def describe_setup(scenario: Scenario) -> str:
     first = names.get(str(game.get("first_player")), game.get("first_player"))
     if scenario.ruleset == "wh40k-ca2026":
         primaries = setup.get("primaries", {})
-        attacker = names.get(setup.get("attacker"), setup.get("attacker"))
+        attacker = names.get(str(setup.get("attacker")), setup.get("attacker"))
         centrals = "two central objectives" if setup.get("central_roll") == 6 else "one central"
         parts = [
             f"<b>{setup.get('deployment')}</b>"
@@ -270,7 +270,7 @@ def describe_setup(scenario: Scenario) -> str:
         rolled = f" (rolled {setup['mission_roll']})" if "mission_roll" in setup else ""
         return (
             f"<b>{mission.title}</b>{rolled} \u2022 deploys first: "
-            f"{names.get(setup.get('deployed_first'), '')} \u2022 {setup.get('reason', '')}"
+            f"{names.get(str(setup.get('deployed_first')), '')} \u2022 {setup.get('reason', '')}"
         )
     modules = ", ".join(str(m) for m in setup.get("modules", ()))
     return f"Modules: {modules} \u2022 deploys first and takes the first turn: {first}"

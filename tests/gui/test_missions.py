@@ -286,3 +286,29 @@ def test_docks_say_what_is_missing_without_a_game(make_window) -> None:  # type:
     docks.turn.start_button.click()
     refreshed(window)
     assert window.document.scenario.game["battle_round"] == 1
+
+
+def test_when_drawn_offers_reshuffle_discard_or_keep(make_window) -> None:  # type: ignore[no-untyped-def]
+    pile = ("FORWARD POSITION", "A GRIEVOUS BLOW", "CENTRE GROUND", "NO PRISONERS", "CLEANSE")
+    stacked = decks.with_deck(ca_scenario(), "red", decks.DeckState("tactical", pile, seed=3))
+    window = make_window(stacked)
+    red = window.mission_docks.secondaries[0]
+    click(red, "draw")
+    assert hand_names(red) == ["FORWARD POSITION", "A GRIEVOUS BLOW"]
+    select_card(red, 0)  # round 1: Forward Position may be shuffled back for a new card
+    assert red.buttons["reshuffle"].isVisibleTo(red)
+    assert not red.buttons["when_discard"].isVisibleTo(red)
+    click(red, "reshuffle")
+    deck = decks.deck_of(window.document.scenario, "red")
+    assert deck.active_names() == ("A GRIEVOUS BLOW", "CENTRE GROUND")
+    assert "FORWARD POSITION" in deck.draw_pile
+    select_card(red, 0)  # no enemy unit of starting strength 13+: it may be discarded
+    assert red.buttons["when_discard"].isVisibleTo(red)
+    click(red, "when_discard")
+    deck = decks.deck_of(window.document.scenario, "red")
+    assert deck.discard_pile == ("A GRIEVOUS BLOW",)
+    assert len(deck.active) == 2
+    assert not any(a.offers for a in deck.active if a.name == "CENTRE GROUND")
+    select_card(red, hand_names(red).index("CENTRE GROUND"))
+    click(red, "keep")
+    assert "has no WHEN DRAWN offer to decline" in red.reason.text()
