@@ -76,7 +76,12 @@ def run(args: argparse.Namespace) -> int:
     except WarplanError as error:
         problem = f"{path}: {error_text(error)}"
     is_demo = args.file is None
-    window = MainWindow(scenario, None if (is_demo or scenario is None) else path)
+    # Screenshots and the self-test show the default layout and leave the user's settings alone.
+    fresh = bool(args.screenshot or args.selftest)
+    window = MainWindow(
+        scenario, None if (is_demo or scenario is None) else path, restore_layout=not fresh
+    )
+    window.keep_layout = not fresh
     if problem:
         print(f"warplan: could not open {problem}", file=sys.stderr)
         window.statusBar().showMessage(f"Could not open {path.name}: see the details dialog")

@@ -184,7 +184,7 @@ class UnitLabelItem(LabelItem):
 
     def __init__(self, unit_id: str, text: str, colour: QColor) -> None:
         background = translucent(colour.darker(140), 220)
-        super().__init__(text, colour=QColor("white"), background=background)
+        super().__init__(text, colour=QColor("white"), background=background, point_size=7.5)
         self.entity_id = unit_id
         self.unit_id = unit_id
         self.setFlags(

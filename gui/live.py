@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from engine.model import CircleBase, Scenario
 from gui.document import Change, ScenarioDocument
 from gui.engine_bridge import engine_module
 
 OVERLAP_TOLERANCE = 1e-6
+REST_BEFORE_LINE_OF_SIGHT_MS = 120
+"""During a drag, line of sight starts once the pointer has rested this long."""
 
 
 def explanation_text(value: Any) -> str:
@@ -44,7 +46,15 @@ class ObjectiveState:
     controlled_by: tuple[str, ...]
     level: Mapping[str, float]
     in_range: Mapping[str, tuple[str, ...]]
-    explanation: str = ""
+    objective_range: float | None = None
+    """The range the engine measured (inches), when it says."""
+    measured_from_rim: bool | None = None
+    source: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def explanation(self) -> str:
+        """The engine's words (built on demand: a drag step does not need them)."""
+        return explanation_text(self.source) if self.source is not None else ""
 
     def contested(self) -> bool:
         """Both players have models in range and nobody controls it (equal sums)."""
@@ -59,7 +69,11 @@ class UnitState:
     engaged_with: tuple[str, ...]
     zones_wholly_within: tuple[str, ...]
     territory: str | None
-    explanation: str = ""
+    source: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def explanation(self) -> str:
+        return explanation_text(self.source) if self.source is not None else ""
 
 
 @dataclass(frozen=True)
@@ -70,50 +84,48 @@ class RulesSnapshot:
     objectives: Mapping[str, ObjectiveState]
     units: Mapping[str, UnitState]
     engaged_model_pairs: tuple[tuple[str, str], ...]
-    ruling_text: str
     evaluation: Any = None
     seconds: float = 0.0
-    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def ruling_text(self) -> str:
+        """The engine's whole-board ruling (built on demand)."""
+        if self.evaluation is None or not hasattr(self.evaluation, "ruling_text"):
+            return ""
+        return str(self.evaluation.ruling_text())
 
 
 def snapshot_from_evaluation(scenario: Scenario, evaluation: Any, seconds: float) -> RulesSnapshot:
-    """Read an ``engine.evaluate.Evaluation`` through its JSON contract plus explanations."""
-    data = evaluation.to_json()
-    explanations_by_objective = {
-        getattr(o, "id", None): explanation_text(o) for o in getattr(evaluation, "objectives", ())
-    }
-    explanations_by_unit = {
-        getattr(u, "id", None): explanation_text(u) for u in getattr(evaluation, "units", ())
-    }
-    objectives = {
-        o["id"]: ObjectiveState(
-            id=o["id"],
-            controlled_by=tuple(o.get("controlled_by", ())),
-            level=dict(o.get("level", {})),
-            in_range={k: tuple(v) for k, v in o.get("in_range", {}).items()},
-            explanation=explanations_by_objective.get(o["id"], ""),
+    """Read an ``engine.evaluate.Evaluation`` (its documented fields; words only on demand)."""
+    objectives = {}
+    for control in evaluation.objectives:
+        rules = getattr(control, "rules", None)
+        objectives[control.id] = ObjectiveState(
+            id=control.id,
+            controlled_by=tuple(control.controlled_by),
+            level=control.level,
+            in_range=control.in_range,
+            objective_range=getattr(rules, "objective_range", None),
+            measured_from_rim=(rules.measure == "edge") if hasattr(rules, "measure") else None,
+            source=control,
         )
-        for o in data.get("objectives", ())
-    }
     units = {
-        u["id"]: UnitState(
-            id=u["id"],
-            quarter=u.get("quarter"),
-            within_6_of_centre=bool(u.get("within_6_of_centre")),
-            engaged_with=tuple(u.get("engaged_with", ())),
-            zones_wholly_within=tuple(u.get("zones_wholly_within", ())),
-            territory=u.get("territory"),
-            explanation=explanations_by_unit.get(u["id"], ""),
+        u.id: UnitState(
+            id=u.id,
+            quarter=u.quarter,
+            within_6_of_centre=bool(u.within_6_of_centre),
+            engaged_with=tuple(u.engaged_with),
+            zones_wholly_within=tuple(u.zones_wholly_within),
+            territory=u.territory,
+            source=u,
         )
-        for u in data.get("units", ())
+        for u in evaluation.units
     }
-    ruling = evaluation.ruling_text() if hasattr(evaluation, "ruling_text") else ""
     return RulesSnapshot(
         scenario=scenario,
         objectives=objectives,
         units=units,
         engaged_model_pairs=_engaged_model_pairs(evaluation),
-        ruling_text=ruling,
         evaluation=evaluation,
         seconds=seconds,
     )
@@ -221,7 +233,11 @@ class _VisibilityTask(QRunnable):
                 time.perf_counter() - started,
                 error=f"{type(error).__name__}: {error}",
             )
-        self._signals.finished.emit(result)
+        try:
+            self._signals.finished.emit(result)
+        except RuntimeError:
+            # The window closed while this ran: nobody is waiting for the result.
+            return
 
 
 class LiveRules(QObject):
@@ -252,6 +268,10 @@ class LiveRules(QObject):
         self._signals.finished.connect(self._on_visibility_finished)
         self._in_flight = False
         self._pending: tuple[Scenario, str] | None = None
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(REST_BEFORE_LINE_OF_SIGHT_MS)
+        self._rest_timer.timeout.connect(self._start_pending)
         document.changed.connect(self._on_changed)
         document.replaced.connect(lambda _scenario: self.refresh())
 
@@ -331,6 +351,13 @@ class LiveRules(QObject):
         except KeyError:
             return
         self._pending = (scenario, self.observer)
+        if self.document.is_dragging:
+            # Line of sight holds the GIL for tens of milliseconds: starting it at every mouse
+            # move would make the drag stutter and its results would be stale on arrival. It
+            # starts when the pointer rests, and on release.
+            self._rest_timer.start()
+            return
+        self._rest_timer.stop()
         self._start_pending()
 
     def _start_pending(self) -> None:
@@ -355,6 +382,9 @@ class LiveRules(QObject):
         from PySide6.QtCore import QCoreApplication
 
         deadline = time.monotonic() + timeout_ms / 1000
+        if self._rest_timer.isActive():
+            self._rest_timer.stop()
+            self._start_pending()
         while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
             self._pool.waitForDone(50)
             QCoreApplication.processEvents()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -105,12 +105,18 @@ class MainWindow(QMainWindow):
         self._connect()
         self.mission_docks = install_mission_docks(self)
         self.ruleset_panels = install_ruleset_panels(self)
+        self._ruling_timer = QTimer(self)
+        self._ruling_timer.setSingleShot(True)
+        self._ruling_timer.setInterval(150)
+        self._ruling_timer.timeout.connect(self._update_ruling)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
         self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
         self._autosave_timer.timeout.connect(self.write_autosave)
 
-        self.resize(1500, 950)
+        self.resize(1600, 1000)
+        self._layout_restored = False
+        self.keep_layout = True
         if restore_layout:
             self.restore_layout()
         self.live.refresh()
@@ -334,6 +340,7 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_document_changed)
         self.document.replaced.connect(lambda _s: self._on_replaced())
         self.document.modified_changed.connect(lambda _m: self._update_title())
+        self.document.undo_stack.indexChanged.connect(lambda _i: self._autosave_timer.start())
         self.document.path_changed.connect(lambda _p: self._update_title())
         self.view.measured.connect(
             lambda d: self.statusBar().showMessage(f'Measured {d:.3f}"', 10_000)
@@ -365,13 +372,11 @@ class MainWindow(QMainWindow):
             self._status_rules.setText(missing_message("engine.evaluate"))
         else:
             self._status_rules.setText(f"rules {getattr(snapshot, 'seconds', 0.0) * 1000:.1f} ms")
-        self._update_ruling()
+        self._schedule_ruling()
 
     def _on_document_changed(self, change: Change) -> None:
         if change.structure:
             self.overlays.refresh_deployment()
-        if not change.previewing:
-            self._autosave_timer.start()
 
     def _on_replaced(self) -> None:
         self.live.refresh()
@@ -379,6 +384,14 @@ class MainWindow(QMainWindow):
         self.view.fit_battlefield()
         self._update_title()
         self._update_ruling()
+
+    def _schedule_ruling(self) -> None:
+        """Update the ruling now, or at most every 150 ms while a drag is in progress."""
+        if self.document.is_dragging:
+            if not self._ruling_timer.isActive():
+                self._ruling_timer.start()
+        else:
+            self._update_ruling()
 
     def _update_ruling(self) -> None:
         heading, text = ruling_for(
@@ -636,7 +649,16 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray | bytes):
             self.restoreGeometry(QByteArray(geometry))
         if isinstance(state, QByteArray | bytes):
-            self.restoreState(QByteArray(state))
+            self._layout_restored = self.restoreState(QByteArray(state))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if not self._layout_restored:
+            # First start: narrow side docks, so the battlefield gets most of the window.
+            self._layout_restored = True
+            self.resizeDocks([self.docks["PaletteDock"]], [250], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.docks["InspectorDock"]], [400], Qt.Orientation.Horizontal)
+            QTimer.singleShot(0, self.view.fit_battlefield)
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
@@ -647,7 +669,8 @@ class MainWindow(QMainWindow):
         if not self.confirm_discard():
             event.ignore()
             return
-        self.save_layout()
+        if self.keep_layout:
+            self.save_layout()
         self.autosave.clear()
         self.live.wait_for_visibility(5_000)
         event.accept()

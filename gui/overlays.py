@@ -140,7 +140,9 @@ class OverlayLayer:
                 entry.label = None
         else:
             if entry.label is None:
-                entry.label = LabelItem(label_spec.text, anchor=label_spec.anchor, point_size=8)
+                entry.label = LabelItem(
+                    label_spec.text, anchor=label_spec.anchor, point_size=7.5, bold=label_spec.bold
+                )
                 entry.label.setZValue(self._z + 0.5)
                 entry.label.setVisible(self._visible)
                 entry.label.setOpacity(self._opacity)
@@ -211,7 +213,8 @@ def _format_level(value: float) -> str:
 def objective_range(scenario: Scenario) -> tuple[float, bool]:
     """The objective range in inches and whether it is measured from the marker's rim.
 
-    Mirrors the spec's table for drawing the ring (the engine decides control):
+    Used only before the engine has spoken (the engine's ``ObjectiveControl.rules`` gives the
+    range it measured, and the ring follows that). Mirrors the spec's table:
     ``wh40k-ca2026`` 3" from the marker's closest point; ``shared-modules`` 3" from the
     centre; ``scrollhammer`` 3" from the centre unless ``options.objective_measure`` is
     ``"edge"``. ``options.objective_range`` overrides the distance.
@@ -256,13 +259,18 @@ def control_caption(scenario: Scenario, state: Any) -> str:
 def update_objective_overlay(
     layer: OverlayLayer, scenario: Scenario, snapshot: RulesSnapshot | None
 ) -> None:
-    distance, from_rim = objective_range(scenario)
+    default_distance, default_from_rim = objective_range(scenario)
     contest = (
         scenario.option("contest_range", 2.0) if scenario.ruleset == "shared-modules" else None
     )
     layer.begin()
     for objective in scenario.objectives:
         state = snapshot.objectives.get(objective.id) if snapshot is not None else None
+        distance, from_rim = default_distance, default_from_rim
+        if state is not None and state.objective_range is not None:
+            distance = state.objective_range
+        if state is not None and state.measured_from_rim is not None:
+            from_rim = state.measured_from_rim
         controlled_by = state.controlled_by if state is not None else ()
         contested = state.contested() if state is not None else False
         caption = control_caption(scenario, state) if state is not None else objective.id
@@ -294,6 +302,8 @@ def update_objective_overlay(
             caption: str = caption,
             terrain_area: Any = terrain_area,
             known: bool = state is not None,
+            distance: float = distance,
+            from_rim: bool = from_rim,
         ) -> tuple[list[Stroke], LabelSpec]:
             colour = control_colour(scenario, controlled_by, contested)
             style = Qt.PenStyle.SolidLine if known else Qt.PenStyle.DashLine
@@ -463,26 +473,28 @@ def update_quarters_overlay(
 
     layer.put("lines", (bf.width, bf.depth), build_lines)
     presence = quarter_presence(scenario, snapshot)
-    corners = {"NW": (0.25, 0.75), "NE": (0.75, 0.75), "SW": (0.25, 0.25), "SE": (0.75, 0.25)}
-    for quarter, (fx, fy) in corners.items():
+    # Presence tags sit just outside the table, by each quarter's outer edge, so they never
+    # hide a model.
+    corners = {"NW": (0.25, True), "NE": (0.75, True), "SW": (0.25, False), "SE": (0.75, False)}
+    for quarter, (fx, north) in corners.items():
         players = presence[quarter]
         names = ", ".join(_player_name(scenario, p) for p in players) if players else "nobody"
         text = f"{quarter} quarter: {names}" if snapshot is not None else f"{quarter} quarter"
         colour = player_colour(scenario, players[0]) if len(players) == 1 else QColor("#37474f")
-        position = scene_point(bf.width * fx, bf.depth * (0.98 if fy > 0.5 else 0.02))
+        position = scene_point(bf.width * fx, bf.depth if north else 0.0)
 
         def build_label(
             text: str = text,
             colour: QColor = colour,
             position: QPointF = position,
-            top: bool = fy > 0.5,
+            north: bool = north,
         ) -> tuple[list[Stroke], LabelSpec]:
             return [], LabelSpec(
                 text,
                 position,
                 QColor("white"),
-                translucent(colour, 200),
-                anchor="below" if top else "above",
+                translucent(colour, 220),
+                anchor="above" if north else "below",
             )
 
         layer.put(("presence", quarter), (text, colour.name(), bf.width, bf.depth), build_label)

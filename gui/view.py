@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QWheelEvent
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView
 
@@ -111,6 +111,10 @@ class BattlefieldView(QGraphicsView):
         self.setBackgroundBrush(QColor("#5b6169"))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # The battlefield is the point of the window: ask for most of it, docks get the rest.
+        return QSize(960, 680)
 
     # ------------------------------------------------------------------ zoom
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -75,6 +76,12 @@ class PalettePanel(QWidget):
         layout.addWidget(self._terrain_box())
         layout.addWidget(self._objective_box())
         layout.addStretch(1)
+        for combo in self.findChildren(QComboBox):
+            # Long catalogue labels must not widen the dock: the battlefield needs the room.
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(8)
         document.replaced.connect(lambda _s: self._refresh_players())
 
     # ------------------------------------------------------------------ unit
@@ -187,7 +194,7 @@ class PalettePanel(QWidget):
 
     def _objective_box(self) -> QGroupBox:
         box = QGroupBox("Add an objective or marker")
-        layout = QHBoxLayout(box)
+        layout = QGridLayout(box)
         self.objective_role = QComboBox()
         for role in ("central", "expansion", "home", "other"):
             self.objective_role.addItem(role, role)
@@ -195,9 +202,9 @@ class PalettePanel(QWidget):
         add.clicked.connect(self.add_objective)
         marker = QPushButton("Operation marker")
         marker.clicked.connect(self.add_marker)
-        layout.addWidget(self.objective_role)
-        layout.addWidget(add)
-        layout.addWidget(marker)
+        layout.addWidget(self.objective_role, 0, 0)
+        layout.addWidget(add, 0, 1)
+        layout.addWidget(marker, 1, 0, 1, 2)
         return box
 
     def add_objective(self) -> str:
