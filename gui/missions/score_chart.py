@@ -41,7 +41,7 @@ class ScoreChartPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.plot, 1)
-        layout.addWidget(self.caption)
+        layout.addWidget(self.caption, 0)
         self.series: edits.ScoreSeries | None = None
         context.refreshed.connect(self.refresh)
         self.refresh(context.scenario)
@@ -59,6 +59,12 @@ class ScoreChartPanel(QWidget):
         self.plot.clear()
         self.legend.clear()
         self.series = None
+        charted = scenario.ruleset == "wh40k-ca2026" and scenario.game is not None
+        self.plot.setVisible(charted)
+        self.caption.setAlignment(
+            Qt.AlignmentFlag.AlignLeft
+            | (Qt.AlignmentFlag.AlignBottom if charted else Qt.AlignmentFlag.AlignTop)
+        )
         if scenario.ruleset == "scrollhammer":
             self._scrollhammer(scenario)
             return

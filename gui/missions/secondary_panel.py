@@ -208,6 +208,7 @@ class SecondaryPanel(QWidget):
         layout.addWidget(self.deck_widgets)
         layout.addWidget(self.reason)
         layout.addWidget(self.card_view, 1)
+        layout.addStretch(0)
         context.refreshed.connect(self.refresh)
         self.refresh(context.scenario)
 
@@ -307,6 +308,7 @@ class SecondaryPanel(QWidget):
         self.hand.blockSignals(False)
         self.hand.setVisible(bool(names))
         self.hand_label.setVisible(bool(names))
+        self.card_view.setVisible(bool(names))
         self._show_card()
 
     def _show_card(self) -> None:

@@ -28,6 +28,7 @@ from engine.model import EMPTY, Scenario
 from gui.missions import game_state_edits as edits
 from gui.missions.cards_view import PLAYER_COLOURS
 from gui.missions.context import MissionContext
+from gui.missions.new_game import RULESET_NAMES
 
 LEDGER_COLUMNS = ("Round", "Player", "What", "VP", "CP")
 
@@ -126,10 +127,18 @@ class TurnLedgerPanel(QWidget):
         buttons.addStretch(1)
         layout.addLayout(buttons)
         layout.addWidget(self.tracker)
-        layout.addLayout(self.totals)
-        layout.addWidget(QLabel("VP/CP ledger:"))
-        layout.addWidget(self.ledger, 1)
-        layout.addWidget(self.ledger_note)
+        self.scores = QWidget()
+        scores_layout = QVBoxLayout(self.scores)
+        scores_layout.setContentsMargins(0, 0, 0, 0)
+        scores_layout.addLayout(self.totals)
+        scores_layout.addWidget(QLabel("VP/CP ledger:"))
+        scores_layout.addWidget(self.ledger, 1)
+        scores_layout.addWidget(self.ledger_note)
+        self.other_ruleset = QLabel()
+        self.other_ruleset.setWordWrap(True)
+        layout.addWidget(self.scores, 1)
+        layout.addWidget(self.other_ruleset)
+        layout.addStretch(0)
         context.refreshed.connect(self.refresh)
         self.refresh(context.scenario)
 
@@ -173,6 +182,16 @@ class TurnLedgerPanel(QWidget):
             self.player_box.setCurrentIndex(players.index(position.active_player))
             self.timing_box.setCurrentIndex(TIMINGS.index(position.timing))
             self.next_button.setEnabled(position.timing != "end_of_battle")
+        mission_deck = scenario.ruleset == "wh40k-ca2026"
+        self.scores.setVisible(mission_deck)
+        self.other_ruleset.setVisible(not mission_deck)
+        self.other_ruleset.setText(
+            ""
+            if mission_deck
+            else "The VP/CP ledger follows the Chapter Approved 2026-27 missions; this game "
+            f"uses the {RULESET_NAMES.get(scenario.ruleset, scenario.ruleset)}, whose points "
+            "the ruleset's own dock counts."
+        )
         game = scenario.game or EMPTY
         report = self.context.score()
         for slot, player in enumerate(players):
