@@ -138,6 +138,8 @@ def install_mission_docks(window: MainWindow) -> MissionDocks:
     installed.docks[DOCK_NAMES[3]] = window.add_dock(turn, "Turn and ledger", DOCK_NAMES[3], bottom)
     installed.docks[DOCK_NAMES[4]] = window.add_dock(chart, "Score chart", DOCK_NAMES[4], bottom)
     window.tabifyDockWidget(window.docks["RulingDock"], installed.docks[DOCK_NAMES[0]])
+    # The Ruling stays in front (the battlefield's "why"); the Mission is its neighbour tab.
+    QTimer.singleShot(0, window.docks["RulingDock"].raise_)
     if window.settings.value("window/state") is None:
         # First start (no saved layout): once the window is shown, keep the bottom row low.
         QTimer.singleShot(0, installed.size_bottom_docks)

@@ -264,9 +264,9 @@ class SecondaryPanel(QWidget):
             listed = entry.get("secondaries") or ()
             text = f"No Secondary deck recorded for {name}."
             if listed:
-                text += (
-                    f" The file lists the active Secondary Missions ({', '.join(listed)}) but "
-                    "not the deck; they are scored below. Start a deck to draw and achieve."
+                text = (
+                    f"No deck recorded; the file lists {', '.join(listed)} as active (scored "
+                    "below). Start a deck to draw and achieve."
                 )
             else:
                 text += " Choose Tactical (shuffled deck) or Fixed (two cards for the battle)."
