@@ -312,3 +312,38 @@ def test_when_drawn_offers_reshuffle_discard_or_keep(make_window) -> None:  # ty
     select_card(red, hand_names(red).index("CENTRE GROUND"))
     click(red, "keep")
     assert "has no WHEN DRAWN offer to decline" in red.reason.text()
+
+
+def test_the_new_game_dialog_refuses_choices_that_cannot_be_set_up(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    dialog = NewGameDialog(window.document.scenario, window)
+    ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+    select_data(dialog.dispositions[0], None)  # no Force Disposition and no Primary picked
+    assert "cannot be set up" in dialog.preview.text()
+    assert "give both or pick the Primary" in dialog.preview.text()
+    assert not ok.isEnabled()
+    select_data(dialog.primaries[0], "VITAL LINK")
+    assert not ok.isEnabled()  # Blue's card still needs Red's Force Disposition
+    select_data(dialog.primaries[1], "VITAL LINK")
+    assert ok.isEnabled()
+    assert "Red <b>VITAL LINK</b>" in dialog.preview.text()
+    dialog.close()
+
+
+def test_a_deployment_variant_moves_the_card_points_and_keeps_the_game(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(ca_scenario())
+    mission = window.mission_docks.mission
+    window.mission_docks.secondaries[0].tactical_button.click()
+    refreshed(window)
+    before = window.document.scenario
+    box = next(b for key, b in mission.variant_boxes.items() if key == "objectives")
+    other = next(i for i in range(box.count()) if i != box.currentIndex())
+    box.setCurrentIndex(other)
+    after = window.document.scenario
+    assert after.options["deployment_variant"]["objectives"] == box.itemData(other)
+    moved = {(o.id, o.x, o.y) for o in after.objectives}
+    assert moved != {(o.id, o.x, o.y) for o in before.objectives}
+    assert ("obj-centre", 30.0, 22.0) in moved  # the rolled central point stays
+    assert decks.deck_of(after, "red") == decks.deck_of(before, "red")
+    window.action_undo.trigger()
+    assert window.document.scenario is before

@@ -150,6 +150,10 @@ def test_vp_without_a_deck_go_to_the_totals_and_show_as_unlogged() -> None:
 def test_cp_never_goes_below_zero() -> None:
     with pytest.raises(RulesError, match="has 0CP and cannot spend 1CP"):
         edits.change_cp(ca_game(), "red", -1, "CP spent")
+    one = edits.change_cp(ca_game(), "red", 1, "CP gained")
+    assert edits.change_cp(one, "red", -1, "CP spent").game["players"]["red"]["cp"] == 0
+    with pytest.raises(RulesError, match="has 1CP and cannot spend 2CP"):
+        edits.change_cp(one, "red", -2, "CP spent")
 
 
 def test_each_player_gets_a_differently_shuffled_deck_from_the_setup_seed() -> None:
