@@ -141,7 +141,10 @@ class ScenarioDocument(QObject):
         self._path = path
         self._drag_origin: Scenario | None = None
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(not clean)
 
     @property
     def scenario(self) -> Scenario:

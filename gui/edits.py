@@ -171,23 +171,22 @@ def base_footprint(base: Base) -> tuple[float, float]:
 
 
 def formation_positions(count: int, base: Base | float, centre: Point) -> list[Point]:
-    """Base centres for ``count`` models in rows of five, centred on ``centre``.
+    """Base centres for ``count`` models in a block about ``centre``, ``COHERENCY_GAP`` apart.
 
-    Neighbours in a row and between rows are ``COHERENCY_GAP`` apart (edge to edge), so every
-    model is within 2" of at least two others once the unit has more than two models (the
-    coherency rule for units of seven or more asks for two). ``base`` may be a diameter in
-    inches for round bases.
+    Rows of up to five, left-aligned, so every model has a neighbour beside it and, from the
+    second row on, one straight above it: the coherency rule's one model within 2" (two for
+    units of seven or more; the 0.5" gap keeps diagonal neighbours within 2" too). ``base``
+    may be a diameter in inches for round bases.
     """
     width, depth = (base, base) if isinstance(base, float | int) else base_footprint(base)
-    columns = min(count, MODELS_PER_ROW)
     rows = math.ceil(count / MODELS_PER_ROW)
+    columns = math.ceil(count / rows) if count else 0
     step_x, step_y = width + COHERENCY_GAP, depth + COHERENCY_GAP
     cx, cy = centre
     positions = []
     for index in range(count):
-        row, column = divmod(index, MODELS_PER_ROW)
-        in_row = min(columns, count - row * MODELS_PER_ROW)
-        x = cx + (column - (in_row - 1) / 2) * step_x
+        row, column = divmod(index, columns)
+        x = cx + (column - (columns - 1) / 2) * step_x
         y = cy - (row - (rows - 1) / 2) * step_y
         positions.append((x, y))
     return positions
