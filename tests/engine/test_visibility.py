@@ -1,0 +1,457 @@
+"""Line of sight rules: visible, fully visible, cover, the twists, and their boundaries."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from engine.model import (
+    MM_PER_INCH,
+    CircleBase,
+    Model,
+    OvalBase,
+    Player,
+    RectBase,
+    Scenario,
+    TerrainFeature,
+    TerrainPiece,
+    Unit,
+)
+from engine.sightlines import (
+    HALF_LINE_WIDTH,
+    base_outline,
+    low_interval,
+    model_blocker,
+    polygon_blocker,
+    segments_blocked,
+)
+from engine.visibility import PairVisibility, VisibilityEngine, visibility
+
+R32 = 32 / MM_PER_INCH / 2  # radius of a 32 mm base in inches
+
+
+def box(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def wall(piece_id: str, x0: float, y0: float, x1: float, y1: float, height: float) -> TerrainPiece:
+    shape = box(x0, y0, x1, y1)
+    return TerrainPiece(piece_id, shape, kind="ruin", features=(TerrainFeature(shape, height),))
+
+
+def scene(
+    red: list[Model],
+    blue: list[Model],
+    terrain: tuple[TerrainPiece, ...] = (),
+    *,
+    others: tuple[Unit, ...] = (),
+    twist: str | None = None,
+    red_keywords: tuple[str, ...] = ("INFANTRY",),
+    blue_keywords: tuple[str, ...] = ("INFANTRY",),
+    ruleset: str = "wh40k-ca2026",
+) -> Scenario:
+    units = (
+        Unit("red-a", "red", tuple(red), keywords=red_keywords),
+        Unit("blue-a", "blue", tuple(blue), keywords=blue_keywords),
+        *others,
+    )
+    game = {"twist": twist} if twist else None
+    return Scenario(
+        ruleset,  # type: ignore[arg-type]
+        (Player("red"), Player("blue")),
+        units=units,
+        terrain=terrain,
+        game=game,
+    )
+
+
+def pair(s: Scenario, observer: str = "red-a", target: str = "blue-a") -> PairVisibility:
+    found = [p for p in visibility(s) if p.observer == observer and p.target == target]
+    assert len(found) == 1
+    return found[0]
+
+
+def infantry(model_id: str, x: float, y: float, **kw: float) -> Model:
+    return Model(model_id, x, y, CircleBase(32), **kw)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# The primitive: heights and the 1 mm line
+
+
+def test_low_interval_boundaries() -> None:
+    # Level line exactly at a blocker's top: blocked ("at or below"); a hair above: clear.
+    assert low_interval(1.5, 1.5, 1.5) == (0.0, 1.0)
+    assert low_interval(1.5, 1.5, 1.5 - 1e-4) is None
+    # A descending line is low from where it crosses the top onwards.
+    assert low_interval(4.0, 0.0, 1.0) == (0.75, 1.0)
+    # Touching the top only at the lower end point does not block.
+    assert low_interval(4.0, 0.0, 0.0) is None
+    assert low_interval(0.0, 4.0, 4.0) == (0.0, 1.0)
+
+
+def test_one_mm_line_against_a_wall_edge_boundary() -> None:
+    block = polygon_blocker("w", box(4, -5, 6, 0), top=5.0)
+    starts = np.array([[0.0, HALF_LINE_WIDTH], [0.0, HALF_LINE_WIDTH + 1e-4]])
+    ends = np.array([[10.0, HALF_LINE_WIDTH], [10.0, HALF_LINE_WIDTH + 1e-4]])
+    # Exactly half a millimetre from the wall: the 1 mm line touches it; 1e-4" more: clear.
+    assert segments_blocked(starts, ends, 1.0, 1.0, [block]).tolist() == [True, False]
+
+
+def test_one_mm_line_against_a_round_base_boundary() -> None:
+    outline = base_outline(CircleBase(32), 5.0, 0.0, 0.0, HALF_LINE_WIDTH)
+    block = model_blocker("u", "m", outline, top=2.0)
+    gap = R32 + HALF_LINE_WIDTH
+    starts = np.array([[0.0, gap], [0.0, gap + 1e-4]])
+    ends = np.array([[10.0, gap], [10.0, gap + 1e-4]])
+    assert segments_blocked(starts, ends, 1.0, 1.0, [block]).tolist() == [True, False]
+
+
+def test_height_clipping_of_a_descending_line() -> None:
+    # From 4" down to 0" over 10": at x = 7.5 the line is at 1"; a 1" post there blocks it,
+    # a 1" post at x = 7.4 (line at 1.04") does not.
+    post_at = polygon_blocker("p", box(7.45, -1, 7.55, 1), top=1.0, grow=0.0)
+    post_before = polygon_blocker("p", box(7.3, -1, 7.4 - 1e-4, 1), top=1.0, grow=0.0)
+    s, e = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
+    assert segments_blocked(s, e, 4.0, 0.0, [post_at]).tolist() == [True]
+    assert segments_blocked(s, e, 4.0, 0.0, [post_before]).tolist() == [False]
+
+
+# ---------------------------------------------------------------------------------------------
+# Visible
+
+
+def test_open_ground_is_visible_with_a_witness() -> None:
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)]))
+    assert (p.visible, p.fully_visible, p.cover) == (True, True, False)
+    assert p.witness is not None
+    assert p.witness.start[2] == pytest.approx(1.5)
+    assert p.witness.end[2] == pytest.approx(1.5)
+    assert "sees" in p.explanation
+
+
+def test_wall_taller_than_both_blocks_and_is_named() -> None:
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (wall("ruin", 14, 0, 15, 20, 5),))
+    p = pair(s)
+    assert (p.visible, p.fully_visible, p.cover, p.witness) == (False, False, False, None)
+    assert p.blockers == ("ruin",)
+    assert "ruin" in p.explanation
+
+
+def test_wall_exactly_at_line_height_blocks_and_a_hair_lower_does_not() -> None:
+    at = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (wall("w", 14, 0, 15, 20, 1.5),))
+    below = scene(
+        [infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (wall("w", 14, 0, 15, 20, 1.5 - 1e-4),)
+    )
+    assert pair(at).visible is False
+    seen = pair(below)
+    assert seen.visible is True
+    # Seen over the wall, but the wall hides the target's foot: not fully visible, cover.
+    assert (seen.fully_visible, seen.cover) == (False, True)
+
+
+def test_tall_observer_sees_over_a_wall_a_short_one_does_not() -> None:
+    walls = (wall("w", 14, 0, 15, 20, 3.0),)
+    tall = scene([infantry("r1", 10, 10, height=6.0)], [infantry("b1", 20, 10)], walls)
+    short = scene([infantry("r1", 10, 10, height=2.0)], [infantry("b1", 20, 10)], walls)
+    assert pair(tall).visible is True
+    assert pair(short).visible is False
+
+
+def test_elevated_observer_on_a_ruin_floor() -> None:
+    walls = (wall("w", 14, 0, 15, 20, 3.0),)
+    up = scene([infantry("r1", 10, 10, z=3.0)], [infantry("b1", 20, 10)], walls)
+    assert pair(up).visible is True
+
+
+def test_a_gap_between_walls_lets_sight_through() -> None:
+    # A wide gap midway: every facing point is seen through it by some line (fully visible).
+    walls = (wall("w1", 14, 0, 15, 9.5, 5.0), wall("w2", 14, 10.5, 15, 20, 5.0))
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], walls))
+    assert (p.visible, p.fully_visible) == (True, True)
+    # A narrow gap just in front of the target: seen, but its flanks are hidden.
+    walls = (wall("w1", 18.5, 0, 18.8, 9.9, 5.0), wall("w2", 18.5, 10.1, 18.8, 20, 5.0))
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], walls))
+    assert (p.visible, p.fully_visible, p.cover) == (True, False, True)
+    assert p.witness is not None
+    (sx, sy, _), (ex, ey, _) = p.witness.start, p.witness.end
+    y_at = sy + (18.65 - sx) / (ex - sx) * (ey - sy)
+    assert 9.9 < y_at < 10.1
+
+
+def test_other_models_block_own_units_do_not() -> None:
+    screen = Unit("blue-b", "blue", tuple(infantry(f"s{i}", 15, 8 + i * 0.5) for i in range(9)))
+    own = [infantry("b1", 20, 10), *[infantry(f"b{i}", 15, 8 + i * 0.5) for i in range(2, 11)]]
+    blocked = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(screen,))
+    p = pair(blocked)
+    assert p.visible is False
+    assert p.blockers == ("blue-b",)
+    # The same wall of models inside the target's own unit is ignored.
+    assert pair(scene([infantry("r1", 10, 10)], own)).visible is True
+
+
+def test_a_model_of_equal_height_blocks_a_level_line_a_lower_one_does_not() -> None:
+    def with_screen(height: float) -> Scenario:
+        wide = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=height),))
+        return scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(wide,))
+
+    assert pair(with_screen(1.5)).visible is False
+    hidden_foot = pair(with_screen(1.5 - 1e-4))
+    assert hidden_foot.visible is True
+    # Models in the way stop "fully visible" but give no cover.
+    assert (hidden_foot.fully_visible, hidden_foot.cover) == (False, False)
+
+
+def test_oval_and_hull_blockers() -> None:
+    oval = Unit("blue-o", "blue", (Model("o", 15, 10, OvalBase(170, 105), rotation=90, height=3),))
+    hull = Unit("blue-h", "blue", (Model("h", 15, 10, RectBase(140, 80), rotation=90, height=3),))
+    for blocker in (oval, hull):
+        s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(blocker,))
+        assert pair(s).visible is False
+        turned = dataclasses.replace(
+            blocker, models=(dataclasses.replace(blocker.models[0], rotation=0.0, y=14.0),)
+        )
+        s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(turned,))
+        assert pair(s).visible is True
+
+
+def test_oval_and_hull_observers_and_targets() -> None:
+    walls = (wall("w1", 17.5, 0, 17.8, 7.9, 5.0), wall("w2", 17.5, 8.3, 17.8, 20, 5.0))
+    s = scene(
+        [Model("r1", 10, 13, OvalBase(90, 52), rotation=30)],
+        [Model("b1", 20, 7, RectBase(100, 60), rotation=10)],
+        walls,
+    )
+    p = pair(s)
+    assert p.visible is True
+    assert p.fully_visible is False
+
+
+def test_visibility_of_top_to_top_is_symmetric() -> None:
+    walls = (wall("w1", 14, 0, 15, 9.7, 5.0), wall("w2", 14, 10.2, 15, 20, 5.0))
+    s = scene([infantry("r1", 10, 12), infantry("r2", 9, 6)], [infantry("b1", 20, 9)], walls)
+    assert pair(s, "red-a", "blue-a").visible == pair(s, "blue-a", "red-a").visible
+
+
+# ---------------------------------------------------------------------------------------------
+# Fully visible, obscuring areas, standing on things
+
+
+def woods(piece_id: str, x0: float, x1: float) -> TerrainPiece:
+    return TerrainPiece(piece_id, box(x0, 0, x1, 20), kind="woods", obscuring=True)
+
+
+def test_obscuring_area_between_stops_fully_visible_not_visible() -> None:
+    s = scene(
+        [infantry("r1", 10, 10)],
+        [infantry("b1", 20, 10)],
+        (woods("wood", 14, 16),),
+        blue_keywords=("VEHICLE",),
+    )
+    p = pair(s)
+    assert (p.visible, p.fully_visible, p.cover) == (True, False, True)
+    assert "wood" in p.blockers
+
+
+def test_target_touching_the_obscuring_area_is_within_it_a_hair_away_is_not() -> None:
+    edge = 16.0
+    touching = scene(
+        [infantry("r1", 10, 10)],
+        [infantry("b1", edge + R32, 10)],
+        (woods("wood", 14, edge),),
+        blue_keywords=("VEHICLE",),
+    )
+    apart = scene(
+        [infantry("r1", 10, 10)],
+        [infantry("b1", edge + R32 + 1e-4, 10)],
+        (woods("wood", 14, edge),),
+        blue_keywords=("VEHICLE",),
+    )
+    assert (pair(touching).fully_visible, pair(touching).cover) == (True, False)
+    assert (pair(apart).fully_visible, pair(apart).cover) == (False, True)
+
+
+def test_infantry_within_a_terrain_area_has_cover_even_when_fully_visible() -> None:
+    area = TerrainPiece("crater", box(19, 9, 21, 11), kind="crater")
+    inf = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (area,))
+    tank = scene(
+        [infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (area,), blue_keywords=("VEHICLE",)
+    )
+    assert (pair(inf).fully_visible, pair(inf).cover) == (True, True)
+    assert (pair(tank).fully_visible, pair(tank).cover) == (True, False)
+
+
+def test_within_terrain_area_boundary_for_cover() -> None:
+    def at(x: float) -> Scenario:
+        area = TerrainPiece("crater", box(x + R32, 0, x + R32 + 3, 20), kind="crater")
+        return scene([infantry("r1", 10, 10)], [infantry("b1", x, 10)], (area,))
+
+    assert pair(at(20.0)).cover is True
+    shifted = at(20.0)
+    piece = dataclasses.replace(shifted.terrain[0], area=box(20 + R32 + 1e-4, 0, 24, 20))
+    assert pair(dataclasses.replace(shifted, terrain=(piece,))).cover is False
+
+
+def test_target_standing_on_a_crate_is_fully_visible_to_its_foot() -> None:
+    crate = wall("crate", 19, 9, 21, 11, 1.0)
+    s = scene([infantry("r1", 10, 10, height=2.0)], [infantry("b1", 20, 10, z=1.0)], (crate,))
+    p = pair(s)
+    assert (p.visible, p.fully_visible) == (True, True)
+
+
+def test_low_wall_just_in_front_hides_the_foot() -> None:
+    low = wall("barricade", 18.5, 0, 18.8, 20, 0.5)
+    p = pair(
+        scene(
+            [infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (low,), blue_keywords=("VEHICLE",)
+        )
+    )
+    assert (p.visible, p.fully_visible, p.cover) == (True, False, True)
+    assert p.blockers == ("barricade",)
+
+
+def test_wall_behind_the_target_does_not_matter() -> None:
+    behind = wall("w", 21.5, 0, 22.5, 20, 5.0)
+    p = pair(
+        scene(
+            [infantry("r1", 10, 10)],
+            [infantry("b1", 20, 10)],
+            (behind,),
+            blue_keywords=("VEHICLE",),
+        )
+    )
+    assert (p.visible, p.fully_visible, p.cover) == (True, True, False)
+
+
+def test_unit_fully_visible_needs_every_model() -> None:
+    walls = (wall("w", 14, 0, 15, 8, 5.0),)
+    one_hidden = scene(
+        [infantry("r1", 10, 10)], [infantry("b1", 20, 10), infantry("b2", 20, 4)], walls
+    )
+    assert (pair(one_hidden).visible, pair(one_hidden).fully_visible) == (True, False)
+    both_open = scene(
+        [infantry("r1", 10, 10), infantry("r2", 10, 2)],
+        [infantry("b1", 20, 10), infantry("b2", 20, 4)],
+        (wall("w", 14, 5.5, 15, 8, 5.0),),
+        blue_keywords=("VEHICLE",),
+    )
+    # Each target model is fully visible to one observing model or the other.
+    assert pair(both_open).fully_visible is True
+
+
+# ---------------------------------------------------------------------------------------------
+# Twists and rulesets
+
+
+def test_night_fighting_boundary_at_18_inches() -> None:
+    gap = 18.0
+    at = scene([infantry("r1", 0, 10)], [infantry("b1", gap + 2 * R32, 10)], twist="night-fighting")
+    past = scene(
+        [infantry("r1", 0, 10)], [infantry("b1", gap + 2 * R32 + 1e-4, 10)], twist="night-fighting"
+    )
+    assert pair(at).visible is True
+    p = pair(past)
+    assert (p.visible, p.fully_visible, p.cover) == (False, False, False)
+    assert "Night Fighting" in p.explanation
+
+
+def test_night_fighting_range_is_to_the_closest_model_of_the_unit() -> None:
+    s = scene(
+        [infantry("r1", 0, 10)],
+        [infantry("b1", 17, 10), infantry("b2", 30, 10)],
+        twist="night-fighting",
+    )
+    assert pair(s).visible is True
+
+
+def test_nowhere_to_hide_makes_features_not_solid() -> None:
+    walls = (wall("w", 14, 0, 15, 20, 5),)
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], walls, twist="nowhere-to-hide")
+    assert (pair(s).visible, pair(s).fully_visible) == (True, True)
+
+
+def test_no_cover_rule_outside_wh40k() -> None:
+    s = scene(
+        [infantry("r1", 10, 10)],
+        [infantry("b1", 20, 10)],
+        (woods("wood", 14, 16),),
+        ruleset="scrollhammer",
+    )
+    p = pair(s)
+    assert (p.visible, p.fully_visible, p.cover) == (True, False, False)
+
+
+# ---------------------------------------------------------------------------------------------
+# API: ordering, observers, JSON, incremental updates
+
+
+def test_every_ordered_pair_of_opposing_units_sorted() -> None:
+    extra = (
+        Unit("red-b", "red", (infantry("r9", 5, 5),)),
+        Unit("blue-b", "blue", (infantry("b9", 25, 5),)),
+    )
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=extra)
+    keys = [(p.observer, p.target) for p in visibility(s)]
+    assert keys == sorted(keys)
+    assert len(keys) == 8
+    assert all(o.split("-")[0] != t.split("-")[0] for o, t in keys)
+    only = visibility(s, observers=["red-b"])
+    assert [(p.observer, p.target) for p in only] == [("red-b", "blue-a"), ("red-b", "blue-b")]
+
+
+def test_to_json_contract_and_extras() -> None:
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)]))
+    assert p.to_json() == {
+        "observer": "red-a",
+        "target": "blue-a",
+        "visible": True,
+        "fully_visible": True,
+        "cover": False,
+    }
+    extra = p.to_json(extra=True)
+    assert extra["witness"]["observer_model"] == "r1"
+    assert extra["blockers"] == []
+
+
+def test_update_matches_a_fresh_computation_including_pairs_a_move_unblocks() -> None:
+    screen = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
+    watcher = Unit("red-b", "red", (infantry("r9", 15, 2),))
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(screen, watcher))
+    engine = VisibilityEngine(s)
+    before = {(p.observer, p.target): p.visible for p in engine.matrix()}
+    assert before[("red-a", "blue-a")] is False
+    moved = s.with_unit_moved("blue-b", 0, 10)
+    after = engine.update(moved, ["blue-b"])
+    assert after == visibility(moved)
+    assert {(p.observer, p.target): p.visible for p in after}[("red-a", "blue-a")] is True
+
+
+def test_update_detects_other_changes() -> None:
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)])
+    engine = VisibilityEngine(s)
+    engine.matrix()
+    walled = dataclasses.replace(s, terrain=(wall("w", 14, 0, 15, 20, 5),))
+    assert engine.update(walled, []) == visibility(walled)
+    assert pair(walled).visible is False
+
+
+def test_unknown_observer_is_an_error() -> None:
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)])
+    with pytest.raises(KeyError):
+        visibility(s, observers=["nobody"])
+
+
+def test_facing_side_of_a_round_target() -> None:
+    from engine.sightlines import facing_pieces
+
+    target = base_outline(CircleBase(32), 10.0, 0.0, 0.0)
+    observer = base_outline(CircleBase(32), 0.0, 0.0, 0.0)
+    pieces = facing_pieces(target, observer)
+    span = sum(p.u1 - p.u0 for p in pieces)
+    # Equal radii: the outer common tangents touch the target at +-90 degrees: half the rim.
+    assert span == pytest.approx(math.pi, abs=1e-6)
+    xs = [p.point(0.5 * (p.u0 + p.u1))[0] for p in pieces]
+    assert all(x <= 10.0 + 1e-9 for x in xs)
