@@ -6,6 +6,7 @@ bands and Battle Formations violations are drawn at the rules' boundaries."""
 from __future__ import annotations
 
 import random
+from html import escape
 from dataclasses import replace
 from pathlib import Path
 
@@ -412,3 +413,32 @@ def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_wi
     assert shortest < travelled <= shortest + 0.011
     refreshed(window)
     assert panel.checks.item(0).text().startswith("\u2713")
+
+
+def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_window) -> None:  # type: ignore[no-untyped-def]
+    from engine.scrollhammer import night_fighting_status
+
+    scenario = load_scenario(HELD_GROUND)
+    scenario = replace(
+        scenario,
+        options={"mission": "blood-at-dawn"},
+        game={"scrollhammer": {"turn": 2, "deployed_first": "red"}},
+    )
+    window = make_window(scenario)
+    panel = window.ruleset_panels.scrollhammer
+    panel.rng = random.Random(11)
+    refreshed(window)
+    text = panel.night_text.text()
+    assert "<b>The Shimmer of Dawn</b> schedule" in text
+    assert panel.night_roll.isEnabled()
+    assert panel.roll_night()
+    refreshed(window)
+    rolls = {
+        int(k): v
+        for k, v in window.document.scenario.game["scrollhammer"]["night_fighting_rolls"].items()
+    }
+    status = night_fighting_status("blood-at-dawn", rolls, 2)
+    assert status.roll_due is None
+    assert escape(status.reason) in panel.night_text.text()
+    window.document.undo_stack.undo()
+    assert "night_fighting_rolls" not in window.document.scenario.game["scrollhammer"]
