@@ -6,8 +6,8 @@ bands and Battle Formations violations are drawn at the rules' boundaries."""
 from __future__ import annotations
 
 import random
-from html import escape
 from dataclasses import replace
+from html import escape
 from pathlib import Path
 
 import pytest
