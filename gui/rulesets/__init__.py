@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget
 
 from engine.errors import WarplanError
@@ -101,6 +101,10 @@ class RulesetPanels:
                 self.shared_overlay.show_report(scenario, report)
 
     def _switch(self, ruleset: str | None) -> None:
+        # A restored window layout may show a dock whose ruleset is not the scenario's.
+        for name, dock in self.docks.items():
+            if name != ruleset and not dock.isHidden():
+                dock.hide()
         if ruleset == self.active:
             return
         self.active = ruleset
@@ -185,6 +189,8 @@ def install_ruleset_panels(window: MainWindow) -> RulesetPanels:
     if hasattr(window.ruling, "appendix"):
         window.ruling.appendix = installed.ruling_appendix
     installed.refresh(window.document.scenario)
+    # Once the window has restored its saved layout (later in its constructor), apply again.
+    QTimer.singleShot(0, context, context.refresh_now)
     return installed
 
 

@@ -442,3 +442,26 @@ def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_wind
     assert escape(status.reason) in panel.night_text.text()
     window.document.undo_stack.undo()
     assert "night_fighting_rolls" not in window.document.scenario.game["scrollhammer"]
+
+
+def test_a_restored_layout_never_shows_another_rulesets_dock(
+    qtbot, settings, autosave_store
+) -> None:  # type: ignore[no-untyped-def]
+    first = MainWindow(
+        load_scenario(HELD_GROUND), settings=settings, autosave=autosave_store, restore_layout=False
+    )
+    first.show()
+    qtbot.waitExposed(first)
+    assert first.docks[DOCK_NAMES["scrollhammer"]].isVisible()
+    first.save_layout()
+    first.close()
+    first.deleteLater()
+
+    second = MainWindow(duel_scenario(), settings=settings, autosave=autosave_store)
+    second.show()
+    qtbot.waitExposed(second)
+    qtbot.wait(10)
+    assert not second.docks[DOCK_NAMES["scrollhammer"]].isVisible()
+    assert not second.docks[DOCK_NAMES["shared-modules"]].isVisible()
+    second.close()
+    second.deleteLater()
