@@ -303,9 +303,9 @@ def segment_gaps(
 
 
 def segment_is_free(start, end, h0, h1, blockers) -> bool:  # noqa: ANN001 - test helper
-    """The 1 mm line from ``start`` to ``end`` meets no blocker (ovals as 2880-gons)."""
+    """The 1 mm line from ``start`` to ``end`` meets no blocker (ovals as 1440-gons)."""
     s, e = np.array([start], dtype=float), np.array([end], dtype=float)
-    gap = segment_gaps(s, e, h0, h1, blockers, sides=2880)[0]
+    gap = segment_gaps(s, e, h0, h1, blockers, sides=1440)[0]
     return bool(gap > HALF_WIDTH - 1e-7)
 
 
