@@ -246,6 +246,16 @@ class SharedModulesPanel(QWidget):
         layout = QVBoxLayout(inner)
         self.summary = rich_label(name="sm-summary")
         layout.addWidget(self.summary)
+        turn_row = QHBoxLayout()
+        self.turn_spin = QSpinBox()
+        self.turn_spin.setObjectName("sm-turn")
+        self.turn_spin.setRange(0, 99)
+        self.turn_spin.setSpecialValueText("deploying (before the first turn)")
+        self.turn_spin.setPrefix("turn ")
+        self.turn_spin.valueChanged.connect(self._on_turn)
+        turn_row.addWidget(QLabel("Game turn"))
+        turn_row.addWidget(self.turn_spin, 1)
+        layout.addLayout(turn_row)
 
         self.ledger_box = QGroupBox("Threat Points and Command Points (separate ledgers)")
         self.ledger_grid = QGridLayout(self.ledger_box)
@@ -324,6 +334,7 @@ class SharedModulesPanel(QWidget):
                 self.summary.setText(f"<span style='color:#d0021b'>{escape(error)}</span>")
                 return
             self._show_summary(scenario, report)
+            self.turn_spin.setValue(current_turn(scenario) or 0)
             self._show_ledgers(scenario, report)
             self._show_refunds(scenario)
             self._show_formations(scenario, report)
@@ -541,6 +552,14 @@ class SharedModulesPanel(QWidget):
         self.annihilation_text.setText(f"{winner}{escape(result.reason)}. {counts}.")
 
     # ------------------------------------------------------------------ edits
+
+    def _on_turn(self, value: int) -> None:
+        if self._updating:
+            return
+        self.context.edit(
+            lambda s: with_game_key(s, SECTION, "turn", value or None),
+            f"Game turn {value}" if value else "Back to deployment",
+        )
 
     def change_points(self, player: str, kind: str, *, spend: bool) -> bool:
         amount = self.amount.value()

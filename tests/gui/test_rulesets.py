@@ -465,3 +465,50 @@ def test_a_restored_layout_never_shows_another_rulesets_dock(
     assert not second.docks[DOCK_NAMES["shared-modules"]].isVisible()
     second.close()
     second.deleteLater()
+
+
+def test_battle_formations_are_checked_live_during_a_drag(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(load_scenario(FORMATIONS))
+    refreshed(window)
+    start = window.document.scenario
+    window.document.preview(with_red_line_at(start, 12.01))
+    qtbot.waitUntil(lambda: bool(layer_keys(window, "shared-modules", "violations")), timeout=2000)
+    window.document.preview(with_red_line_at(start, 12.0))
+    qtbot.waitUntil(lambda: not layer_keys(window, "shared-modules", "violations"), timeout=2000)
+    window.document.end_drag("Move Line Squad")
+    assert window.document.undo_stack.count() == 1
+
+
+def test_starting_the_battle_ends_the_deployment_check(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(with_red_line_at(load_scenario(FORMATIONS), 13.0))
+    panel = window.ruleset_panels.shared
+    refreshed(window)
+    assert layer_keys(window, "shared-modules", "bands")
+    assert layer_keys(window, "shared-modules", "violations")
+    panel.turn_spin.setValue(1)
+    refreshed(window)
+    assert window.document.scenario.game["shared_modules"]["turn"] == 1
+    assert not layer_keys(window, "shared-modules", "bands")
+    assert not layer_keys(window, "shared-modules", "violations")
+    assert panel.formation_text.text().startswith("Not checked: the battle has started")
+
+
+def test_the_relic_is_placed_and_identified_as_undoable_edits(make_window) -> None:  # type: ignore[no-untyped-def]
+    from engine.scrollhammer.relic import relic_marker, relic_result
+
+    scenario = replace(load_scenario(HELD_GROUND), options={"mission": "quest-for-the-relic"})
+    window = make_window(scenario)
+    panel = window.ruleset_panels.scrollhammer
+    panel.rng = random.Random(2)
+    assert panel.place_relic()
+    marker = relic_marker(window.document.scenario)
+    assert marker is not None
+    assert (marker.x, marker.y) == (36.0, 24.0)
+    assert not panel.place_relic()
+    assert panel.roll_relic()
+    refreshed(window)
+    roll = window.document.scenario.game["scrollhammer"]["relic"]["result"]
+    assert f"Identified: <b>{roll} {escape(relic_result(roll).name)}</b>" in panel.relic_text.text()
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    assert relic_marker(window.document.scenario) is None
