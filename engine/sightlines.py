@@ -55,7 +55,7 @@ MIN_CELL = 0.03
 """Searches stop subdividing below this size (inches) and report 'not seen'. Any sight line
 with 0.05" of clearance from every blocker would have been found by then."""
 
-MAX_CELL_PAIRS = 400
+MAX_CELL_PAIRS = 120
 """A hard cap on subdivision work per model pair, so a pathological scene cannot hang the app.
 A search stopped by it reports ``gave_up`` (its "not seen" is then not proven)."""
 
@@ -105,6 +105,15 @@ class Outline:
         if self.kind == "rect":
             return np.asarray(offset + self.a * np.abs(nu) + self.b * np.abs(nv), dtype=float)
         return np.asarray(offset + np.hypot(self.a * nu, self.b * nv), dtype=float)
+
+    def coarse_outer(self) -> ShapelyPolygon:
+        """A polygon of few vertices containing the outline (an octagon for curved ones)."""
+        if self.kind in ("rect", "polygon"):
+            return self.outer
+        steps = (np.arange(8) + 0.5) * (math.pi / 4)
+        grow = 1.0 / math.cos(math.pi / 8)
+        u, v = _rotate(self.a * grow * np.cos(steps), self.b * grow * np.sin(steps), self.angle)
+        return shapely.Polygon(np.column_stack([u + self.cx, v + self.cy]))
 
     def distance_to(self, other: Outline) -> float:
         """Horizontal distance between closest points (exact for two circles)."""
@@ -207,6 +216,8 @@ class Blocker:
     circle: tuple[float, float, float] | None = None
     outer_parts: tuple[FloatArray, ...] = field(default=(), repr=False)
     inner_parts: tuple[FloatArray, ...] = field(default=(), repr=False)
+    outer_shapes: tuple[ShapelyPolygon, ...] = field(default=(), repr=False)
+    inner_shapes: tuple[ShapelyPolygon, ...] = field(default=(), repr=False)
 
     @staticmethod
     def make(
@@ -218,8 +229,18 @@ class Blocker:
         circle: tuple[float, float, float] | None = None,
     ) -> Blocker:
         shapely.prepare(outer)
+        outer_parts, inner_parts = _convex_parts(outer), _convex_parts(inner)
         return Blocker(
-            label, source, top, outer, inner, circle, _convex_parts(outer), _convex_parts(inner)
+            label,
+            source,
+            top,
+            outer,
+            inner,
+            circle,
+            outer_parts,
+            inner_parts,
+            tuple(shapely.Polygon(p) for p in outer_parts),
+            tuple(shapely.Polygon(p) for p in inner_parts),
         )
 
 
@@ -391,30 +412,37 @@ def _blocked_regions(
     coords: list[FloatArray] = []
     indices: list[int] = []
     meta: list[tuple[str, int]] = []
+    candidates: list[tuple[Blocker, float, float, int, FloatArray]] = []
+    shapes: list[ShapelyPolygon] = []
     for blocker in blockers:
         interval = low_interval(h_origin, h_far, blocker.top)
         if interval is None:
             continue
         t0, t1 = interval
         parts = blocker.inner_parts if use_inner else blocker.outer_parts
-        for k, part in enumerate(parts):
-            shape = shapely.Polygon(part)
-            clearance = float(shapely.distance(here, shape))
-            if (
-                clearance <= 0.0
-                and t0 <= 1e-12
-                and float(shapely.distance(here, shape.exterior)) > 1e-9
-            ):
-                return None
-            far = (reach + 1.0) / max(clearance, 1e-4)
-            low = 1.0 / t1
-            high = far if t0 <= 1e-12 else min(far, 1.0 / t0)
-            if high <= low:
-                continue
-            coords.append(centre + low * (part - centre))
-            coords.append(centre + high * (part - centre))
-            indices.extend([len(meta)] * (2 * len(part)))
-            meta.append((blocker.label, k))
+        candidates.extend((blocker, t0, t1, k, part) for k, part in enumerate(parts))
+        shapes.extend(blocker.inner_shapes if use_inner else blocker.outer_shapes)
+    if not candidates:
+        return []
+    clearances = shapely.distance(here, np.array(shapes, dtype=object))
+    for (blocker, t0, t1, k, part), shape, clearance in zip(
+        candidates, shapes, clearances, strict=True
+    ):
+        if (
+            clearance <= 0.0
+            and t0 <= 1e-12
+            and float(shapely.distance(here, shape.exterior)) > 1e-9
+        ):
+            return None
+        far = (reach + 1.0) / max(float(clearance), 1e-4)
+        low = 1.0 / t1
+        high = far if t0 <= 1e-12 else min(far, 1.0 / t0)
+        if high <= low:
+            continue
+        coords.append(centre + low * (part - centre))
+        coords.append(centre + high * (part - centre))
+        indices.extend([len(meta)] * (2 * len(part)))
+        meta.append((blocker.label, k))
     if not meta:
         return []
     hulls = shapely.convex_hull(shapely.multipoints(np.vstack(coords), indices=np.array(indices)))
@@ -656,7 +684,7 @@ def find_sight_line(
         return LineSearch(witness, cells=0)
     labels: set[str] = set()
     proven = True
-    stack = [observer.outer]
+    stack = [observer.coarse_outer()]
     cells = 0
     while stack:
         cell = stack.pop()

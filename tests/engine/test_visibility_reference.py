@@ -48,7 +48,11 @@ def random_scene(seed: int) -> Scenario:
     terrain = []
     for k in range(3):
         shape = _rotated_box(
-            rng.uniform(5, 15), rng.uniform(3, 9), rng.uniform(1.5, 4), 0.25, rng.uniform(0, math.pi)
+            rng.uniform(5, 15),
+            rng.uniform(3, 9),
+            rng.uniform(1.5, 4),
+            0.25,
+            rng.uniform(0, math.pi),
         )
         top = rng.choice((1.0, 2.0, 3.0, 5.0))
         terrain.append(TerrainPiece(f"wall-{k}", shape, features=(TerrainFeature(shape, top),)))
@@ -101,7 +105,6 @@ def test_witnesses_and_not_visible_against_the_reference(seed: int) -> None:
     s = random_scene(seed)
     results = visibility(s)
     assert len(results) == 8
-    checked_blocked = 0
     for p in results:
         observer, target = s.unit(p.observer), s.unit(p.target)
         blockers = ref.blockers_for(s, observer.id, target.id)
@@ -117,11 +120,10 @@ def test_witnesses_and_not_visible_against_the_reference(seed: int) -> None:
             assert w.end[2] == pytest.approx(tgt.z + tgt.height)
             assert ref.segment_is_free(w.start[:2], w.end[:2], w.start[2], w.end[2], blockers)
         else:
+            assert "budget" not in p.explanation
             for obs in observer.models:
                 for tgt in target.models:
                     assert not ref.sees_with_clearance(obs, tgt, blockers), (obs.id, tgt.id)
-                    checked_blocked += 1
-    assert checked_blocked >= 0
 
 
 def _facing_covered(points: np.ndarray, fans: list[np.ndarray]) -> bool:
@@ -132,6 +134,7 @@ def _facing_covered(points: np.ndarray, fans: list[np.ndarray]) -> bool:
     return bool((d.min(axis=1) <= 0.03).all())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_fully_visible_verdicts_against_the_reference(seed: int) -> None:
     s = random_scene(seed)
@@ -148,6 +151,7 @@ def _check_model_pair(
     s: Scenario, scene: _Scene, observer: Unit, target: Unit, obs: Model, tgt: Model
 ) -> None:
     verdict = scene.full_search(obs.id, tgt.id, terrain_only=False)
+    assert not verdict.gave_up
     blockers = ref.blockers_for(s, observer.id, target.id)
     screens = ref.screens_for(s, tgt)
     if not verdict.fully_visible:
@@ -170,3 +174,17 @@ def _check_model_pair(
     facing = ref.facing_points(obs, tgt, spacing=0.02)
     # Points right at the ends of the facing side are grazing; leave 0.01" for sampling.
     assert _facing_covered(facing, samples)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_incremental_updates_match_fresh_computations(seed: int) -> None:
+    from engine.visibility import VisibilityEngine
+
+    rng = random.Random(100 + seed)
+    s = random_scene(seed)
+    engine = VisibilityEngine(s)
+    engine.matrix()
+    for _ in range(4):
+        unit = rng.choice(s.units)
+        s = s.with_unit_moved(unit.id, rng.uniform(-2, 2), rng.uniform(-2, 2))
+        assert engine.update(s, [unit.id]) == visibility(s)
