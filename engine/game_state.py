@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 TIMINGS = ("start_of_turn", "end_of_command_phase", "end_of_turn", "end_of_battle")
 SECONDARY_MODES = ("tactical", "fixed")
 BATTLE_ROUNDS = (1, 5)
+LONGEST_GAME = {"scrollhammer": 7}
+"""Rulesets whose battles can last longer than five rounds (Scrollhammer's Variable Game
+Length: "The battle automatically ends at the close of game turn 7")."""
 
 Timing = Literal["start_of_turn", "end_of_command_phase", "end_of_turn", "end_of_battle"]
 SecondaryMode = Literal["tactical", "fixed"]
@@ -45,6 +48,7 @@ class GameIds:
     objectives: frozenset[str] = frozenset()
     markers: frozenset[str] = frozenset()
     terrain: frozenset[str] = frozenset()
+    ruleset: str = ""
 
     def of_kind(self, kind: str) -> frozenset[str]:
         known: frozenset[str] = getattr(self, kind)
@@ -368,8 +372,13 @@ def ruleset_section_check(module: str) -> GameCheck:
     return check
 
 
+def _check_battle_round(value: object, path: str, ids: GameIds) -> list[Problem]:
+    last = LONGEST_GAME.get(ids.ruleset, BATTLE_ROUNDS[1])
+    return integer_check(BATTLE_ROUNDS[0], last)(value, path, ids)
+
+
 GAME_KEYS: dict[str, GameCheck] = {
-    "battle_round": integer_check(*BATTLE_ROUNDS),
+    "battle_round": _check_battle_round,
     "active_player": reference_check("players"),
     "timing": choice_check(TIMINGS),
     "twist": text_check(),

@@ -551,7 +551,9 @@ class _Reader:
         self.check_references()
         game: Mapping[str, JSONValue] | None = None
         if "game" in doc:
-            game = self.game(doc["game"], players, units, objectives, markers, terrain)
+            game = self.game(
+                doc["game"], players, units, objectives, markers, terrain, ruleset
+            )
         if self.problems or ruleset is None or battlefield is None or players is None:
             return None
         return Scenario(
@@ -913,8 +915,10 @@ class _Reader:
         objectives: tuple[Objective, ...],
         markers: tuple[Marker, ...],
         terrain: tuple[TerrainPiece, ...],
+        ruleset: str | None = None,
     ) -> Mapping[str, JSONValue] | None:
         ids = GameIds(
+            ruleset=ruleset or "",
             players=frozenset(p.id for p in players or ()),
             units=frozenset(u.id for u in units),
             models=frozenset(m.id for u in units for m in u.models),

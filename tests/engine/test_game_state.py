@@ -205,3 +205,24 @@ def test_ruleset_sections_are_checked_by_their_modules() -> None:
     paths = [p.path for p in validate_game({"scrollhammer": {"turn": 8}}, "game", ids)]
     assert paths == ["game.scrollhammer.turn"]
     assert validate_game({"shared_modules": []}, "game", ids) != []
+
+
+def test_scrollhammer_battles_last_up_to_seven_rounds() -> None:
+    """Scrollhammer's Variable Game Length ends at the close of game turn 7 at the latest."""
+    import json
+    from pathlib import Path
+
+    from engine.errors import ScenarioError
+    from engine.scenario_io import parse_scenario
+
+    root = Path(__file__).resolve().parents[2]
+    document = json.loads((root / "assets/scrollhammer/held-ground-demo.warplan.json").read_text())
+    document.setdefault("game", {})["battle_round"] = 7
+    assert parse_scenario(document).game is not None
+    document["game"]["battle_round"] = 8
+    with pytest.raises(ScenarioError, match="game.battle_round: must be an integer from 1 to 7"):
+        parse_scenario(document)
+    chapter_approved = json.loads((root / "assets/scenarios/demo.warplan.json").read_text())
+    chapter_approved["game"]["battle_round"] = 6
+    with pytest.raises(ScenarioError, match="from 1 to 5, got 6"):
+        parse_scenario(chapter_approved)
