@@ -220,10 +220,15 @@ class ProbabilityChartView(QWidget):
             self._items[series.name] = item
         self.key.setText("<small>" + " &nbsp; ".join(key) + "</small>")
         axis = self.plot.getAxis("bottom")
-        axis.setTicks([[(x, label) for x, label in zip(xs, chart.categories, strict=True)]])
+        axis.setTicks(
+            [[(x, tick_label(label)) for x, label in zip(xs, chart.categories, strict=True)]]
+        )
         self.plot.setLabel("bottom", chart.x_label)
         self.plot.setXRange(-0.6, len(xs) - 0.4, padding=0)
-        self.plot.setYRange(0, 1.12, padding=0)
+        # Room above the tallest value for its percentage; a whole 0-1 scale would flatten a
+        # chart of small chances (the Relic table's 2D6).
+        top = max((float(v) for series in chart.series for v in series.values), default=1.0)
+        self.plot.setYRange(0, min(1.12, top * 1.2 + 0.02), padding=0)
         self.plot.setToolTip("\n".join(chart.notes))
 
     def plotted(self) -> dict[str, list[float]]:
@@ -236,6 +241,12 @@ class ProbabilityChartView(QWidget):
                 _xs, ys = item.getData()
                 drawn[name] = [float(v) for v in ys]
         return drawn
+
+
+def tick_label(category: str) -> str:
+    """A short axis label: ``"7 Stone of Barenziah"`` -> ``"7"`` (the name is in the table)."""
+    first = category.split(" ", 1)[0]
+    return first if first.isdigit() else category
 
 
 # ------------------------------------------------------------------------------ board strokes
