@@ -47,8 +47,16 @@ CENTRE_RANGE = 6.0
 NEAR_CENTRE = 1.0
 """Distances to the centre are exact up to 7"; beyond, a lower bound ("at least")."""
 
-_QUARTER_RULE = RuleRef("wh40k-ca2026", "01.04.05 Table Quarters")
-_AREA_RULE = RuleRef("wh40k-ca2026", "Wholly within")
+_QUARTER_SECTION = {
+    "wh40k-ca2026": "01.04.05 Table Quarters",
+    "shared-modules": "Table quarters (Warplan's definition: the modules define none)",
+    "scrollhammer": "Table quarters (Warplan's definition: the rulebook defines none)",
+}
+_AREA_SECTION = {
+    "wh40k-ca2026": "Wholly within",
+    "shared-modules": "Battle Formations: deployment within 12\" of the table edge",
+    "scrollhammer": "Deployment: own table half, more than 12\" from the central line",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,6 +267,17 @@ class UnitPosition:
     model_ids: tuple[str, ...]
     model_quarters: tuple[str | None, ...]
     centre_distances: tuple[float, ...]
+    ruleset: str = "wh40k-ca2026"
+
+    @property
+    def quarter_rule(self) -> RuleRef:
+        """The rule quarters and the centre are judged by, in this unit's ruleset."""
+        return RuleRef(self.ruleset, _QUARTER_SECTION.get(self.ruleset, "Table quarters"))
+
+    @property
+    def area_rule(self) -> RuleRef:
+        """The rule deployment zones and territories are judged by, in this ruleset."""
+        return RuleRef(self.ruleset, _AREA_SECTION.get(self.ruleset, "Wholly within"))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -280,7 +299,7 @@ class UnitPosition:
         facts: list[Fact] = []
         if self.quarter is not None:
             facts.append(
-                Fact(f"every model is wholly within the {self.quarter} quarter", _QUARTER_RULE)
+                Fact(f"every model is wholly within the {self.quarter} quarter", self.quarter_rule)
             )
         else:
             for model_id, quarter in zip(self.model_ids, self.model_quarters, strict=True):
@@ -288,12 +307,12 @@ class UnitPosition:
                     facts.append(
                         Fact(
                             f"{model_id} touches a 1 mm quarter line or the battlefield edge",
-                            _QUARTER_RULE,
+                            self.quarter_rule,
                         )
                     )
             quarters = sorted({q for q in self.model_quarters if q is not None})
             if len(quarters) > 1:
-                facts.append(Fact(f"its models are in {id_list(quarters)}", _QUARTER_RULE))
+                facts.append(Fact(f"its models are in {id_list(quarters)}", self.quarter_rule))
         nearest = min(range(len(self.model_ids)), key=lambda k: self.centre_distances[k])
         d = self.centre_distances[nearest]
         state = "within" if d <= CENTRE_RANGE + TOLERANCE else "not within"
@@ -302,7 +321,7 @@ class UnitPosition:
             Fact(
                 f"{self.model_ids[nearest]} is {bound}{inches(d)} from the centre of the "
                 f'battlefield ({state} 6")',
-                _QUARTER_RULE,
+                self.quarter_rule,
                 {"distance": d},
             )
         )
@@ -310,14 +329,14 @@ class UnitPosition:
             Fact(
                 f"wholly within deployment zones: {id_list(list(self.zones_wholly_within))}; "
                 f"territory: {self.territory or 'none'}",
-                _AREA_RULE,
+                self.area_rule,
             )
         )
         facts.append(
             Fact(
                 f"within terrain areas: {id_list(list(self.terrain_within))}; wholly within: "
                 f"{id_list(list(self.terrain_wholly_within))}",
-                _AREA_RULE,
+                self.area_rule,
             )
         )
         conclusion = (
@@ -418,7 +437,20 @@ def _position(
     distances = tuple(areas.centre_distance[rows.start : rows.stop].tolist())
     if aggregate is None:
         return UnitPosition(
-            unit.id, unit.player, None, False, (), None, False, False, (), (), (), (), ()
+            unit.id,
+            unit.player,
+            None,
+            False,
+            (),
+            None,
+            False,
+            False,
+            (),
+            (),
+            (),
+            (),
+            (),
+            scenario.ruleset,
         )
     q_low, q_high, centre, zones, territory, land_any, land_all, t_any, t_all = aggregate
     return UnitPosition(
@@ -435,4 +467,5 @@ def _position(
         table.model_ids[rows.start : rows.stop],
         tuple(QUARTERS[c] if c >= 0 else None for c in codes),
         distances,
+        scenario.ruleset,
     )

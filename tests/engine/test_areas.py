@@ -226,3 +226,23 @@ def test_a_unit_without_models_is_nowhere() -> None:
     assert position.zones_wholly_within == ()
     assert not position.wholly_within_no_mans_land
     assert position.explanation.conclusion == "gone: no models on the battlefield, so in no area"
+
+
+def test_unit_explanations_cite_the_scenarios_own_ruleset() -> None:
+    """The ruling dock names each ruleset's own rule, never Chapter Approved's for the others."""
+    import json
+    from pathlib import Path
+
+    from engine.areas import unit_positions
+    from engine.scenario_io import parse_scenario
+
+    root = Path(__file__).resolve().parents[2]
+    for path, ruleset in (
+        ("assets/scrollhammer/held-ground-demo.warplan.json", "scrollhammer"),
+        ("assets/shared-modules/battle-formations-demo.warplan.json", "shared-modules"),
+        ("assets/scenarios/demo.warplan.json", "wh40k-ca2026"),
+    ):
+        scenario = parse_scenario(json.loads((root / path).read_text()))
+        for position in unit_positions(scenario):
+            rules = {fact.rule.ruleset for fact in position.explanation.facts if fact.rule}
+            assert rules == {ruleset}, (path, position.id, rules)
