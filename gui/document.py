@@ -135,8 +135,10 @@ class ScenarioDocument(QObject):
     path_changed = Signal(object)
     modified_changed = Signal(bool)
 
-    def __init__(self, scenario: Scenario, path: Path | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
         self._scenario = scenario
         self._path = path
         self._drag_origin: Scenario | None = None

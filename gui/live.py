@@ -252,9 +252,13 @@ class LiveRules(QObject):
     """The scenario or observer changed; the shown line of sight is out of date."""
 
     def __init__(
-        self, document: ScenarioDocument, *, thread_pool: QThreadPool | None = None
+        self,
+        document: ScenarioDocument,
+        *,
+        thread_pool: QThreadPool | None = None,
+        parent: QObject | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(parent)
         self.document = document
         self.snapshot: RulesSnapshot | None = None
         self.overlapping: frozenset[str] = frozenset()

@@ -78,10 +78,10 @@ class MainWindow(QMainWindow):
         self.setObjectName("WarplanMainWindow")
         self.settings = settings or QSettings()
         self.autosave = autosave or AutosaveStore()
-        self.document = ScenarioDocument(scenario or blank_scenario(), path)
+        self.document = ScenarioDocument(scenario or blank_scenario(), path, parent=self)
         self.scene = BattlefieldScene(self.document)
         self.view = BattlefieldView(self.scene)
-        self.live = LiveRules(self.document)
+        self.live = LiveRules(self.document, parent=self)
         self.overlays = OverlayController(self.scene, self.live)
         self.setCentralWidget(self.view)
         self.docks: dict[str, QDockWidget] = {}
@@ -336,12 +336,14 @@ class MainWindow(QMainWindow):
         self.scene.selection_changed_ids.connect(self._on_selection)
         self.live.evaluated.connect(self._on_evaluated)
         self.live.overlaps_changed.connect(self.scene.set_overlapping)
-        self.live.visibility_ready.connect(lambda _r: self._update_ruling())
+        self.live.visibility_ready.connect(self._update_ruling)
         self.document.changed.connect(self._on_document_changed)
-        self.document.replaced.connect(lambda _s: self._on_replaced())
-        self.document.modified_changed.connect(lambda _m: self._update_title())
-        self.document.undo_stack.indexChanged.connect(lambda _i: self._autosave_timer.start())
-        self.document.path_changed.connect(lambda _p: self._update_title())
+        # Bound methods, not lambdas: Qt drops these connections when the window goes, while
+        # the document may outlive it.
+        self.document.replaced.connect(self._on_replaced)
+        self.document.modified_changed.connect(self._update_title)
+        self.document.undo_stack.indexChanged.connect(self._on_history_changed)
+        self.document.path_changed.connect(self._update_title)
         self.view.measured.connect(
             lambda d: self.statusBar().showMessage(f'Measured {d:.3f}"', 10_000)
         )
@@ -378,7 +380,10 @@ class MainWindow(QMainWindow):
         if change.structure:
             self.overlays.refresh_deployment()
 
-    def _on_replaced(self) -> None:
+    def _on_history_changed(self, _index: int = 0) -> None:
+        self._autosave_timer.start()
+
+    def _on_replaced(self, _scenario: object = None) -> None:
         self.live.refresh()
         self.overlays.refresh_all()
         self.view.fit_battlefield()
@@ -393,7 +398,7 @@ class MainWindow(QMainWindow):
         else:
             self._update_ruling()
 
-    def _update_ruling(self) -> None:
+    def _update_ruling(self, _result: object = None) -> None:
         heading, text = ruling_for(
             self.document.scenario,
             self.live.snapshot,
@@ -403,7 +408,7 @@ class MainWindow(QMainWindow):
         )
         self.ruling.show_ruling(heading, text)
 
-    def _update_title(self) -> None:
+    def _update_title(self, _changed: object = None) -> None:
         path = self.document.path
         name = path.name if path is not None else (self.document.scenario.title or "Untitled")
         self.setWindowTitle(f"{name}[*] - Warplan")
