@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from gui_helpers import drag, duel_scenario, move_pressed, view_pos
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from gui.shapes import scene_point
 
@@ -122,3 +122,49 @@ def test_dragging_into_range_changes_control_in_document_and_overlay(qtbot, make
     window.document.undo_stack.undo()
     assert live.snapshot.objectives["obj-centre"].controlled_by == ()
     assert "nobody" in layer.label_texts()[("objective", "obj-centre")]
+
+
+def test_dragging_a_unit_label_terrain_and_objective(qtbot, make_window) -> None:
+    from dataclasses import replace
+
+    from gui.edits import terrain_preset
+
+    scenario = duel_scenario()
+    scenario = replace(scenario, terrain=(terrain_preset("crater", (10.0, 35.0), "crater-1"),))
+    window = make_window(scenario)
+    view = window.view
+    label = window.scene.unit_labels["red-squad"]
+    label_point = view.mapFromScene(label.scenePos())
+    start = label_point + QPoint(0, -8)  # inside the tag, which sits above its anchor
+    end = start + QPoint(round(3 * view.pixels_per_inch()), 0)
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    move_pressed(view.viewport(), end)
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
+    pixel = 1 / view.pixels_per_inch()
+    assert window.document.scenario.model("red-1").x == pytest.approx(33.0, abs=2 * pixel)
+
+    drag(qtbot, view, (10.0, 35.0), (14.0, 31.0))
+    x0, y0 = window.document.scenario.terrain_piece("crater-1").area[0]
+    assert x0 == pytest.approx(12.5 + 4.0, abs=2 * pixel)
+    assert y0 == pytest.approx(35.0 - 4.0, abs=2 * pixel)
+
+    drag(qtbot, view, (30.0, 22.0), (40.0, 22.0))
+    assert window.document.scenario.objective("obj-centre").x == pytest.approx(40.0, abs=2 * pixel)
+    assert window.document.undo_stack.count() == 3
+
+
+def test_r_rotates_ovals_and_hulls(qtbot, make_window) -> None:
+    from dataclasses import replace
+
+    from engine.model import Model, OvalBase, Unit
+
+    bikes = Unit("red-bikes", "red", (Model("red-bike-1", 10.0, 10.0, OvalBase(75, 42)),))
+    window = make_window(replace(duel_scenario(), units=(*duel_scenario().units, bikes)))
+    window.scene.select_ids({"red-bike-1"})
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_R)
+    qtbot.keyClick(window.view, Qt.Key.Key_R)
+    assert window.document.scenario.model("red-bike-1").rotation == pytest.approx(30.0)
+    assert window.scene.models["red-bike-1"].rotation() == pytest.approx(-30.0)
+    qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ShiftModifier)
+    assert window.document.scenario.model("red-bike-1").rotation == pytest.approx(15.0)
