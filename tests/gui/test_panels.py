@@ -176,3 +176,24 @@ def test_quarters_overlay_reports_presence(make_window) -> None:
     labels = window.overlays.layers["quarters"].label_texts()
     assert labels[("presence", "SW")] == "SW quarter: Red"
     assert labels[("presence", "NE")] == "NE quarter: nobody"
+
+
+def test_engagement_overlay_rings_the_selected_unit_and_links_engaged_models(
+    qtbot, make_window
+) -> None:
+    window = make_window()
+    layer = window.overlays.layers["engagement"]
+    assert layer.keys() == []
+    # 1.5" edge to edge: engaged (within 2").
+    drag(qtbot, window.view, (30.0, 16.0), (30.0, 27.0 - 32 / 25.4 - 1.5))
+    assert window.live.snapshot.units["red-squad"].engaged_with == ("blue-squad",)
+    keys = set(layer.keys())
+    assert ("ring", "red-1") in keys
+    assert ("pair", "blue-1", "red-1") in keys or ("pair", "red-1", "blue-1") in keys
+    window.scene.select_ids(set())
+    assert all(key[0] == "pair" for key in layer)
+    window.action_engagement_all.setChecked(False)
+    window.scene.select_ids({"obj-centre"})
+    assert layer.keys() == []
+    window.action_engagement_all.setChecked(True)
+    assert any(key[0] == "pair" for key in layer)
