@@ -8,7 +8,7 @@ line-of-sight results, resolved deployment), never inside ``paint()``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,6 +184,9 @@ class OverlayLayer:
 
     def keys(self) -> list[Hashable]:
         return list(self._entries)
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(list(self._entries))
 
     def label_texts(self) -> dict[Hashable, str]:
         return {k: e.label.text() for k, e in self._entries.items() if e.label is not None}
