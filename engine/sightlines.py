@@ -486,7 +486,26 @@ def _umbra_cover(
     umbra of a part is the intersection of its stopped regions seen from the cell's vertices.
     ``area`` covered by the union of the umbrae proves it. Blockers are taken at their inner
     bounds, so the proof never overstates blocking.
+
+    Points of the cell inside a blocker that is high enough right at the cell end see nothing,
+    so they are set aside first and the umbrae are taken from the hull of the rest.
     """
+    standing_in = [
+        b
+        for b in blockers
+        if (interval := low_interval(h_cell, h_far, b.top)) is not None
+        and interval[0] <= 1e-12
+        and b.inner.intersects(cell)
+    ]
+    inside_labels = set()
+    if standing_in:
+        rest = shapely.difference(cell, shapely.union_all([b.inner for b in standing_in]))
+        inside_labels = {b.label for b in standing_in}
+        if _largest_part(rest) is None:
+            return frozenset(inside_labels)
+        hull = shapely.convex_hull(rest)
+        if isinstance(hull, ShapelyPolygon) and hull.area > 0:
+            cell = hull
     vertices = np.asarray(cell.exterior.coords, dtype=float)[:-1]
     reach = max(_reach((float(x), float(y)), area) for x, y in vertices)
     per_part: dict[tuple[str, int], list[shapely.Geometry]] = {}
@@ -519,7 +538,7 @@ def _umbra_cover(
     left = shapely.difference(area, shapely.union_all(umbrae))
     if _largest_part(left) is not None:
         return None
-    return frozenset(labels)
+    return frozenset(labels | inside_labels)
 
 
 # ---------------------------------------------------------------------------------------------

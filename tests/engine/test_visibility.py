@@ -455,3 +455,13 @@ def test_facing_side_of_a_round_target() -> None:
     assert span == pytest.approx(math.pi, abs=1e-6)
     xs = [p.point(0.5 * (p.u0 + p.u1))[0] for p in pieces]
     assert all(x <= 10.0 + 1e-9 for x in xs)
+
+
+def test_observer_in_base_contact_with_a_wall_is_proven_blocked() -> None:
+    contact = wall("w", 10 + R32 - 0.01, 0, 11, 20, 5.0)
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (contact,)))
+    assert (p.visible, p.blockers) == (False, ("w",))
+    assert "clearance" not in p.explanation
+    assert "budget" not in p.explanation
+    beside = wall("w", 9, 10 + R32 - 0.01, 11, 11, 5.0)
+    assert pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (beside,))).visible
