@@ -195,3 +195,44 @@ def test_engagement_overlay_rings_the_selected_unit_and_links_engaged_models(
     assert layer.keys() == []
     window.action_engagement_all.setChecked(True)
     assert any(key[0] == "pair" for key in layer)
+
+
+def test_wheel_zooms_and_middle_button_pans(qtbot, make_window) -> None:
+    from PySide6.QtCore import QEvent, QPoint, QPointF
+    from PySide6.QtGui import QMouseEvent, QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window()
+    view = window.view
+    fitted = view.pixels_per_inch()
+    centre = QPointF(view.viewport().rect().center())
+    wheel = QWheelEvent(
+        centre,
+        QPointF(view.viewport().mapToGlobal(centre.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(view.viewport(), wheel)
+    assert view.pixels_per_inch() == pytest.approx(fitted * 1.18**2)
+    before = view.mapToScene(view.viewport().rect().center())
+    start = view.viewport().rect().center()
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.MiddleButton, pos=start)
+    move = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(start + QPoint(-100, 0)),
+        QPointF(view.viewport().mapToGlobal(start + QPoint(-100, 0))),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.MiddleButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(view.viewport(), move)
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.MiddleButton, pos=start + QPoint(-100, 0))
+    after = view.mapToScene(view.viewport().rect().center())
+    assert after.x() - before.x() == pytest.approx(100 / view.pixels_per_inch(), rel=0.05)
+    window.action_fit.trigger()
+    assert view.pixels_per_inch() == pytest.approx(fitted)
+    assert window.document.undo_stack.count() == 0
