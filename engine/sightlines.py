@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -661,6 +662,28 @@ def _separation(
     return frozenset(labels)
 
 
+def prove_no_sight_line(
+    observer_area: ShapelyPolygon,
+    h_observer: float,
+    target_area: ShapelyPolygon,
+    h_target: float,
+    blockers: Sequence[Blocker],
+) -> frozenset[str] | None:
+    """Labels of blockers proving that no line from any point of the convex ``observer_area``
+    reaches any point of ``target_area`` (heights as given), or ``None`` without a proof.
+
+    Used on whole units at once: the hulls of two units' bases contain every base, so a proof
+    for the hulls settles every model pair between them.
+    """
+    local = relevant_blockers(blockers, _hull(observer_area, target_area), h_observer, h_target)
+    if not local:
+        return None
+    proof = _separation(observer_area, target_area, h_observer, h_target, local)
+    if proof is None:
+        proof = _umbra_cover(observer_area, h_observer, h_target, target_area, local)
+    return proof
+
+
 def quick_sight_line(
     observer: Outline,
     h_observer: float,
@@ -948,10 +971,12 @@ def check_fully_visible(
     if not relevant:
         return FullSearch(True)
     fans: list[tuple[XY, FacingPiece]] = []
-    stack = list(reversed(facing_pieces(target, observer)))
+    # Breadth first: every part of the facing side is looked at before any is refined, so a
+    # hidden point anywhere is found early.
+    queue = deque(facing_pieces(target, observer))
     steps = 0
-    while stack:
-        piece = stack.pop()
+    while queue:
+        piece = queue.popleft()
         steps += 1
         point = piece.middle
         seen, _ = _seen_area(point, z_target, h_observer, observer.inner, relevant, False)
@@ -973,6 +998,5 @@ def check_fully_visible(
             return FullSearch(
                 False, point, frozenset(labels), False, gave_up=steps > MAX_CELL_PAIRS
             )
-        low, high = piece.halves()
-        stack.extend((high, low))
+        queue.extend(piece.halves())
     return FullSearch(True, fans=tuple(fans))

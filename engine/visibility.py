@@ -60,6 +60,7 @@ from engine.sightlines import (
     find_sight_line,
     model_blocker,
     polygon_blocker,
+    prove_no_sight_line,
     quick_sight_line,
 )
 
@@ -366,10 +367,29 @@ class _Scene:
                 else "one of the units has no models"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, (), reason)
-        witness = None
+        witness = next(
+            (
+                line
+                for obs in eligible
+                for tgt in target.models
+                if (line := self.quick_line(obs.id, tgt.id)) is not None
+            ),
+            None,
+        )
+        if witness is None:
+            proof = self._unit_proof(eligible, target)
+            if proof is not None:
+                names = ", ".join(sorted(proof)) or "nothing"
+                text = (
+                    f"{target.id} is not visible to {observer.id}: the blockers wall off every "
+                    f"sight line between the two units; in the way: {names}"
+                )
+                return PairVisibility(
+                    observer.id, target.id, False, False, False, None, tuple(sorted(proof)), text
+                )
         in_the_way: set[str] = set()
-        unproven = False
-        for obs in eligible:
+        unproven = gave_up = False
+        for obs in eligible if witness is None else ():
             for tgt in target.models:
                 line = self.sight_line(obs.id, tgt.id)
                 if line is not None:
@@ -378,10 +398,15 @@ class _Scene:
                 search = self.line_search(obs.id, tgt.id)
                 in_the_way |= search.blockers
                 unproven |= not search.proven
+                gave_up |= search.gave_up
             if witness is not None:
                 break
         if witness is None:
-            limit = ' (no line with 0.05" clearance either)' if unproven else ""
+            limit = ""
+            if gave_up:
+                limit = " (not proven: the search budget ran out)"
+            elif unproven:
+                limit = ' (no line with 0.05" clearance either)'
             names = ", ".join(sorted(in_the_way)) or "nothing"
             text = (
                 f"{target.id} is not visible to {observer.id}: every sight line is blocked"
@@ -405,6 +430,19 @@ class _Scene:
             explanation,
         )
 
+    def _unit_proof(self, eligible: Sequence[Model], target: Unit) -> frozenset[str] | None:
+        """A proof that no eligible observing model sees any model of the target unit, made
+        once for the hulls of the two groups of bases (when each group shares one top height)."""
+        tops_o = {round(m.z + m.height, 9) for m in eligible}
+        tops_t = {round(m.z + m.height, 9) for m in target.models}
+        if len(tops_o) != 1 or len(tops_t) != 1:
+            return None
+        area_o = _hull_of([self.footprint[m.id] for m in eligible])
+        area_t = _hull_of([self.footprint[m.id] for m in target.models])
+        units = (self.unit_of[eligible[0].id].id, target.id)
+        blockers = self._blockers_near(shapely.convex_hull(area_o.union(area_t)), units, True)
+        return prove_no_sight_line(area_o, tops_o.pop(), area_t, tops_t.pop(), blockers)
+
     def _unit_fully_visible(
         self, eligible: Sequence[Model], target: Unit
     ) -> tuple[bool, str, set[str]]:
@@ -422,6 +460,8 @@ class _Scene:
                 assert search.hidden is not None
                 x, y = search.hidden
                 how = "hidden" if search.proven else 'not seen by any line with 0.05" clearance'
+                if search.gave_up:
+                    how = "not seen (not proven: the search budget ran out)"
                 names = ", ".join(sorted(search.blockers)) or "nothing"
                 text = (
                     f"not fully visible: {tgt.id}'s facing point ({x:.3f}, {y:.3f}) is {how} "
@@ -453,6 +493,11 @@ class _Scene:
             parts.append(f"{', '.join(m.id for m in sheltered)} within terrain areas")
         parts.append(f"{', '.join(m.id for m in exposed)} not fully visible because of terrain")
         return True, "cover against every observing model that sees it: " + "; ".join(parts)
+
+
+def _hull_of(outlines: Sequence[Outline]) -> shapely.Geometry:
+    points = np.vstack([np.asarray(o.outer.exterior.coords) for o in outlines])
+    return shapely.convex_hull(shapely.multipoints(points))
 
 
 def _describe_line(line: SightLine) -> str:
