@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from collections.abc import Sequence
@@ -812,6 +813,7 @@ class FacingPiece:
         )
 
 
+@functools.lru_cache(maxsize=8192)
 def facing_pieces(target: Outline, observer: Outline) -> list[FacingPiece]:
     """The parts of ``target``'s boundary that face ``observer``.
 
@@ -865,12 +867,12 @@ def _facing_gap(target: Outline, observer: Outline, u: FloatArray) -> FloatArray
 
 def _refine_edge(target: Outline, observer: Outline, outside: float, inside: float) -> float:
     """Bisect between a non-facing and a facing parameter; returns a facing side value."""
-    for _ in range(50):
-        mid = 0.5 * (outside + inside)
-        if _facing_gap(target, observer, np.array([mid]))[0] >= -1e-12:
-            inside = mid
-        else:
-            outside = mid
+    # Bracket the change of sign with one vectorised pass, then bisect the last step.
+    for _ in range(3):
+        u = np.linspace(outside, inside, 33)
+        facing = _facing_gap(target, observer, u) >= -1e-12
+        first = int(np.argmax(facing))
+        outside, inside = float(u[first - 1]), float(u[first])
     return inside
 
 
@@ -973,7 +975,7 @@ def check_fully_visible(
     fans: list[tuple[XY, FacingPiece]] = []
     # Breadth first: every part of the facing side is looked at before any is refined, so a
     # hidden point anywhere is found early.
-    queue = deque(facing_pieces(target, observer))
+    queue = deque(list(facing_pieces(target, observer)))
     steps = 0
     while queue:
         piece = queue.popleft()
