@@ -9,7 +9,10 @@ height there is at or below that blocker's top. The geometry lives in :mod:`engi
 Every conclusion can be checked: a *visible* pair carries its sight line (:class:`SightLine`),
 and a *not visible* pair names what is in the way. "Not visible" is exact up to a clearance of
 0.05" (a line that only squeezes through a narrower gap may be missed; see
-``sightlines.MIN_CELL``).
+``sightlines.MIN_CELL``), unless a model pair's search budget runs out
+(``sightlines.MAX_CELL_PAIRS``), which its explanation then says ("not proven"). The same
+holds for "not fully visible"; a "fully visible" is proven (observer points each seeing a whole
+piece of the facing side).
 
 Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
 
@@ -48,6 +51,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from engine.errors import UnknownReferenceError
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.sightlines import (
     HALF_LINE_WIDTH,
@@ -516,8 +520,10 @@ def _describe_line(line: SightLine) -> str:
 def _ordered_pairs(scenario: Scenario, observers: Iterable[str] | None) -> list[tuple[Unit, Unit]]:
     wanted = None if observers is None else set(observers)
     if wanted is not None:
-        for unit_id in wanted:
-            scenario.unit(unit_id)  # unknown ids fail loudly, as KeyError from the scenario
+        known = {u.id for u in scenario.units}
+        unknown = sorted(wanted - known)
+        if unknown:
+            raise UnknownReferenceError(f"no unit with id {', '.join(unknown)}")
     units = sorted(scenario.units, key=lambda u: u.id)
     return [
         (obs, tgt)

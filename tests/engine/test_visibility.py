@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from engine.errors import UnknownReferenceError
 from engine.model import (
     MM_PER_INCH,
     CircleBase,
@@ -440,7 +441,7 @@ def test_update_detects_other_changes() -> None:
 
 def test_unknown_observer_is_an_error() -> None:
     s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)])
-    with pytest.raises(KeyError):
+    with pytest.raises(UnknownReferenceError, match="nobody"):
         visibility(s, observers=["nobody"])
 
 
