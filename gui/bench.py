@@ -53,6 +53,7 @@ def run_drag_benchmark(
     width: int = 1600,
     height: int = 1000,
     line_of_sight: bool = True,
+    board_only: bool = False,
 ) -> dict[str, Any]:
     """Drag one unit of ``make_stress_scenario(seed)`` for ``steps`` mouse moves; timings in ms."""
     from engine.stress import make_stress_scenario
@@ -70,6 +71,10 @@ def run_drag_benchmark(
         restore_layout=False,
     )
     window.set_overlay("visibility", line_of_sight)
+    if board_only:
+        # The worst case for repaints: the battlefield fills the whole window.
+        for dock in window.docks.values():
+            dock.hide()
     window.resize(width, height)
     window.show()
     app.processEvents()
@@ -136,7 +141,7 @@ def run_drag_benchmark(
         "units": len(scenario.units),
         "steps": steps,
         "dragged_unit": unit.id,
-        "window": f"{width}x{height}",
+        "window": f"{width}x{height}" + (" (docks hidden)" if board_only else ""),
         "pixels_per_inch": round(ppi, 2),
         "step_ms": summary(total_ms),
         "handling_ms": summary(handle_ms),

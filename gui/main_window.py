@@ -351,6 +351,8 @@ class MainWindow(QMainWindow):
             lambda ppi: self._status_zoom.setText(f"{ppi:.1f} px per inch")
         )
         self.view.polygon_finished.connect(self._on_polygon)
+        self.scene.drag_started.connect(self._on_drag_started)
+        self.scene.drag_finished.connect(self.view.end_static_cache)
         self.palette.selection_requested.connect(self.scene.select_ids)
         self.palette.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
@@ -379,6 +381,11 @@ class MainWindow(QMainWindow):
     def _on_document_changed(self, change: Change) -> None:
         if change.structure:
             self.overlays.refresh_deployment()
+
+    def _on_drag_started(self) -> None:
+        static = self.scene.static_items_during_drag()
+        static += self.overlays.layers["deployment"].graphics_items()
+        self.view.begin_static_cache(static)
 
     def _on_history_changed(self, _index: int = 0) -> None:
         self._autosave_timer.start()

@@ -185,6 +185,14 @@ class OverlayLayer:
     def keys(self) -> list[Hashable]:
         return list(self._entries)
 
+    def graphics_items(self) -> list[QGraphicsItem]:
+        items: list[QGraphicsItem] = []
+        for entry in self._entries.values():
+            items.append(entry.item)
+            if entry.label is not None:
+                items.append(entry.label)
+        return items
+
     def __iter__(self) -> Iterator[Hashable]:
         return iter(list(self._entries))
 

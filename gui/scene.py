@@ -401,6 +401,26 @@ class BattlefieldScene(QGraphicsScene):
             self.drag_finished.emit()
         event.accept()
 
+    def static_items_during_drag(self) -> list[QGraphicsItem]:
+        """The entity items the current drag cannot change (the view caches them as a picture)."""
+        drag = self._drag
+        if drag is None:
+            return []
+        moved_units = drag.selection.moved_unit_ids(drag.origin)
+        static: list[QGraphicsItem] = [
+            item for item in self.models.values() if item.unit_id not in moved_units
+        ]
+        static += [item for key, item in self.unit_labels.items() if key not in moved_units]
+        static += [item for key, item in self.terrain.items() if key not in drag.selection.terrain]
+        linked = {o.id for o in drag.origin.objectives if o.terrain in drag.selection.terrain}
+        static += [
+            item
+            for key, item in self.objectives.items()
+            if key not in drag.selection.objectives and key not in linked
+        ]
+        static += [item for key, item in self.markers.items() if key not in drag.selection.markers]
+        return static
+
     def _pixels_per_inch(self) -> float:
         views = self.views()
         return views[0].transform().m11() if views else 1.0

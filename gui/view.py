@@ -7,8 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QWheelEvent
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView
+from PySide6.QtGui import (
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPixmap,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsView
 
 from engine.model import Model, Point
 from gui.engine_bridge import engine_module
@@ -102,15 +110,88 @@ class BattlefieldView(QGraphicsView):
         self._tool_label.setVisible(False)
         scene.addItem(self._tool_label)
         self.last_distance: float | None = None
+        self._static_pixmap: QPixmap | None = None
+        self._hidden_static: list[QGraphicsItem] = []
         self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-        self.setBackgroundBrush(QColor("#5b6169"))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
+
+    # ------------------------------------------------------------------ static layer cache
+
+    def begin_static_cache(self, static_items: list[QGraphicsItem]) -> None:
+        """Paint what a drag cannot change once, as the background, and hide those items.
+
+        During a drag only the dragged things and the overlays stay live items, so each step
+        repaints little (the performance notes measured 7.6 ms against 26 ms per step).
+        """
+        if self._static_pixmap is not None or not static_items:
+            return
+        ratio = self.viewport().devicePixelRatioF()
+        pixmap = QPixmap(self.viewport().size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        static = set(static_items)
+        live = [
+            i
+            for i in self.scene().items()
+            if i.isVisible()
+            and i.parentItem() is None
+            and i not in static
+            and i is not self._tool_path
+            and i is not self._tool_label
+        ]
+        # Opacity, not visibility: hiding a selected item would deselect it.
+        opacities = [(item, item.opacity()) for item in live]
+        for item in live:
+            item.setOpacity(0.0)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.render(
+            painter,
+            QRectF(0, 0, self.viewport().width(), self.viewport().height()),
+            self.viewport().rect(),
+        )
+        painter.end()
+        for item, opacity in opacities:
+            item.setOpacity(opacity)
+        self._hidden_static = [i for i in static_items if i.isVisible()]
+        for item in self._hidden_static:
+            item.setVisible(False)
+        self._static_pixmap = pixmap
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+        self.resetCachedContent()
+        self.viewport().update()
+
+    def end_static_cache(self) -> None:
+        if self._static_pixmap is None:
+            return
+        for item in self._hidden_static:
+            if item.scene() is not None:
+                item.setVisible(True)
+        self._hidden_static = []
+        self._static_pixmap = None
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.resetCachedContent()
+        self.viewport().update()
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+        if self._static_pixmap is None:
+            super().drawBackground(painter, rect)
+            return
+        painter.save()
+        painter.resetTransform()
+        painter.drawPixmap(0, 0, self._static_pixmap)
+        painter.restore()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
+        # The cached picture is of the old viewport: drop it rather than show it shifted.
+        self.end_static_cache()
+        super().scrollContentsBy(dx, dy)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         # The battlefield is the point of the window: ask for most of it, docks get the rest.

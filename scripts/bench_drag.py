@@ -23,8 +23,9 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--board-only", action="store_true", help="hide the docks (big board)")
     args = parser.parse_args()
-    result = run_drag_benchmark(steps=args.steps, seed=args.seed)
+    result = run_drag_benchmark(steps=args.steps, seed=args.seed, board_only=args.board_only)
     print(json.dumps(result, indent=2) if args.json else format_report(result))
     return 0
 
