@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from engine.errors import WarplanError
 from engine.model import CircleBase, Scenario
 from gui.document import Change, ScenarioDocument
 from gui.engine_bridge import engine_module
@@ -261,6 +262,7 @@ class LiveRules(QObject):
         super().__init__(parent)
         self.document = document
         self.snapshot: RulesSnapshot | None = None
+        self.last_error = ""
         self.overlapping: frozenset[str] = frozenset()
         self._overlap_pairs: frozenset[tuple[str, str]] = frozenset()
         self.visibility: VisibilityResult | None = None
@@ -322,14 +324,24 @@ class LiveRules(QObject):
             self.evaluated.emit(None)
             return
         started = time.perf_counter()
-        if moved_units is not None and self._incremental is not None:
-            evaluation = self._incremental.update(scenario, tuple(sorted(moved_units)))
-        else:
-            evaluation = module.evaluate(scenario, visibility=False)
-            incremental_class = getattr(module, "IncrementalEvaluator", None)
-            self._incremental = (
-                incremental_class(scenario) if incremental_class is not None else None
-            )
+        try:
+            if moved_units is not None and self._incremental is not None:
+                evaluation = self._incremental.update(scenario, tuple(sorted(moved_units)))
+            else:
+                evaluation = module.evaluate(scenario, visibility=False)
+                incremental_class = getattr(module, "IncrementalEvaluator", None)
+                self._incremental = (
+                    incremental_class(scenario) if incremental_class is not None else None
+                )
+        except WarplanError as error:
+            # A scenario the rules cannot judge (say, a degenerate base) is still editable:
+            # the overlays show nothing and the status bar says why.
+            self._incremental = None
+            self.snapshot = None
+            self.last_error = str(error)
+            self.evaluated.emit(None)
+            return
+        self.last_error = ""
         self.snapshot = snapshot_from_evaluation(
             scenario, evaluation, time.perf_counter() - started
         )

@@ -373,7 +373,12 @@ class MainWindow(QMainWindow):
 
     def _on_evaluated(self, snapshot: object) -> None:
         if snapshot is None:
-            self._status_rules.setText(missing_message("engine.evaluate"))
+            problem = self.live.last_error
+            self._status_rules.setText(
+                f"Rules cannot judge this: {problem}"
+                if problem
+                else missing_message("engine.evaluate")
+            )
         else:
             self._status_rules.setText(f"rules {getattr(snapshot, 'seconds', 0.0) * 1000:.1f} ms")
         self._schedule_ruling()
@@ -406,6 +411,11 @@ class MainWindow(QMainWindow):
             self._update_ruling()
 
     def _update_ruling(self, _result: object = None) -> None:
+        if self.live.snapshot is None and self.live.last_error:
+            self.ruling.show_ruling(
+                "Ruling", f"The rules cannot judge this battlefield: {self.live.last_error}"
+            )
+            return
         heading, text = ruling_for(
             self.document.scenario,
             self.live.snapshot,
