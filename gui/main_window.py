@@ -5,12 +5,20 @@ do the work.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QGuiApplication,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -676,11 +684,59 @@ class MainWindow(QMainWindow):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if not self._layout_restored:
-            # First start: narrow side docks, so the battlefield gets most of the window.
             self._layout_restored = True
-            self.resizeDocks([self.docks["PaletteDock"]], [250], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["InspectorDock"]], [400], Qt.Orientation.Horizontal)
+            self.arrange_default_layout()
             QTimer.singleShot(0, self.view.fit_battlefield)
+
+    def arrange_default_layout(self) -> None:
+        """The first-start layout: the battlefield gets the whole height of the window.
+
+        Editing tools share the left column; the right column holds, above, the explanations
+        and mission panels and, below, the per-player decks, the turn tracker and the score
+        chart, each group tabbed.
+        """
+        self._fit_to_screen()
+        # Moving docks stacks them for a moment and grows the window; it returns to this size.
+        intended = self.size()
+        right_area = Qt.DockWidgetArea.RightDockWidgetArea
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, right_area)
+        upper = ["RulingDock", "MissionDock", "ScrollhammerDock", "SharedModulesDock"]
+        lower = ["SecondaryDockPlayer1", "SecondaryDockPlayer2", "TurnLedgerDock", "ScoreChartDock"]
+        lower = [name for name in lower if name in self.docks]
+        for name in lower:
+            # A new row under the explanations (Qt cannot split a tabbed dock).
+            self.addDockWidget(right_area, self.docks[name], Qt.Orientation.Vertical)
+        ruling = self.docks["RulingDock"]
+        self._tabify_present(["PaletteDock", "InspectorDock"])
+        self._tabify_present(upper)
+        self._tabify_present(lower)
+        self.resize(intended)
+        QTimer.singleShot(0, lambda: self.resize(intended))
+        self.resizeDocks([self.docks["PaletteDock"], ruling], [270, 440], Qt.Orientation.Horizontal)
+        if lower:
+            self.resizeDocks(
+                [ruling, self.docks[lower[0]]], [self.height() // 2] * 2, Qt.Orientation.Vertical
+            )
+        for name in ("PaletteDock", "RulingDock", "TurnLedgerDock"):
+            if name in self.docks:
+                self.docks[name].raise_()
+
+    def _fit_to_screen(self) -> None:
+        """Shrink the first-start window to a small real screen (laptops), never grow it."""
+        screen = self.screen()
+        if screen is None or QGuiApplication.platformName() == "offscreen":
+            return
+        available = screen.availableGeometry()
+        width = min(self.width(), int(available.width() * 0.95))
+        height = min(self.height(), int(available.height() * 0.92))
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+
+    def _tabify_present(self, names: list[str]) -> None:
+        present = [self.docks[name] for name in names if name in self.docks]
+        for first, second in itertools.pairwise(present):
+            self.tabifyDockWidget(first, second)
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

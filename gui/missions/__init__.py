@@ -48,7 +48,6 @@ DOCK_NAMES = (
 )
 """The mission docks' object names (the window's saved layout refers to them)."""
 
-BOTTOM_DOCK_HEIGHT = 300
 """Pixels: the deck, turn and chart docks leave most of the window to the battlefield."""
 
 RunDialog = Callable[[NewGameDialog], bool]
@@ -109,11 +108,6 @@ class MissionDocks:
         self.window.document.load(scenario, None)
         return True
 
-    def size_bottom_docks(self) -> None:
-        """The deck, turn and chart docks at their first-start height."""
-        bottom = [self.docks[name] for name in DOCK_NAMES[1:]]
-        self.window.resizeDocks(bottom, [BOTTOM_DOCK_HEIGHT] * 4, Qt.Orientation.Vertical)
-
     def _retitle(self, scenario: Scenario) -> None:
         for slot, player in enumerate(scenario.players):
             title = f"Secondary Missions: {player.name or player.id}"
@@ -140,9 +134,6 @@ def install_mission_docks(window: MainWindow) -> MissionDocks:
     window.tabifyDockWidget(window.docks["RulingDock"], installed.docks[DOCK_NAMES[0]])
     # The Ruling stays in front (the battlefield's "why"); the Mission is its neighbour tab.
     QTimer.singleShot(0, window.docks["RulingDock"].raise_)
-    if window.settings.value("window/state") is None:
-        # First start (no saved layout): once the window is shown, keep the bottom row low.
-        QTimer.singleShot(0, installed.size_bottom_docks)
     for requester in (mission, *secondaries, turn):
         requester.new_game_requested.connect(installed.new_game_here)
     context.message.connect(lambda text: window.statusBar().showMessage(text, 8_000))

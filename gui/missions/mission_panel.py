@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario, freeze, thaw
+from gui.compact import compact_combo
 from gui.missions import game_state_edits as edits
 from gui.missions.cards_view import (
     PLAYER_COLOURS,
@@ -83,7 +84,7 @@ class MissionPanel(QWidget):
         self.primaries: list[QComboBox] = []
         self.player_labels: list[QLabel] = []
         for slot in range(2):
-            fd, primary = QComboBox(), QComboBox()
+            fd, primary = compact_combo(), compact_combo()
             fd.setObjectName(f"disposition-{slot}")
             primary.setObjectName(f"primary-{slot}")
             fd.currentIndexChanged.connect(lambda _i: self._on_setup_field("force_dispositions"))
@@ -99,14 +100,14 @@ class MissionPanel(QWidget):
         players_grid.setColumnStretch(1, 1)
         players_grid.setColumnStretch(2, 1)
         form.addRow(players_grid)
-        self.deployment = QComboBox()
+        self.deployment = compact_combo()
         self.deployment.setObjectName("deployment")
         self.deployment.currentIndexChanged.connect(lambda _i: self._on_setup_field("deployment"))
         self.variant_host = QWidget()
         self.variant_layout = QHBoxLayout(self.variant_host)
         self.variant_layout.setContentsMargins(0, 0, 0, 0)
         self.variant_boxes: dict[str, QComboBox] = {}
-        self.twist = QComboBox()
+        self.twist = compact_combo()
         self.twist.setObjectName("twist")
         self.twist.currentIndexChanged.connect(lambda _i: self._on_setup_field("twist_request"))
         self.rolled = QLabel()
@@ -270,7 +271,7 @@ class MissionPanel(QWidget):
         if isinstance(current, str):
             current = {k: current for k, d in disputes.items() if current in d.choices}
         for key, dispute in disputes.items():
-            box = QComboBox()
+            box = compact_combo()
             box.setObjectName(f"variant-{key}")
             box.setToolTip(f"{dispute.label}: {dispute.why}")
             for choice, label in dispute.choices.items():

@@ -14,7 +14,6 @@ from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -36,6 +35,7 @@ from engine.errors import WarplanError
 from engine.missions import decks
 from engine.missions.cards import card
 from engine.model import EMPTY, Scenario
+from gui.compact import compact_combo
 from gui.missions import game_state_edits as edits
 from gui.missions.cards_view import (
     PLAYER_COLOURS,
@@ -57,7 +57,7 @@ def ask_fixed_cards(parent: QWidget, choices: tuple[str, ...]) -> list[str] | No
     form = QFormLayout(dialog)
     boxes = []
     for index in range(2):
-        box = QComboBox()
+        box = compact_combo()
         box.addItems(choices)
         box.setCurrentIndex(min(index, len(choices) - 1))
         form.addRow(f"Fixed Mission {index + 1}", box)

@@ -10,7 +10,6 @@ from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
 from engine.model import EMPTY, Scenario
+from gui.compact import compact_combo
 from gui.missions import game_state_edits as edits
 from gui.missions.cards_view import PLAYER_COLOURS
 from gui.missions.context import MissionContext
@@ -61,8 +61,8 @@ class TurnLedgerPanel(QWidget):
         self.round_box = QSpinBox()
         self.round_box.setRange(*BATTLE_ROUNDS)
         self.round_box.setPrefix("Round ")
-        self.player_box = QComboBox()
-        self.timing_box = QComboBox()
+        self.player_box = compact_combo()
+        self.timing_box = compact_combo()
         for timing in TIMINGS:
             self.timing_box.addItem(edits.TIMING_LABELS[timing], timing)
         self.round_box.valueChanged.connect(lambda _v: self._set_from_fields())

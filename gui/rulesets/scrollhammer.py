@@ -83,6 +83,7 @@ from engine.scrollhammer.objective_placement import _rules as placement_rules
 from engine.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
 from engine.scrollhammer.state import ScrollhammerState
 from engine.scrollhammer.violations import Violation, inches
+from gui.compact import compact_combo
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
@@ -251,7 +252,7 @@ class ScrollhammerPanel(QWidget):
         page = QWidget()
         layout = QVBoxLayout(page)
         form = QFormLayout()
-        self.mission_box = QComboBox()
+        self.mission_box = compact_combo()
         self.mission_box.setObjectName("sh-mission")
         self.mission_box.addItem("(no mission chosen)", None)
         for mission in standard_missions():
@@ -264,7 +265,7 @@ class ScrollhammerPanel(QWidget):
         row.addWidget(self.mission_box, 1)
         row.addWidget(roll)
         form.addRow("Mission", row)
-        self.halves_box = QComboBox()
+        self.halves_box = compact_combo()
         self.halves_box.setObjectName("sh-halves")
         self.halves_box.addItem("as the mission says", None)
         self.halves_box.addItem("long edge", "long-edge")
@@ -272,7 +273,7 @@ class ScrollhammerPanel(QWidget):
         self.halves_box.currentIndexChanged.connect(
             lambda _i: self._set_option("table_halves", self.halves_box.currentData())
         )
-        self.diagonal_box = QComboBox()
+        self.diagonal_box = compact_combo()
         self.diagonal_box.setObjectName("sh-diagonal")
         for corners in ("SW-NE", "NW-SE"):
             self.diagonal_box.addItem(f"diagonal {corners}", corners)
@@ -583,7 +584,7 @@ class ScrollhammerPanel(QWidget):
         for choice in report.control.units:
             if not choice.has_choice:
                 continue
-            box = QComboBox()
+            box = compact_combo()
             box.setObjectName(f"sh-choice-{choice.unit_id}")
             box.addItem("let Warplan choose (most objectives)", None)
             for objective_id in choice.could_control:

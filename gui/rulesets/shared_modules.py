@@ -29,7 +29,6 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -63,6 +62,7 @@ from engine.shared_modules import (
     uses_module,
 )
 from engine.shared_modules._data import number
+from gui.compact import compact_combo
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
@@ -291,7 +291,7 @@ class SharedModulesPanel(QWidget):
         self.scout_text = rich_label(name="sm-scout")
         layout.addWidget(self.scout_text)
         scout_row = QHBoxLayout()
-        self.scout_box = QComboBox()
+        self.scout_box = compact_combo()
         self.scout_box.setObjectName("sm-scout-unit")
         scout = QPushButton("Scout and Secure")
         scout.setObjectName("sm-scout")

@@ -218,6 +218,9 @@ def test_wheel_zooms_and_middle_button_pans(qtbot, make_window) -> None:
     )
     QApplication.sendEvent(view.viewport(), wheel)
     assert view.pixels_per_inch() == pytest.approx(fitted * 1.18**2)
+    # Zoomed in further, the view has room to pan whatever the window's layout.
+    QApplication.sendEvent(view.viewport(), wheel)
+    assert view.pixels_per_inch() == pytest.approx(fitted * 1.18**4)
     before = view.mapToScene(view.viewport().rect().center())
     start = view.viewport().rect().center()
     qtbot.mousePress(view.viewport(), Qt.MouseButton.MiddleButton, pos=start)
