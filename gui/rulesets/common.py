@@ -8,18 +8,26 @@ what is drawn with what the engine computed, to the last digit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import replace
 from fractions import Fraction
+from html import escape
 from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QPainterPath
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.errors import WarplanError
-from engine.model import EMPTY, Scenario, freeze, thaw
+from engine.model import EMPTY, Scenario, Unit, freeze, thaw
 from engine.scrollhammer.probability import ProbabilityChart
 from engine.scrollhammer.violations import Violation, inches
 from gui.document import Change, ScenarioDocument
@@ -112,6 +120,17 @@ def with_game_key(scenario: Scenario, section: str, key: str, value: Any) -> Sce
     return with_game_section(scenario, section, values)
 
 
+def with_listed(scenario: Scenario, section: str, key: str, member: str, listed: bool) -> Scenario:
+    """``scenario`` with ``member`` added to (``listed``) or taken from the sorted list
+    ``game[section][key]``; an empty list removes the key."""
+    members = set(game_section(scenario, section).get(key, []))
+    if listed:
+        members.add(member)
+    else:
+        members.discard(member)
+    return with_game_key(scenario, section, key, sorted(members) or None)
+
+
 def player_name(scenario: Scenario, player_id: str | None) -> str:
     for player in scenario.players:
         if player.id == player_id:
@@ -146,6 +165,46 @@ def rich_label(text: str = "", name: str = "") -> QLabel:
     if name:
         label.setObjectName(name)
     return label
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a scroll area that resizes it, so a tall panel fits a short dock."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setWidget(widget)
+    return area
+
+
+def error_html(error: str) -> str:
+    """Why a ruleset's checks cannot run, in red."""
+    return f"<span style='color:{VIOLATION_COLOUR.name()}'>{escape(error)}</span>"
+
+
+def fill_unit_checklist(
+    checklist: QListWidget,
+    scenario: Scenario,
+    units: Iterable[Unit],
+    checked: Collection[str],
+    suffix: str = "",
+) -> None:
+    """One checkable row per unit (its id as the row's data), ticked where the unit is in
+    ``checked``. Signals are blocked while filling, so showing state is not taken as an edit."""
+    checklist.blockSignals(True)
+    checklist.clear()
+    for unit in units:
+        item = QListWidgetItem(
+            f"{unit.name or unit.id} ({player_name(scenario, unit.player)}){suffix}"
+        )
+        item.setData(Qt.ItemDataRole.UserRole, unit.id)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(Qt.CheckState.Checked if unit.id in checked else Qt.CheckState.Unchecked)
+        checklist.addItem(item)
+    checklist.blockSignals(False)
+
+
+def checked_unit(item: QListWidgetItem) -> tuple[str, bool]:
+    """The unit id of a :func:`fill_unit_checklist` row and whether it is now ticked."""
+    return str(item.data(Qt.ItemDataRole.UserRole)), item.checkState() == Qt.CheckState.Checked
 
 
 # ------------------------------------------------------------------------------ charts
@@ -332,6 +391,28 @@ def put_violations(
             return strokes, label
 
         layer.put(key, signature, build)
+
+
+class RulesetOverlay:
+    """A ruleset's marks on the board: named layers that are cleared and shown together, one
+    of them (``"violations"``) for the red marks of :func:`put_violations`."""
+
+    def __init__(self, layers: dict[str, OverlayLayer]) -> None:
+        self.layers = layers
+
+    def clear(self) -> None:
+        for layer in self.layers.values():
+            layer.clear()
+
+    def set_visible(self, visible: bool) -> None:
+        for layer in self.layers.values():
+            layer.set_visible(visible)
+
+    def show_violations(self, violations: tuple[Violation, ...], key_prefix: Hashable) -> None:
+        layer = self.layers["violations"]
+        layer.begin()
+        put_violations(layer, violations, key_prefix)
+        layer.end()
 
 
 def geometry_path(geometry: Any) -> QPainterPath:

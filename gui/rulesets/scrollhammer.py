@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -89,15 +88,20 @@ from gui.overlays import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
     ProbabilityChartView,
     RulesetContext,
+    RulesetOverlay,
+    checked_unit,
+    error_html,
+    fill_unit_checklist,
     game_section,
     geometry_path,
     heading,
     percent,
     player_html,
     player_name,
-    put_violations,
     rich_label,
+    scrolled,
     with_game_key,
+    with_listed,
     with_option,
 )
 from gui.shapes import player_colour, polygon_path, scene_point, translucent
@@ -229,22 +233,15 @@ class ScrollhammerPanel(QWidget):
         self._fix_cache: dict[str, PlacementFix | None] = {}
         self._updating = False
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._scrolled(self._setup_tab()), "Set-up")
-        self.tabs.addTab(self._scrolled(self._battle_tab()), "Battle")
-        self.tabs.addTab(self._scrolled(self._odds_tab()), "Odds")
-        self.tabs.addTab(self._scrolled(self._relic_tab()), "Relic")
+        self.tabs.addTab(scrolled(self._setup_tab()), "Set-up")
+        self.tabs.addTab(scrolled(self._battle_tab()), "Battle")
+        self.tabs.addTab(scrolled(self._odds_tab()), "Odds")
+        self.tabs.addTab(scrolled(self._relic_tab()), "Relic")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.summary = rich_label(name="sh-summary")
         layout.addWidget(self.summary)
         layout.addWidget(self.tabs)
-
-    @staticmethod
-    def _scrolled(widget: QWidget) -> QScrollArea:
-        area = QScrollArea()
-        area.setWidgetResizable(True)
-        area.setWidget(widget)
-        return area
 
     # ------------------------------------------------------------------ tabs
 
@@ -427,7 +424,7 @@ class ScrollhammerPanel(QWidget):
         try:
             self.report = report
             if report is None:
-                self.summary.setText(f"<span style='color:#d0021b'>{escape(error)}</span>")
+                self.summary.setText(error_html(error))
                 return
             self._show_setup(scenario, report)
             self._show_battle(scenario, report)
@@ -681,16 +678,7 @@ class ScrollhammerPanel(QWidget):
         self.length_text.setText(f"{now} From the start: {odds}.")
 
     def _show_reserves(self, scenario: Scenario, state: ScrollhammerState) -> None:
-        self.reserve_list.blockSignals(True)
-        self.reserve_list.clear()
-        for unit in scenario.units:
-            item = QListWidgetItem(f"{unit.name or unit.id} ({player_name(scenario, unit.player)})")
-            item.setData(Qt.ItemDataRole.UserRole, unit.id)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            in_reserve = unit.id in state.reserves
-            item.setCheckState(Qt.CheckState.Checked if in_reserve else Qt.CheckState.Unchecked)
-            self.reserve_list.addItem(item)
-        self.reserve_list.blockSignals(False)
+        fill_unit_checklist(self.reserve_list, scenario, scenario.units, state.reserves)
         from engine.scrollhammer.game_flow import reserve_arrival_distribution
 
         odds = ", ".join(
@@ -861,18 +849,11 @@ class ScrollhammerPanel(QWidget):
     def _on_reserve_toggled(self, item: QListWidgetItem) -> None:
         if self._updating:
             return
-        unit_id = str(item.data(Qt.ItemDataRole.UserRole))
-        held = item.checkState() == Qt.CheckState.Checked
-
-        def make(s: Scenario) -> Scenario:
-            reserves = set(game_section(s, SECTION).get("reserves", []))
-            if held:
-                reserves.add(unit_id)
-            else:
-                reserves.discard(unit_id)
-            return with_game_key(s, SECTION, "reserves", sorted(reserves) or None)
-
-        self.context.edit(make, f"{unit_id} {'held in' if held else 'not in'} reserve")
+        unit_id, held = checked_unit(item)
+        self.context.edit(
+            lambda s: with_listed(s, SECTION, "reserves", unit_id, held),
+            f"{unit_id} {'held in' if held else 'not in'} reserve",
+        )
 
     def roll_reserves(self) -> bool:
         scenario = self.context.scenario
@@ -945,34 +926,28 @@ def _select(box: QComboBox, value: Any) -> None:
 # ------------------------------------------------------------------------------ the overlay
 
 
-class ScrollhammerOverlay:
+class ScrollhammerOverlay(RulesetOverlay):
     """Centre line, deployment zones, terrain sections, violations and Night Fighting bands."""
 
     def __init__(self, scene: Any) -> None:
-        self.layers = {
-            "halves": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
-            "sections": OverlayLayer(scene, Z_OVERLAY_LOW - 0.2),
-            "night": OverlayLayer(scene, Z_OVERLAY_LOW - 0.1),
-            "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
-        }
+        super().__init__(
+            {
+                "halves": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
+                "sections": OverlayLayer(scene, Z_OVERLAY_LOW - 0.2),
+                "night": OverlayLayer(scene, Z_OVERLAY_LOW - 0.1),
+                "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
+            }
+        )
         self.night_view: NightFightingView | None = None
 
     def clear(self) -> None:
-        for layer in self.layers.values():
-            layer.clear()
+        super().clear()
         self.night_view = None
-
-    def set_visible(self, visible: bool) -> None:
-        for layer in self.layers.values():
-            layer.set_visible(visible)
 
     def show_report(self, scenario: Scenario, report: ScrollhammerReport) -> None:
         self._halves(scenario, report)
         self._sections(report)
-        layer = self.layers["violations"]
-        layer.begin()
-        put_violations(layer, report.violations, "sh")
-        layer.end()
+        self.show_violations(report.violations, "sh")
 
     def _halves(self, scenario: Scenario, report: ScrollhammerReport) -> None:
         layer = self.layers["halves"]

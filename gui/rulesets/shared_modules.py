@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -67,13 +66,18 @@ from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
     RulesetContext,
+    RulesetOverlay,
+    checked_unit,
+    error_html,
+    fill_unit_checklist,
     game_section,
     heading,
     player_html,
     player_name,
-    put_violations,
     rich_label,
+    scrolled,
     with_game_key,
+    with_listed,
 )
 from gui.shapes import (
     grown_base_path,
@@ -314,12 +318,9 @@ class SharedModulesPanel(QWidget):
         self.annihilation_text = rich_label(name="sm-annihilation")
         layout.addWidget(self.annihilation_text)
         layout.addStretch(1)
-        area = QScrollArea()
-        area.setWidgetResizable(True)
-        area.setWidget(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
-        outer.addWidget(area)
+        outer.addWidget(scrolled(inner))
         self._ledger_players: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ refresh
@@ -331,7 +332,7 @@ class SharedModulesPanel(QWidget):
         try:
             self.report = report
             if report is None:
-                self.summary.setText(f"<span style='color:#d0021b'>{escape(error)}</span>")
+                self.summary.setText(error_html(error))
                 return
             self._show_summary(scenario, report)
             self.turn_spin.setValue(current_turn(scenario) or 0)
@@ -414,21 +415,13 @@ class SharedModulesPanel(QWidget):
         section = game_section(scenario, SECTION)
         marked = set(section.get("destroyed_this_turn", []))
         gone = set(section.get("destroyed", []))
-        self.destroyed_list.blockSignals(True)
-        self.destroyed_list.clear()
-        for unit in scenario.units:
-            if unit.id in gone:
-                continue
-            item = QListWidgetItem(
-                f"{unit.name or unit.id} ({player_name(scenario, unit.player)}) destroyed this turn"
-            )
-            item.setData(Qt.ItemDataRole.UserRole, unit.id)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(
-                Qt.CheckState.Checked if unit.id in marked else Qt.CheckState.Unchecked
-            )
-            self.destroyed_list.addItem(item)
-        self.destroyed_list.blockSignals(False)
+        fill_unit_checklist(
+            self.destroyed_list,
+            scenario,
+            [u for u in scenario.units if u.id not in gone],
+            marked,
+            suffix=" destroyed this turn",
+        )
         if not uses_module(scenario, "all-out-war"):
             self.refund_text.setText("This scenario does not use All-Out War: no refunds.")
             return
@@ -574,18 +567,11 @@ class SharedModulesPanel(QWidget):
     def _on_destroyed_toggled(self, item: QListWidgetItem) -> None:
         if self._updating:
             return
-        unit_id = str(item.data(Qt.ItemDataRole.UserRole))
-        marked = item.checkState() == Qt.CheckState.Checked
-
-        def make(s: Scenario) -> Scenario:
-            now = set(game_section(s, SECTION).get("destroyed_this_turn", []))
-            if marked:
-                now.add(unit_id)
-            else:
-                now.discard(unit_id)
-            return with_game_key(s, SECTION, "destroyed_this_turn", sorted(now) or None)
-
-        self.context.edit(make, f"{unit_id} {'destroyed' if marked else 'not destroyed'} this turn")
+        unit_id, marked = checked_unit(item)
+        self.context.edit(
+            lambda s: with_listed(s, SECTION, "destroyed_this_turn", unit_id, marked),
+            f"{unit_id} {'destroyed' if marked else 'not destroyed'} this turn",
+        )
 
     def refund(self) -> bool:
         return self.context.edit(end_of_turn_refunds, "End of turn: All-Out War refunds")
@@ -612,30 +598,21 @@ class SharedModulesPanel(QWidget):
 # ------------------------------------------------------------------------------ the overlay
 
 
-class SharedModulesOverlay:
+class SharedModulesOverlay(RulesetOverlay):
     """Deployment bands, Battle Formations violations, Scout protection and Cover +3 tags."""
 
     def __init__(self, scene: Any) -> None:
-        self.layers = {
-            "bands": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
-            "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
-            "status": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.3),
-        }
-
-    def clear(self) -> None:
-        for layer in self.layers.values():
-            layer.clear()
-
-    def set_visible(self, visible: bool) -> None:
-        for layer in self.layers.values():
-            layer.set_visible(visible)
+        super().__init__(
+            {
+                "bands": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
+                "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
+                "status": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.3),
+            }
+        )
 
     def show_report(self, scenario: Scenario, report: SharedModulesReport) -> None:
         self._bands(scenario, report)
-        layer = self.layers["violations"]
-        layer.begin()
-        put_violations(layer, report.violations, "sm")
-        layer.end()
+        self.show_violations(report.violations, "sm")
         self._status(scenario, report)
 
     def _bands(self, scenario: Scenario, report: SharedModulesReport) -> None:
