@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import pytest
+from mission_builders import BASE, IN_RANGE, dawn_of_war
 
-from engine.deployments import resolve_deployment
 from engine.errors import RulesError, UnknownReferenceError
 from engine.missions.actions import ActionOption, action_options, check_starts, objective_action
-from engine.model import CircleBase, Marker, Model, Player, Scenario, TerrainPiece, Unit, freeze
-from engine.scenario_io import loads_scenario, scenario_to_json
-
-BASE = CircleBase(32)
-R = BASE.radius
-IN_RANGE = 3 + R + 40 / 25.4 / 2
+from engine.model import Marker, Model, Scenario, TerrainPiece, Unit
 
 
 def unit(uid: str, x: float, y: float, player: str = "red") -> Unit:
@@ -30,22 +23,8 @@ def scenario(
     markers: tuple[Marker, ...] = (),
     terrain: tuple[TerrainPiece, ...] = (),
 ) -> Scenario:
-    base = Scenario(
-        "wh40k-ca2026",
-        (Player("red", role="attacker"), Player("blue", role="defender")),
-        deployment="dawn-of-war",
-    )
-    resolved = resolve_deployment(base)
-    assert resolved is not None
-    built = replace(
-        base,
-        objectives=resolved.objective_points,
-        units=units,
-        markers=markers,
-        terrain=terrain,
-        game=freeze(dict(game or {"battle_round": 2})),
-    )
-    return loads_scenario(json.dumps(scenario_to_json(built)))
+    """Actions are judged in battle round 2 unless the test says otherwise."""
+    return dawn_of_war(*units, game=game or {"battle_round": 2}, markers=markers, terrain=terrain)
 
 
 def square(tid: str, x0: float, y0: float, x1: float, y1: float) -> TerrainPiece:

@@ -2,34 +2,26 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 import pytest
+from mission_builders import BASE, IN_RANGE, MARKER_R, R
+from mission_builders import dawn_of_war as scenario
 
-from engine.deployments import resolve_deployment
 from engine.missions.scoring import ROUND_VP_LIMIT, score
 from engine.model import (
     CircleBase,
     Marker,
     Model,
     OvalBase,
-    Player,
     Scenario,
     TerrainPiece,
     Unit,
     UnitStatus,
     freeze,
 )
-from engine.scenario_io import loads_scenario, scenario_to_json
 
-BASE = CircleBase(32)
-R = BASE.radius
-MARKER_R = 40 / 25.4 / 2
-IN_RANGE = 3 + R + MARKER_R
-"""Centre distance of a 32 mm model exactly 3" from a 40 mm marker's rim."""
 NUDGE = 1e-4
 
 
@@ -38,31 +30,6 @@ def unit(uid: str, player: str, *points: tuple[float, float], **kw: Any) -> Unit
         Model(f"{uid}-{i}", x, y, kw.pop("base", BASE)) for i, (x, y) in enumerate(points)
     )
     return Unit(uid, player, models, **kw)
-
-
-def scenario(
-    *units: Unit,
-    game: Mapping[str, Any],
-    markers: tuple[Marker, ...] = (),
-    terrain: tuple[TerrainPiece, ...] = (),
-) -> Scenario:
-    base = Scenario(
-        "wh40k-ca2026",
-        (Player("red", role="attacker"), Player("blue", role="defender")),
-        deployment="dawn-of-war",
-    )
-    resolved = resolve_deployment(base)
-    assert resolved is not None
-    built = replace(
-        base,
-        objectives=resolved.objective_points,
-        units=units,
-        markers=markers,
-        terrain=terrain,
-        game=freeze(dict(game)),
-    )
-    # Every scenario here is a valid file: the game keys pass engine.game_state.
-    return loads_scenario(json.dumps(scenario_to_json(built)))
 
 
 def moment(round_: int, active: str, timing: str, **players: Any) -> dict[str, Any]:
