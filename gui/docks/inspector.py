@@ -23,7 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.model import CircleBase, Model, Objective, OvalBase, Scenario, TerrainPiece, Unit
+from engine.model import (
+    Battlefield,
+    CircleBase,
+    Marker,
+    Model,
+    Objective,
+    OvalBase,
+    Scenario,
+    TerrainPiece,
+    Unit,
+)
 from gui.document import ScenarioDocument
 from gui.edits import Selection
 
@@ -146,6 +156,39 @@ class InspectorPanel(QWidget):
 
     # ------------------------------------------------------------------ field helpers
 
+    def _row(self, label: str, field: QWidget, refresh: Callable[[Scenario], None]) -> None:
+        field.setObjectName(f"inspector-{label}")
+        self._refreshers.append(refresh)
+        self._form.addRow(label, field)
+
+    def _apply(self, label: str, write: Callable[[Scenario, Any], Scenario], value: Any) -> None:
+        self.document.apply(write(self.document.scenario, value), f"Set {label}")
+
+    def _spin_row(
+        self,
+        label: str,
+        box: QSpinBox | QDoubleSpinBox,
+        read: Callable[[Scenario], Any],
+        write: Callable[[Scenario, Any], Scenario],
+        differs: Callable[[Any, Any], bool],
+    ) -> None:
+        """Commit when editing finishes and the value ``differs`` from the document's; a box
+        being typed in is not overwritten by a refresh."""
+        box.setKeyboardTracking(False)
+
+        def commit() -> None:
+            if differs(read(self.document.scenario), box.value()):
+                self._apply(label, write, box.value())
+
+        def refresh(scenario: Scenario) -> None:
+            if not box.hasFocus():
+                box.blockSignals(True)
+                box.setValue(read(scenario))
+                box.blockSignals(False)
+
+        box.editingFinished.connect(commit)
+        self._row(label, box, refresh)
+
     def _number(
         self,
         label: str,
@@ -159,27 +202,14 @@ class InspectorPanel(QWidget):
         step: float = 0.1,
     ) -> QDoubleSpinBox:
         box = QDoubleSpinBox()
-        box.setObjectName(f"inspector-{label}")
         box.setRange(minimum, maximum)
         box.setDecimals(decimals)
         box.setSingleStep(step)
         box.setSuffix(suffix)
-        box.setKeyboardTracking(False)
-
-        def commit() -> None:
-            scenario = self.document.scenario
-            if abs(read(scenario) - box.value()) > 10 ** -(decimals + 1):
-                self.document.apply(write(scenario, box.value()), f"Set {label}")
-
-        def refresh(scenario: Scenario) -> None:
-            if not box.hasFocus():
-                box.blockSignals(True)
-                box.setValue(read(scenario))
-                box.blockSignals(False)
-
-        box.editingFinished.connect(commit)
-        self._refreshers.append(refresh)
-        self._form.addRow(label, box)
+        # Below the shown precision a float difference is rounding, not an edit.
+        self._spin_row(
+            label, box, read, write, lambda old, new: abs(old - new) > 10 ** -(decimals + 1)
+        )
         return box
 
     def _integer(
@@ -193,27 +223,25 @@ class InspectorPanel(QWidget):
         special: str = "",
     ) -> QSpinBox:
         box = QSpinBox()
-        box.setObjectName(f"inspector-{label}")
         box.setRange(minimum, maximum)
-        box.setKeyboardTracking(False)
         if special:
             box.setSpecialValueText(special)
-
-        def commit() -> None:
-            scenario = self.document.scenario
-            if read(scenario) != box.value():
-                self.document.apply(write(scenario, box.value()), f"Set {label}")
-
-        def refresh(scenario: Scenario) -> None:
-            if not box.hasFocus():
-                box.blockSignals(True)
-                box.setValue(read(scenario))
-                box.blockSignals(False)
-
-        box.editingFinished.connect(commit)
-        self._refreshers.append(refresh)
-        self._form.addRow(label, box)
+        self._spin_row(label, box, read, write, lambda old, new: old != new)
         return box
+
+    def _position(
+        self,
+        read: Callable[[Scenario], Model | Objective | Marker],
+        put: Callable[..., Scenario],
+        battlefield: Battlefield,
+    ) -> None:
+        """x and y spin boxes that keep the thing on the battlefield."""
+        self._number(
+            "x", lambda s: read(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=battlefield.width
+        )
+        self._number(
+            "y", lambda s: read(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=battlefield.depth
+        )
 
     def _flag(
         self,
@@ -222,20 +250,14 @@ class InspectorPanel(QWidget):
         write: Callable[[Scenario, bool], Scenario],
     ) -> QCheckBox:
         box = QCheckBox()
-        box.setObjectName(f"inspector-{label}")
 
         def refresh(scenario: Scenario) -> None:
             box.blockSignals(True)
             box.setChecked(read(scenario))
             box.blockSignals(False)
 
-        box.toggled.connect(
-            lambda checked: self.document.apply(
-                write(self.document.scenario, checked), f"Set {label}"
-            )
-        )
-        self._refreshers.append(refresh)
-        self._form.addRow(label, box)
+        box.toggled.connect(lambda checked: self._apply(label, write, checked))
+        self._row(label, box, refresh)
         return box
 
     def _text(
@@ -245,20 +267,17 @@ class InspectorPanel(QWidget):
         write: Callable[[Scenario, str], Scenario],
     ) -> QLineEdit:
         edit = QLineEdit()
-        edit.setObjectName(f"inspector-{label}")
 
         def commit() -> None:
-            scenario = self.document.scenario
-            if read(scenario) != edit.text():
-                self.document.apply(write(scenario, edit.text()), f"Set {label}")
+            if read(self.document.scenario) != edit.text():
+                self._apply(label, write, edit.text())
 
         def refresh(scenario: Scenario) -> None:
             if not edit.hasFocus():
                 edit.setText(read(scenario))
 
         edit.editingFinished.connect(commit)
-        self._refreshers.append(refresh)
-        self._form.addRow(label, edit)
+        self._row(label, edit, refresh)
         return edit
 
     def _choice(
@@ -269,7 +288,6 @@ class InspectorPanel(QWidget):
         write: Callable[[Scenario, Any], Scenario],
     ) -> QComboBox:
         combo = QComboBox()
-        combo.setObjectName(f"inspector-{label}")
         for text, value in choices:
             combo.addItem(text, value)
 
@@ -279,13 +297,8 @@ class InspectorPanel(QWidget):
             combo.setCurrentIndex(max(0, index))
             combo.blockSignals(False)
 
-        combo.currentIndexChanged.connect(
-            lambda _i: self.document.apply(
-                write(self.document.scenario, combo.currentData()), f"Set {label}"
-            )
-        )
-        self._refreshers.append(refresh)
-        self._form.addRow(label, combo)
+        combo.currentIndexChanged.connect(lambda _i: self._apply(label, write, combo.currentData()))
+        self._row(label, combo, refresh)
         return combo
 
     # ------------------------------------------------------------------ per kind
@@ -296,7 +309,6 @@ class InspectorPanel(QWidget):
         self._title.setText(
             f"Model {model_id} of {unit.name or unit.id}\nBase: {describe_base(model)}"
         )
-        bf = scenario.battlefield
 
         def model_of(s: Scenario) -> Model:
             return s.model(model_id)
@@ -304,12 +316,7 @@ class InspectorPanel(QWidget):
         def put(s: Scenario, **changes: Any) -> Scenario:
             return s.with_models([replace(model_of(s), **changes)])
 
-        self._number(
-            "x", lambda s: model_of(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=bf.width
-        )
-        self._number(
-            "y", lambda s: model_of(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=bf.depth
-        )
+        self._position(model_of, put, scenario.battlefield)
         self._number(
             "z (floor height)",
             lambda s: model_of(s).z,
@@ -388,7 +395,6 @@ class InspectorPanel(QWidget):
             f"terrain objective on {objective.terrain}" if objective.terrain else "marker objective"
         )
         self._title.setText(f"Objective {objective_id} ({kind})")
-        bf = scenario.battlefield
 
         def objective_of(s: Scenario) -> Objective:
             return s.objective(objective_id)
@@ -399,12 +405,7 @@ class InspectorPanel(QWidget):
                 s, objectives=tuple(new if o.id == objective_id else o for o in s.objectives)
             )
 
-        self._number(
-            "x", lambda s: objective_of(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=bf.width
-        )
-        self._number(
-            "y", lambda s: objective_of(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=bf.depth
-        )
+        self._position(objective_of, put, scenario.battlefield)
         self._choice(
             "role",
             [(r, r) for r in ROLES],
@@ -466,9 +467,8 @@ class InspectorPanel(QWidget):
 
     def _build_marker(self, scenario: Scenario, marker_id: str) -> None:
         self._title.setText(f"Marker {marker_id}")
-        bf = scenario.battlefield
 
-        def marker_of(s: Scenario) -> Any:
+        def marker_of(s: Scenario) -> Marker:
             return next(k for k in s.markers if k.id == marker_id)
 
         def put(s: Scenario, **changes: Any) -> Scenario:
@@ -484,9 +484,4 @@ class InspectorPanel(QWidget):
             lambda s: marker_of(s).player,
             lambda s, v: put(s, player=v),
         )
-        self._number(
-            "x", lambda s: marker_of(s).x, lambda s, v: put(s, x=v), minimum=0, maximum=bf.width
-        )
-        self._number(
-            "y", lambda s: marker_of(s).y, lambda s, v: put(s, y=v), minimum=0, maximum=bf.depth
-        )
+        self._position(marker_of, put, scenario.battlefield)
