@@ -35,7 +35,7 @@ Z_OVERLAY_HIGH = 4.0
 Z_LABEL = 5.0
 Z_TOOL = 6.0
 
-SELECTED_PEN = QPen(QColor("#ffd400"), 0)
+SELECTION_COLOUR = QColor("#ffd400")
 OVERLAP_COLOUR = QColor("#ff00c8")
 
 TERRAIN_FILLS = {
@@ -58,7 +58,27 @@ def cosmetic_pen(
     return pen
 
 
-class ModelItem(QGraphicsPathItem):
+def draw_selection_outline(painter: QPainter, outline: QPainterPath) -> None:
+    """The yellow ring every selected board item gets, over what it has painted."""
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(cosmetic_pen(SELECTION_COLOUR, 2.5))
+    painter.drawPath(outline)
+
+
+class OutlinedPathItem(QGraphicsPathItem):
+    """A path item painted with its own brush and pen, ringed when selected."""
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setBrush(self.brush())
+        painter.setPen(self.pen())
+        painter.drawPath(self.path())
+        if self.isSelected():
+            draw_selection_outline(painter, self.path())
+
+
+class ModelItem(OutlinedPathItem):
     """One model's base at true size, filled in its player's colour."""
 
     kind = "model"
@@ -97,17 +117,6 @@ class ModelItem(QGraphicsPathItem):
             self.setPen(cosmetic_pen(OVERLAP_COLOUR, 2.5))
         else:
             self.setPen(cosmetic_pen(self._colour.darker(170), 1.0))
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        painter.setBrush(self.brush())
-        painter.setPen(self.pen())
-        painter.drawPath(self.path())
-        if self.isSelected():
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
-            painter.drawPath(self.path())
 
 
 class LabelItem(QGraphicsItem):
@@ -199,7 +208,7 @@ class UnitLabelItem(LabelItem):
         super().paint(painter, option, widget)
         if self.isSelected():
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(QColor("#ffd400"), 2))
+            painter.setPen(QPen(SELECTION_COLOUR, 2))
             painter.drawRoundedRect(self._rect, 3, 3)
 
 
@@ -260,9 +269,7 @@ class TerrainItem(QGraphicsItem):
         painter.setPen(cosmetic_pen(FEATURE_FILL, 1.0, Qt.PenStyle.DashLine))
         painter.drawPath(self._see_through)
         if self.isSelected():
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
-            painter.drawPath(self._area)
+            draw_selection_outline(painter, self._area)
 
 
 class ObjectiveItem(QGraphicsItem):
@@ -323,12 +330,10 @@ class ObjectiveItem(QGraphicsItem):
         painter.drawLine(centre - QPointF(r, 0), centre + QPointF(r, 0))
         painter.drawLine(centre - QPointF(0, r), centre + QPointF(0, r))
         if self.isSelected():
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
-            painter.drawPath(self._marker)
+            draw_selection_outline(painter, self._marker)
 
 
-class MarkerItem(QGraphicsPathItem):
+class MarkerItem(OutlinedPathItem):
     """An operation marker or other token: a 1" triangle in its player's colour."""
 
     kind = "marker"
@@ -350,17 +355,6 @@ class MarkerItem(QGraphicsPathItem):
         self.setBrush(translucent(colour, 200))
         self.setPen(cosmetic_pen(colour.darker(180), 1.2))
         self.setPos(marker.x, -marker.y)
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        painter.setBrush(self.brush())
-        painter.setPen(self.pen())
-        painter.drawPath(self.path())
-        if self.isSelected():
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(cosmetic_pen(QColor("#ffd400"), 2.5))
-            painter.drawPath(self.path())
 
 
 def model_scene_path(model: Model) -> QPainterPath:
