@@ -9,6 +9,7 @@ document changes. Dragging previews the moved scenario on the document at every 
 from __future__ import annotations
 
 import math
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QTransform
@@ -33,6 +34,7 @@ NUDGE_LARGE = 1.0
 ROTATE_STEP = 15.0
 BOARD_MARGIN = 3.0
 EntityItem = ModelItem | UnitLabelItem | TerrainItem | ObjectiveItem | MarkerItem
+NewItem = TypeVar("NewItem", bound=QGraphicsItem)
 
 
 class BattlefieldScene(QGraphicsScene):
@@ -74,7 +76,7 @@ class BattlefieldScene(QGraphicsScene):
 
     def rebuild(self, scenario: Scenario) -> None:
         """Mirror a whole new document: remove every entity item by id, then add all anew."""
-        for table in (self.models, self.unit_labels, self.terrain, self.objectives, self.markers):
+        for table in self._entity_tables():
             for item in table.values():
                 self.removeItem(item)
             table.clear()
@@ -86,6 +88,15 @@ class BattlefieldScene(QGraphicsScene):
         )
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
+    def _entity_tables(self) -> tuple[dict[str, Any], ...]:
+        return (self.models, self.unit_labels, self.terrain, self.objectives, self.markers)
+
+    def _add_entity(self, table: dict[str, NewItem], entity_id: str, item: NewItem) -> NewItem:
+        """Show ``item`` and find it by ``entity_id`` from now on."""
+        table[entity_id] = item
+        self.addItem(item)
+        return item
+
     def _sync_all(self, scenario: Scenario) -> None:
         self._sync_terrain({t.id for t in scenario.terrain})
         self._sync_objectives({o.id for o in scenario.objectives})
@@ -95,13 +106,7 @@ class BattlefieldScene(QGraphicsScene):
     def _on_changed(self, change: Change) -> None:
         scenario = self.scenario
         for removed in change.removed:
-            for table in (
-                self.models,
-                self.unit_labels,
-                self.terrain,
-                self.objectives,
-                self.markers,
-            ):
+            for table in self._entity_tables():
                 item = table.pop(removed, None)
                 if item is not None:
                     self.removeItem(item)
@@ -143,17 +148,16 @@ class BattlefieldScene(QGraphicsScene):
                 if item is None:
                     item = ModelItem(unit.id, model, colour)
                     item.set_overlapping(model.id in self._overlapping)
-                    self.models[model.id] = item
-                    self.addItem(item)
+                    self._add_entity(self.models, model.id, item)
                 else:
                     item.unit_id = unit.id
                     item.update_from(model, colour)
             label = self.unit_labels.get(unit.id)
             text = unit.name or unit.id
             if label is None:
-                label = UnitLabelItem(unit.id, text, colour)
-                self.unit_labels[unit.id] = label
-                self.addItem(label)
+                label = self._add_entity(
+                    self.unit_labels, unit.id, UnitLabelItem(unit.id, text, colour)
+                )
             else:
                 label.set_text(text)
                 label.set_colours(QColor("white"), colour.darker(140))
@@ -170,9 +174,7 @@ class BattlefieldScene(QGraphicsScene):
                 continue
             item = self.terrain.get(terrain_id)
             if item is None:
-                item = TerrainItem(piece)
-                self.terrain[terrain_id] = item
-                self.addItem(item)
+                self._add_entity(self.terrain, terrain_id, TerrainItem(piece))
             else:
                 item.update_from(piece)
 
@@ -188,9 +190,7 @@ class BattlefieldScene(QGraphicsScene):
                 area = self.terrain[objective.terrain].area_path()
             item = self.objectives.get(objective_id)
             if item is None:
-                item = ObjectiveItem(objective, area)
-                self.objectives[objective_id] = item
-                self.addItem(item)
+                self._add_entity(self.objectives, objective_id, ObjectiveItem(objective, area))
             else:
                 item.update_from(objective, area)
 
@@ -204,9 +204,7 @@ class BattlefieldScene(QGraphicsScene):
             colour = player_colour(scenario, marker.player)
             item = self.markers.get(marker_id)
             if item is None:
-                item = MarkerItem(marker, colour)
-                self.markers[marker_id] = item
-                self.addItem(item)
+                self._add_entity(self.markers, marker_id, MarkerItem(marker, colour))
             else:
                 item.update_from(marker, colour)
 
@@ -231,19 +229,19 @@ class BattlefieldScene(QGraphicsScene):
             (f'South edge ({bf.width:g}")', QPointF(bf.width / 2, 0.0), "below"),
         )
         for text, pos, anchor in placements:
-            label = LabelItem(text, colour=grey, anchor=anchor, point_size=8)
-            label.setPos(pos)
-            self.edge_labels.append(label)
-            self.addItem(label)
+            self._add_edge_label(LabelItem(text, colour=grey, anchor=anchor, point_size=8), pos)
         for text, x in (
             (f'West edge ({bf.depth:g}")', -0.9),
             (f'East edge ({bf.depth:g}")', bf.width + 0.9),
         ):
             label = LabelItem(text, colour=grey, anchor="centre", point_size=8)
-            label.setPos(x, -bf.depth / 2)
             label.setRotation(-90 if x < 0 else 90)
-            self.edge_labels.append(label)
-            self.addItem(label)
+            self._add_edge_label(label, QPointF(x, -bf.depth / 2))
+
+    def _add_edge_label(self, label: LabelItem, pos: QPointF) -> None:
+        label.setPos(pos)
+        self.edge_labels.append(label)
+        self.addItem(label)
 
     # ------------------------------------------------------------------ background: table, grid
 
