@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -165,6 +166,22 @@ def rich_label(text: str = "", name: str = "") -> QLabel:
     if name:
         label.setObjectName(name)
     return label
+
+
+def add_section(layout: QVBoxLayout, title: str, name: str) -> QLabel:
+    """A heading and, under it, the rich text label a panel fills on each refresh."""
+    layout.addWidget(heading(title))
+    text = rich_label(name=name)
+    layout.addWidget(text)
+    return text
+
+
+def action_button(text: str, name: str, on_click: Callable[..., object]) -> QPushButton:
+    """A push button, named for tests, that calls ``on_click`` when clicked."""
+    button = QPushButton(text)
+    button.setObjectName(name)
+    button.clicked.connect(on_click)
+    return button
 
 
 def scrolled(widget: QWidget) -> QScrollArea:

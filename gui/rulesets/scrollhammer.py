@@ -89,6 +89,8 @@ from gui.rulesets.common import (
     ProbabilityChartView,
     RulesetContext,
     RulesetOverlay,
+    action_button,
+    add_section,
     checked_unit,
     error_html,
     fill_unit_checklist,
@@ -255,9 +257,7 @@ class ScrollhammerPanel(QWidget):
         for mission in standard_missions():
             self.mission_box.addItem(f"{mission.numeral}. {mission.name}", mission.id)
         self.mission_box.currentIndexChanged.connect(self._on_mission)
-        roll = QPushButton("Roll the D6 chart")
-        roll.setObjectName("sh-roll-mission")
-        roll.clicked.connect(self.roll_mission)
+        roll = action_button("Roll the D6 chart", "sh-roll-mission", self.roll_mission)
         row = QHBoxLayout()
         row.addWidget(self.mission_box, 1)
         row.addWidget(roll)
@@ -295,12 +295,10 @@ class ScrollhammerPanel(QWidget):
         layout.addLayout(self.fix_host)
         self.fix_buttons: list[QPushButton] = []
 
-        layout.addWidget(heading("Terrain density per 2' x 2' section"))
-        self.terrain_text = rich_label(name="sh-terrain")
-        layout.addWidget(self.terrain_text)
-        roll_terrain = QPushButton("Roll terrain density (a D6 per section)")
-        roll_terrain.setObjectName("sh-roll-terrain")
-        roll_terrain.clicked.connect(self.roll_terrain)
+        self.terrain_text = add_section(layout, "Terrain density per 2' x 2' section", "sh-terrain")
+        roll_terrain = action_button(
+            "Roll terrain density (a D6 per section)", "sh-roll-terrain", self.roll_terrain
+        )
         layout.addWidget(roll_terrain)
         layout.addStretch(1)
         return page
@@ -317,20 +315,16 @@ class ScrollhammerPanel(QWidget):
         form.addRow("Game turn", self.turn_spin)
         layout.addLayout(form)
 
-        layout.addWidget(heading("Controlling objectives"))
-        self.control_text = rich_label(name="sh-control")
-        layout.addWidget(self.control_text)
+        self.control_text = add_section(layout, "Controlling objectives", "sh-control")
         self.choice_host = QFormLayout()
         layout.addLayout(self.choice_host)
         self.choice_boxes: dict[str, QComboBox] = {}
 
-        layout.addWidget(heading("Night Fighting"))
-        self.night_text = rich_label(name="sh-night")
-        layout.addWidget(self.night_text)
+        self.night_text = add_section(layout, "Night Fighting", "sh-night")
         night_row = QHBoxLayout()
-        self.night_roll = QPushButton("Roll the Night Fighting die due")
-        self.night_roll.setObjectName("sh-night-roll")
-        self.night_roll.clicked.connect(self.roll_night)
+        self.night_roll = action_button(
+            "Roll the Night Fighting die due", "sh-night-roll", self.roll_night
+        )
         self.bands_box = QCheckBox("Draw Night Fighting bands for the selected unit")
         self.bands_box.setObjectName("sh-bands")
         self.bands_box.setChecked(True)
@@ -338,20 +332,12 @@ class ScrollhammerPanel(QWidget):
         night_row.addWidget(self.bands_box)
         layout.addLayout(night_row)
 
-        layout.addWidget(heading("First turn: Seize the Initiative"))
-        self.seize_text = rich_label(name="sh-seize")
-        layout.addWidget(self.seize_text)
-        seize = QPushButton("Try to Seize the Initiative (D6)")
-        seize.setObjectName("sh-seize-roll")
-        seize.clicked.connect(self.roll_seize)
+        self.seize_text = add_section(layout, "First turn: Seize the Initiative", "sh-seize")
+        seize = action_button("Try to Seize the Initiative (D6)", "sh-seize-roll", self.roll_seize)
         layout.addWidget(seize)
 
-        layout.addWidget(heading("Variable Game Length"))
-        self.length_text = rich_label(name="sh-length")
-        layout.addWidget(self.length_text)
-        end_roll = QPushButton("End this game turn (roll if due)")
-        end_roll.setObjectName("sh-end-turn")
-        end_roll.clicked.connect(self.end_turn)
+        self.length_text = add_section(layout, "Variable Game Length", "sh-length")
+        end_roll = action_button("End this game turn (roll if due)", "sh-end-turn", self.end_turn)
         layout.addWidget(end_roll)
 
         layout.addWidget(heading("Reserves"))
@@ -362,14 +348,12 @@ class ScrollhammerPanel(QWidget):
         layout.addWidget(self.reserve_list)
         self.reserve_text = rich_label(name="sh-reserve-text")
         layout.addWidget(self.reserve_text)
-        reserve_roll = QPushButton("Make the Reserve Rolls for this turn")
-        reserve_roll.setObjectName("sh-reserve-roll")
-        reserve_roll.clicked.connect(self.roll_reserves)
+        reserve_roll = action_button(
+            "Make the Reserve Rolls for this turn", "sh-reserve-roll", self.roll_reserves
+        )
         layout.addWidget(reserve_roll)
 
-        layout.addWidget(heading("Victory Points (if the game ended now)"))
-        self.vp_text = rich_label(name="sh-vp")
-        layout.addWidget(self.vp_text)
+        self.vp_text = add_section(layout, "Victory Points (if the game ended now)", "sh-vp")
         layout.addStretch(1)
         return page
 
@@ -399,12 +383,8 @@ class ScrollhammerPanel(QWidget):
         self.relic_text = rich_label(name="sh-relic")
         layout.addWidget(self.relic_text)
         row = QHBoxLayout()
-        place = QPushButton("Place the Relic at the centre")
-        place.setObjectName("sh-relic-place")
-        place.clicked.connect(self.place_relic)
-        identify = QPushButton("Identify the Relic (2D6)")
-        identify.setObjectName("sh-relic-roll")
-        identify.clicked.connect(self.roll_relic)
+        place = action_button("Place the Relic at the centre", "sh-relic-place", self.place_relic)
+        identify = action_button("Identify the Relic (2D6)", "sh-relic-roll", self.roll_relic)
         row.addWidget(place)
         row.addWidget(identify)
         layout.addLayout(row)
@@ -515,12 +495,14 @@ class ScrollhammerPanel(QWidget):
             fix = self._fix_cache[objective_id]
             if fix is None:
                 continue
-            button = QPushButton(f"Fix: {fix.text}")
-            button.setObjectName(f"sh-fix-{objective_id}")
+            button = action_button(
+                f"Fix: {fix.text}",
+                f"sh-fix-{objective_id}",
+                lambda _c=False, fix=fix: self.apply_fix(fix),
+            )
             button.setToolTip(
                 "The smallest nudge that makes the placement legal (one undoable edit)."
             )
-            button.clicked.connect(lambda _c=False, fix=fix: self.apply_fix(fix))
             self.fix_host.addWidget(button)
             self.fix_buttons.append(button)
             self.fixes.append(fix)

@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -67,6 +66,8 @@ from gui.overlays import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
     RulesetContext,
     RulesetOverlay,
+    action_button,
+    add_section,
     checked_unit,
     error_html,
     fill_unit_checklist,
@@ -277,46 +278,34 @@ class SharedModulesPanel(QWidget):
         layout.addWidget(self.destroyed_list)
         self.refund_text = rich_label(name="sm-refunds")
         layout.addWidget(self.refund_text)
-        refund = QPushButton("End of turn: refund the units destroyed this turn")
-        refund.setObjectName("sm-refund")
-        refund.clicked.connect(self.refund)
+        refund = action_button(
+            "End of turn: refund the units destroyed this turn", "sm-refund", self.refund
+        )
         layout.addWidget(refund)
 
-        layout.addWidget(heading("Battle Formations (live deployment check)"))
-        self.formation_text = rich_label(name="sm-formations")
-        layout.addWidget(self.formation_text)
+        self.formation_text = add_section(
+            layout, "Battle Formations (live deployment check)", "sm-formations"
+        )
         self.formation_list = QListWidget()
         self.formation_list.setObjectName("sm-formation-violations")
         self.formation_list.setWordWrap(True)
         self.formation_list.setMaximumHeight(120)
         layout.addWidget(self.formation_list)
 
-        layout.addWidget(heading("Scout and Secure"))
-        self.scout_text = rich_label(name="sm-scout")
-        layout.addWidget(self.scout_text)
+        self.scout_text = add_section(layout, "Scout and Secure", "sm-scout")
         scout_row = QHBoxLayout()
         self.scout_box = compact_combo()
         self.scout_box.setObjectName("sm-scout-unit")
-        scout = QPushButton("Scout and Secure")
-        scout.setObjectName("sm-scout")
-        scout.clicked.connect(self.scout)
-        moved = QPushButton("Lead model has moved")
-        moved.setObjectName("sm-scout-moved")
-        moved.clicked.connect(self.lead_moved)
+        scout = action_button("Scout and Secure", "sm-scout", self.scout)
+        moved = action_button("Lead model has moved", "sm-scout-moved", self.lead_moved)
         scout_row.addWidget(self.scout_box, 1)
         scout_row.addWidget(scout)
         scout_row.addWidget(moved)
         layout.addLayout(scout_row)
 
-        layout.addWidget(heading("Objective control"))
-        self.objective_text = rich_label(name="sm-objectives")
-        layout.addWidget(self.objective_text)
-        layout.addWidget(heading("Reinforced Defenses"))
-        self.defense_text = rich_label(name="sm-defenses")
-        layout.addWidget(self.defense_text)
-        layout.addWidget(heading("Annihilation"))
-        self.annihilation_text = rich_label(name="sm-annihilation")
-        layout.addWidget(self.annihilation_text)
+        self.objective_text = add_section(layout, "Objective control", "sm-objectives")
+        self.defense_text = add_section(layout, "Reinforced Defenses", "sm-defenses")
+        self.annihilation_text = add_section(layout, "Annihilation", "sm-annihilation")
         layout.addStretch(1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -390,15 +379,15 @@ class SharedModulesPanel(QWidget):
                 label.setAlignment(Qt.AlignmentFlag.AlignTop)
                 self.ledger_labels[(player, kind)] = label
                 short = "TP" if kind == "threat" else "CP"
-                spend = QPushButton(f"Spend {short}")
-                spend.setObjectName(f"sm-spend-{player}-{kind}")
-                spend.clicked.connect(
-                    lambda _c=False, p=player, k=kind: self.change_points(p, k, spend=True)
+                spend = action_button(
+                    f"Spend {short}",
+                    f"sm-spend-{player}-{kind}",
+                    lambda _c=False, p=player, k=kind: self.change_points(p, k, spend=True),
                 )
-                gain = QPushButton(f"Gain {short}")
-                gain.setObjectName(f"sm-gain-{player}-{kind}")
-                gain.clicked.connect(
-                    lambda _c=False, p=player, k=kind: self.change_points(p, k, spend=False)
+                gain = action_button(
+                    f"Gain {short}",
+                    f"sm-gain-{player}-{kind}",
+                    lambda _c=False, p=player, k=kind: self.change_points(p, k, spend=False),
                 )
                 buttons = QHBoxLayout()
                 buttons.addWidget(spend)
