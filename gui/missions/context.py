@@ -12,48 +12,27 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
-
 from engine.errors import WarplanError
 from engine.model import Scenario, freeze, thaw
 from gui.document import Change, ScenarioDocument
+from gui.panel_context import PanelContext
 
 REFRESH_DELAY_MS = 30
 
 
-class MissionContext(QObject):
+class MissionContext(PanelContext):
     """The document seen by the mission docks, and their one door for edits."""
 
-    refreshed = Signal(object)
-    """Emitted with the scenario once the docks should show it."""
-    message = Signal(str)
-    """A sentence for the status bar: what was done, or why a move was refused."""
-
     def __init__(self, document: ScenarioDocument) -> None:
-        super().__init__()
-        self.document = document
+        super().__init__(document, REFRESH_DELAY_MS)
         self._score_for: Scenario | None = None
         self._score: Any = None
         self._previews_for: Scenario | None = None
         self._previews: dict[tuple[int, str, str], Any] = {}
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(REFRESH_DELAY_MS)
-        self._timer.timeout.connect(self.refresh_now)
-        document.changed.connect(self._on_changed)
-        document.replaced.connect(lambda _s: self.refresh_now())
-
-    @property
-    def scenario(self) -> Scenario:
-        return self.document.scenario
 
     def _on_changed(self, change: Change) -> None:
         if not change.previewing:
-            self._timer.start()
-
-    def refresh_now(self) -> None:
-        self._timer.stop()
-        self.refreshed.emit(self.document.scenario)
+            super()._on_changed(change)
 
     def score(self) -> Any:
         """``engine.missions.score`` of the current scenario (None when it cannot be scored:

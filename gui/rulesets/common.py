@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath
 from PySide6.QtWidgets import (
     QLabel,
@@ -31,9 +31,10 @@ from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario, Unit, freeze, thaw
 from engine.scrollhammer.probability import ProbabilityChart
 from engine.scrollhammer.violations import Violation, inches
-from gui.document import Change, ScenarioDocument
+from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.panel_context import PanelContext
 from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
 
 REFRESH_DELAY_MS = 40
@@ -42,33 +43,12 @@ VIOLATION_COLOUR = QColor("#d0021b")
 SERIES_COLOURS = ("#1f6fb2", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#c0392b")
 
 
-class RulesetContext(QObject):
-    """The document as a ruleset panel sees it: refreshed shortly after each change."""
-
-    refreshed = Signal(object)
-    """Emitted with the scenario once panels and overlays should show it."""
-    message = Signal(str)
+class RulesetContext(PanelContext):
+    """The document as a ruleset panel sees it: refreshed shortly after each change (a drag
+    step too, so the board's rule marks follow the drag)."""
 
     def __init__(self, document: ScenarioDocument) -> None:
-        super().__init__()
-        self.document = document
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(REFRESH_DELAY_MS)
-        self._timer.timeout.connect(self.refresh_now)
-        document.changed.connect(self._on_changed)
-        document.replaced.connect(lambda _s: self.refresh_now())
-
-    @property
-    def scenario(self) -> Scenario:
-        return self.document.scenario
-
-    def _on_changed(self, _change: Change) -> None:
-        self._timer.start()
-
-    def refresh_now(self) -> None:
-        self._timer.stop()
-        self.refreshed.emit(self.document.scenario)
+        super().__init__(document, REFRESH_DELAY_MS)
 
     def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
         """Apply ``make(scenario)`` as one undo step named ``text``; an engine refusal is shown
