@@ -6,7 +6,7 @@ import pytest
 
 from engine.errors import RulesError
 from engine.missions import decks as d
-from engine.model import CircleBase, Model, Objective, Player, Scenario, Unit
+from engine.model import CircleBase, JSONValue, Model, Objective, Player, Scenario, Unit
 
 START = d.TurnContext(battle_round=2, moment="start_of_command_phase")
 END_COMMAND = d.TurnContext(battle_round=2, moment="end_of_command_phase")
@@ -189,6 +189,13 @@ def _scenario() -> Scenario:
     )
 
 
+def _red_chooses(
+    deck: d.DeckState, name: str, key: str, value: JSONValue
+) -> tuple[d.DeckState, d.DeckEvent]:
+    """Red makes a card's choice on the deck test scenario."""
+    return d.choose(deck, name, key, value, scenario=_scenario(), player="red")
+
+
 def test_draw_context_reads_the_enemy_from_the_battlefield() -> None:
     ctx = d.draw_context(_scenario(), "red", 2)
     assert ctx.enemy_has_starting_strength_13
@@ -204,8 +211,8 @@ def test_beacon_needs_a_unit_that_cannot_change() -> None:
     with pytest.raises(RulesError, match="still needs"):
         d.achieve(deck, "BEACON", 3, END_TURN)
     with pytest.raises(RulesError, match="unit of red"):
-        d.choose(deck, "BEACON", "beacon_unit", "blue-tank", scenario=_scenario(), player="red")
-    deck, _ = d.choose(deck, "BEACON", "beacon_unit", "red-a", scenario=_scenario(), player="red")
+        _red_chooses(deck, "BEACON", "beacon_unit", "blue-tank")
+    deck, _ = _red_chooses(deck, "BEACON", "beacon_unit", "red-a")
     assert deck.active_card("BEACON").choices["beacon_unit"] == "red-a"
     assert deck.active_card("BEACON").needs == ()
     with pytest.raises(RulesError, match="cannot change"):
@@ -218,22 +225,8 @@ def test_tempting_target_is_an_objective_in_no_mans_land_chosen_by_the_opponent(
     deck, _ = d.draw(stacked("A TEMPTING TARGET"), START)
     assert deck.active_card("A TEMPTING TARGET").needs == ("tempting_target",)
     with pytest.raises(RulesError, match="No Man's Land"):
-        d.choose(
-            deck,
-            "A TEMPTING TARGET",
-            "tempting_target",
-            "obj-home-red",
-            scenario=_scenario(),
-            player="red",
-        )
-    deck, _ = d.choose(
-        deck,
-        "A TEMPTING TARGET",
-        "tempting_target",
-        "obj-centre",
-        scenario=_scenario(),
-        player="red",
-    )
+        _red_chooses(deck, "A TEMPTING TARGET", "tempting_target", "obj-home-red")
+    deck, _ = _red_chooses(deck, "A TEMPTING TARGET", "tempting_target", "obj-centre")
     assert deck.active_card("A TEMPTING TARGET").choices["tempting_target"] == "obj-centre"
 
 
@@ -241,30 +234,9 @@ def test_burden_of_trust_guards_are_optional_and_checked() -> None:
     deck, _ = d.draw(stacked("BURDEN OF TRUST"), START)
     assert deck.active_card("BURDEN OF TRUST").needs == ()
     with pytest.raises(RulesError, match="cannot guard"):
-        d.choose(
-            deck,
-            "BURDEN OF TRUST",
-            "guards",
-            {"obj-centre": "blue-tank"},
-            scenario=_scenario(),
-            player="red",
-        )
-    deck, _ = d.choose(
-        deck,
-        "BURDEN OF TRUST",
-        "guards",
-        {"obj-centre": "red-a"},
-        scenario=_scenario(),
-        player="red",
-    )
-    deck, _ = d.choose(
-        deck,
-        "BURDEN OF TRUST",
-        "guards",
-        {"obj-home-red": "red-a"},
-        scenario=_scenario(),
-        player="red",
-    )
+        _red_chooses(deck, "BURDEN OF TRUST", "guards", {"obj-centre": "blue-tank"})
+    deck, _ = _red_chooses(deck, "BURDEN OF TRUST", "guards", {"obj-centre": "red-a"})
+    deck, _ = _red_chooses(deck, "BURDEN OF TRUST", "guards", {"obj-home-red": "red-a"})
     assert dict(deck.active_card("BURDEN OF TRUST").choices["guards"]) == {"obj-home-red": "red-a"}
 
 
