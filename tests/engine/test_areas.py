@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from deployment_fixtures import RED_SOUTH_BLUE_NORTH
 
 from engine.areas import QUARTER_LINE_WIDTH, regions, unit_positions
 from engine.errors import UnknownReferenceError
@@ -10,8 +11,6 @@ from engine.model import (
     MM_PER_INCH,
     Base,
     CircleBase,
-    CustomDeployment,
-    DeploymentRegion,
     Model,
     OvalBase,
     Player,
@@ -23,20 +22,10 @@ from engine.model import (
 
 JUST = 1e-4
 HALF_LINE = QUARTER_LINE_WIDTH / 2
-DEPLOYMENT = CustomDeployment(
-    zones=(
-        DeploymentRegion("red-dz", "red", ((0, 0), (60, 0), (60, 12), (0, 12))),
-        DeploymentRegion("blue-dz", "blue", ((0, 32), (60, 32), (60, 44), (0, 44))),
-    ),
-    territories=(
-        DeploymentRegion("red-t", "red", ((0, 0), (60, 0), (60, 22), (0, 22))),
-        DeploymentRegion("blue-t", "blue", ((0, 22), (60, 22), (60, 44), (0, 44))),
-    ),
-)
 RUIN = TerrainPiece("ruin", ((40, 30), (46, 30), (43, 36)))
 
 
-def scenario(*units: Unit, deployment: object = DEPLOYMENT) -> Scenario:
+def scenario(*units: Unit, deployment: object = RED_SOUTH_BLUE_NORTH) -> Scenario:
     return Scenario(
         "wh40k-ca2026",
         (Player("red"), Player("blue")),

@@ -8,12 +8,11 @@ import random
 from types import MappingProxyType
 
 import pytest
+from deployment_fixtures import RED_SOUTH_BLUE_NORTH
 
 from engine.evaluate import IncrementalEvaluator, evaluate
 from engine.model import (
     CircleBase,
-    CustomDeployment,
-    DeploymentRegion,
     Model,
     Objective,
     OvalBase,
@@ -25,17 +24,6 @@ from engine.model import (
     UnitStatus,
 )
 from engine.stress import make_stress_scenario
-
-DEPLOYMENT = CustomDeployment(
-    zones=(
-        DeploymentRegion("red-dz", "red", ((0, 0), (60, 0), (60, 12), (0, 12))),
-        DeploymentRegion("blue-dz", "blue", ((0, 32), (60, 32), (60, 44), (0, 44))),
-    ),
-    territories=(
-        DeploymentRegion("red-t", "red", ((0, 0), (60, 0), (60, 22), (0, 22))),
-        DeploymentRegion("blue-t", "blue", ((0, 22), (60, 22), (60, 44), (0, 44))),
-    ),
-)
 
 
 def small_scenario() -> Scenario:
@@ -63,7 +51,7 @@ def small_scenario() -> Scenario:
         (Player("red", role="attacker"), Player("blue", role="defender")),
         units=(red, bikes, boyz, tank),
         objectives=(Objective("obj-centre", 30.0, 22.0, role="central"),),
-        deployment=DEPLOYMENT,
+        deployment=RED_SOUTH_BLUE_NORTH,
         terrain=(TerrainPiece("ruin", ((40, 34), (50, 34), (50, 40), (40, 40))),),
     )
 
