@@ -27,6 +27,13 @@ EXPORT_FILTER = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 PAD = 24.0
 
 
+def _wrapped_height(font: QFont, width: float, text: str) -> float:
+    """How tall ``text`` is when word-wrapped to ``width`` (the box is tall enough for any
+    caption or ruling, so nothing is cut)."""
+    box = QRectF(0, 0, width, 100_000)
+    return QFontMetricsF(font).boundingRect(box, Qt.TextFlag.TextWordWrap, text).height()
+
+
 class _Layout:
     """Where the caption, the battlefield and the ruling go on a page ``width`` wide."""
 
@@ -41,10 +48,7 @@ class _Layout:
         y = PAD
         self.caption_rect = QRectF()
         if caption:
-            metrics = QFontMetricsF(self.caption_font)
-            height = metrics.boundingRect(
-                QRectF(0, 0, inner, 10_000), Qt.TextFlag.TextWordWrap, caption
-            ).height()
+            height = _wrapped_height(self.caption_font, inner, caption)
             self.caption_rect = QRectF(PAD, y, inner, height)
             y += height + PAD / 2
         board_height = inner * board.height() / board.width()
@@ -52,10 +56,7 @@ class _Layout:
         y += board_height + PAD / 2
         self.ruling_rect = QRectF()
         if ruling:
-            metrics = QFontMetricsF(self.text_font)
-            height = metrics.boundingRect(
-                QRectF(0, 0, inner, 100_000), Qt.TextFlag.TextWordWrap, ruling
-            ).height()
+            height = _wrapped_height(self.text_font, inner, ruling)
             self.ruling_rect = QRectF(PAD, y, inner, height)
             y += height + PAD / 2
         self.height = y + PAD / 2
