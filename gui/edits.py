@@ -49,6 +49,17 @@ class Selection:
     def is_empty(self) -> bool:
         return not (self.models or self.units or self.terrain or self.objectives or self.markers)
 
+    def unit_ids(self, scenario: Scenario) -> set[str]:
+        """The selected units and the units of the selected models; a model no longer in
+        ``scenario`` (deleted a moment ago) adds nothing."""
+        units = set(self.units)
+        for model_id in self.models:
+            try:
+                units.add(scenario.unit_of_model(model_id).id)
+            except KeyError:
+                continue
+        return units
+
     def moved_unit_ids(self, scenario: Scenario) -> frozenset[str]:
         """Every unit that has a model in this selection."""
         return self.units | {scenario.unit_of_model(m).id for m in self.models}

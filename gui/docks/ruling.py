@@ -28,12 +28,7 @@ def ruling_for(
     """A heading and the ruling text for what is selected (both plain text)."""
     if snapshot is None:
         return "Ruling", missing_message("engine.evaluate")
-    selected_units = set(selection.units)
-    for model_id in selection.models:
-        try:
-            selected_units.add(scenario.unit_of_model(model_id).id)
-        except KeyError:
-            continue
+    selected_units = selection.unit_ids(scenario)
     sections: list[str] = []
     heading_parts: list[str] = []
     for objective_id in sorted(selection.objectives):

@@ -133,12 +133,7 @@ class RulesetPanels:
         if scenario.ruleset not in DOCK_NAMES:
             return ""
         selection = self.window.scene.selection()
-        units = set(selection.units)
-        for model_id in selection.models:
-            try:
-                units.add(scenario.unit_of_model(model_id).id)
-            except KeyError:
-                continue
+        units = selection.unit_ids(scenario)
         objectives = set(selection.objectives)
         report, error = self.report(scenario)
         if report is None:
