@@ -17,6 +17,7 @@ engine does not use it; it is kept as the speed baseline (``python -m engine ben
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import shapely
 from shapely.geometry import LineString
@@ -103,8 +104,13 @@ def _free(
     return True
 
 
-def naive_sampling_visibility(scenario: Scenario) -> tuple[PairVisibility, ...]:
-    """Visibility by sampling (the benchmark's baseline; not exact, see the module notes)."""
+def naive_sampling_visibility(
+    scenario: Scenario, observers: Collection[str] | None = None
+) -> tuple[PairVisibility, ...]:
+    """Visibility by sampling (the benchmark's baseline; not exact, see the module notes).
+
+    ``observers`` limits the rows (observing unit ids), as :func:`engine.visibility.visibility`.
+    """
     twist = (scenario.game or {}).get("twist")
     terrain: list[tuple[object, float]] = []
     if twist != "nowhere-to-hide":
@@ -127,6 +133,8 @@ def naive_sampling_visibility(scenario: Scenario) -> tuple[PairVisibility, ...]:
     results = []
     units = sorted(scenario.units, key=lambda u: u.id)
     for observer in units:
+        if observers is not None and observer.id not in observers:
+            continue
         for target in units:
             if target.player == observer.player:
                 continue

@@ -115,11 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
     primary.set_defaults(handler=_cmd_primary)
 
     bench = commands.add_parser("bench", help="run the performance benchmark (medians, ratios)")
-    bench.add_argument("--quick", action="store_true", help="fewer repeats")
+    bench.add_argument(
+        "--quick", action="store_true", help="fewer repeats; no full line-of-sight matrix"
+    )
     bench.add_argument(
         "--skip-naive-visibility",
         action="store_true",
-        help="skip the slow naive line-of-sight baseline (about half a minute)",
+        help="skip the naive line-of-sight baseline",
     )
     bench.set_defaults(handler=_cmd_bench)
     return parser

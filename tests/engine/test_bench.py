@@ -1,0 +1,46 @@
+"""The benchmark harness: medians, percentiles and ratio lines (figures are never asserted)."""
+
+from __future__ import annotations
+
+import io
+
+from engine.bench import Timing, bench_rules, measure, percentile
+from engine.stress import make_stress_scenario
+
+
+def test_measure_times_every_repeat_after_a_warm_up() -> None:
+    calls: list[int] = []
+    timing = measure("count", calls.append, 5)
+    assert calls == [-1, 0, 1, 2, 3, 4]
+    assert timing.repeats == 5
+    assert timing.min_ms <= timing.median_ms <= timing.p90_ms
+
+
+def test_measure_with_no_repeats_times_the_single_call() -> None:
+    calls: list[int] = []
+    timing = measure("once", calls.append, 0)
+    assert calls == [-1]
+    assert timing.repeats == 1
+    assert timing.min_ms == timing.median_ms == timing.p90_ms
+
+
+def test_percentile_is_nearest_rank() -> None:
+    assert percentile([5.0], 0.9) == 5.0
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+
+
+def test_timing_line_shows_the_target_beside_the_figures() -> None:
+    line = Timing("rules", 1.5, 1.0, 2.0, 10).line(target_ms=2.0)
+    assert "median" in line
+    assert "p90" in line
+    assert "target < 2 ms" in line
+
+
+def test_rules_benchmark_reports_medians_and_ratios_against_the_naive_baseline() -> None:
+    out = io.StringIO()
+    bench_rules(out, make_stress_scenario(seed=1), quick=True)
+    text = out.getvalue()
+    assert "rules: naive loop over shapely distances" in text
+    assert "rules: full evaluation (no line of sight)" in text
+    assert "rules: update after one unit moves (incremental)" in text
+    assert text.count("ratio") == 2
