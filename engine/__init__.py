@@ -32,18 +32,21 @@ from engine.scenario_io import (
     scenario_to_json,
     validate_path,
 )
+from engine.visibility import PairVisibility, VisibilityEngine, visibility
 
 __all__ = [
     "Evaluation",
     "FormatVersionError",
     "GeometryError",
     "IncrementalEvaluator",
+    "PairVisibility",
     "Problem",
     "ResolvedDeployment",
     "RulesError",
     "Scenario",
     "ScenarioError",
     "UnknownReferenceError",
+    "VisibilityEngine",
     "WarplanError",
     "deployment_ids",
     "dumps_scenario",
@@ -55,4 +58,5 @@ __all__ = [
     "save_scenario",
     "scenario_to_json",
     "validate_path",
+    "visibility",
 ]
