@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox
 
-COMPACT_CHARACTERS = 14
+COMPACT_CHARACTERS = 10
 
 
 def compact_combo(characters: int = COMPACT_CHARACTERS) -> QComboBox:

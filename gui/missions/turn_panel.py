@@ -75,11 +75,13 @@ class TurnLedgerPanel(QWidget):
             "player's turn \u2192 next battle round"
         )
         self.next_button.clicked.connect(self.next_step)
-        fields = QHBoxLayout()
-        fields.addWidget(self.round_box)
-        fields.addWidget(self.player_box)
-        fields.addWidget(self.timing_box, 1)
-        fields.addWidget(self.next_button)
+        # Two rows keep the dock narrow enough to share the window with the battlefield.
+        fields = QGridLayout()
+        fields.addWidget(self.round_box, 0, 0)
+        fields.addWidget(self.player_box, 0, 1)
+        fields.addWidget(self.timing_box, 1, 0, 1, 2)
+        fields.addWidget(self.next_button, 1, 2)
+        fields.setColumnStretch(1, 1)
         self.tracker = QWidget()
         tracker_layout = QVBoxLayout(self.tracker)
         tracker_layout.setContentsMargins(0, 0, 0, 0)
