@@ -17,13 +17,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, Literal
 
+from engine.assets import ASSET_ROOT
 from engine.errors import UnknownReferenceError
 from engine.model import Base, CircleBase, OvalBase, RectBase
 
-BASES_FILE = Path(__file__).resolve().parent.parent / "assets" / "bases.json"
+BASES_FILE = ASSET_ROOT / "bases.json"
 
 BaseGroup = Literal["round", "oval", "flying", "hull"]
 

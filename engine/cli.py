@@ -56,7 +56,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from engine.missions import score
+    from engine.rulesets.wh40k_ca2026 import score
     from engine.scenario_io import load_scenario
 
     report = score(load_scenario(Path(args.file)))
@@ -70,14 +70,14 @@ def _cmd_score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_primary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from engine.missions import primary_mission
+    from engine.rulesets.wh40k_ca2026 import primary_mission
 
     print(primary_mission(args.player_fd, args.opponent_fd), file=out)
     return EXIT_OK
 
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from engine.bench import run_benchmarks
+    from benchmarks.bench import run_benchmarks
 
     run_benchmarks(out, quick=args.quick, naive_visibility=not args.skip_naive_visibility)
     return EXIT_OK

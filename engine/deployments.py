@@ -30,7 +30,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -39,6 +38,7 @@ from shapely.geometry import LineString, box
 from shapely.geometry.polygon import orient
 from shapely.ops import split
 
+from engine.assets import ASSET_ROOT
 from engine.errors import GeometryError, UnknownReferenceError
 from engine.model import (
     Battlefield,
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
     from engine.model import Scenario
 
-DEPLOYMENTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "deployments"
+DEPLOYMENTS_DIR = ASSET_ROOT / "deployments"
 SIDES = ("A", "B")
 CENTRAL_POINT_OFFSET = 6.0
 """On a D6 roll of 6 the two central points are this far either side of the centre."""

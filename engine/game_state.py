@@ -198,7 +198,8 @@ def _check_players(value: object, path: str, ids: GameIds) -> list[Problem]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Check builders for the mission keys (deck contents, events, statuses; engine.missions)
+# Check builders for the mission keys (deck contents, events, statuses;
+# engine.rulesets.wh40k_ca2026)
 
 
 def bool_check() -> GameCheck:
@@ -238,7 +239,7 @@ def secondary_card_check() -> GameCheck:
     """The printed name of a Chapter Approved 2026-27 Secondary Mission."""
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
-        from engine.missions.cards import secondary_missions
+        from engine.rulesets.wh40k_ca2026.cards import secondary_missions
 
         names = [c.name for c in secondary_missions()]
         if not isinstance(value, str) or value not in names:
@@ -294,7 +295,7 @@ DECK_KEYS: dict[str, GameCheck] = {
     "cp_discard_draw_used": bool_check(),
     "log": list_check(object_check(DECK_EVENT_KEYS, required=("kind",))),
 }
-"""``game.players.<id>.deck``: an ``engine.missions.decks.DeckState`` as JSON."""
+"""``game.players.<id>.deck``: an ``engine.rulesets.wh40k_ca2026.decks.DeckState`` as JSON."""
 
 DESTROYED_UNIT_KEYS: dict[str, GameCheck] = {
     "unit": text_check(),
@@ -395,8 +396,8 @@ GAME_KEYS: dict[str, GameCheck] = {
         object_check(DESTROYED_MODEL_KEYS, required=("model", "player"))
     ),
     "left_battlefield_this_turn": list_check(text_check()),
-    "scrollhammer": ruleset_section_check("engine.scrollhammer.state"),
-    "shared_modules": ruleset_section_check("engine.shared_modules.state"),
+    "scrollhammer": ruleset_section_check("engine.rulesets.scrollhammer.state"),
+    "shared_modules": ruleset_section_check("engine.rulesets.shared_modules.state"),
 }
 """Checks of the keys of ``game``."""
 

@@ -1015,7 +1015,7 @@ OPTION_CHECKS: dict[str, OptionCheck] = {
     "engagement_vertical_range": _distance,
     # Deployment maps (engine.deployments).
     "deployment_variant": _checked_with_the_deployment,
-    # Scrollhammer (engine.scrollhammer).
+    # Scrollhammer (engine.rulesets.scrollhammer).
     "mission": _mission,
     "table_halves": _one_of("long-edge", "diagonal"),
     "diagonal": _one_of("SW-NE", "NW-SE"),
@@ -1027,7 +1027,7 @@ OPTION_CHECKS: dict[str, OptionCheck] = {
     "base_contact": _distance,
     "night_fighting_turn1_lasts": _flag,
     "centre_clear_radius": _distance,
-    # Shared Scenario Modules (engine.shared_modules).
+    # Shared Scenario Modules (engine.rulesets.shared_modules).
     "modules": _names,
     "deploys_first": _player,
     "defense_range": _distance,

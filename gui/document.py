@@ -6,7 +6,7 @@ values share everything that did not change). A drag previews positions with ``p
 undo step) and ends with one ``commit`` so one drag is one undo step; ``push()`` runs ``redo()``
 at once, which only re-sets the value the document already holds (commands are idempotent).
 
->>> from engine.stress import make_stress_scenario
+>>> from benchmarks.stress import make_stress_scenario
 >>> doc = ScenarioDocument(make_stress_scenario(seed=1))
 >>> moved = doc.scenario.with_unit_moved(doc.scenario.units[0].id, 1.0, 0.0)
 >>> doc.apply(moved, "Move unit")

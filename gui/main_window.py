@@ -561,7 +561,7 @@ class MainWindow(QMainWindow):
         if not self.confirm_discard():
             return
         scenario = blank_scenario()
-        missions = engine_module("engine.missions")
+        missions = engine_module("engine.rulesets.wh40k_ca2026")
         if missions is not None:
             dispositions = list(missions.force_dispositions())
             names = [str(getattr(d, "name", d)) for d in dispositions]
@@ -577,7 +577,7 @@ class MainWindow(QMainWindow):
                 return
             seed = int(time.time()) % 100_000
             setup = missions.generate_mission(scenario.player_ids(), (first, second), seed)
-            from engine.missions.generator import apply_setup
+            from engine.rulesets.wh40k_ca2026.generator import apply_setup
 
             scenario = apply_setup(setup, scenario)
         self.document.load(scenario, None)

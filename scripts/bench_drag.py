@@ -1,7 +1,8 @@
 """Drag benchmark on the 200-model stress scenario (real mouse events, offscreen).
 
 Usage: ``.venv/bin/python scripts/bench_drag.py [--steps N] [--json]``. The integrator's bench
-calls :func:`gui.bench.run_drag_benchmark` directly. Target: median < 16 ms, p90 < 33 ms.
+calls :func:`benchmarks.bench_drag.run_drag_benchmark` directly. Target: median < 16 ms, p90 < 33
+ms.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.bench import format_report, run_drag_benchmark  # noqa: E402
+from benchmarks.bench_drag import format_report, run_drag_benchmark  # noqa: E402
 
 
 def main() -> int:

@@ -10,7 +10,7 @@ PY="$WARPLAN_VENV/bin/python"
 export QT_QPA_PLATFORM=offscreen
 
 echo "== ruff"
-"$PY" -m ruff check engine gui tests scripts packaging
+"$PY" -m ruff check engine gui benchmarks tests scripts packaging
 echo "== mypy (strict for engine/)"
 "$PY" -m mypy engine
 echo "== import contract: engine never imports Qt"

@@ -74,7 +74,7 @@ class MissionDocks:
     def new_game_here(self) -> bool:
         """New game on the open battlefield (units and terrain kept): one undoable edit, asked
         first when a game is in progress."""
-        from engine.missions.generator import game_in_progress
+        from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 
         scenario = self.context.scenario
         dialog = NewGameDialog(scenario, self.window)

@@ -10,7 +10,8 @@ PLAYER_COLOURS = ("#c0392b", "#2c6fbb")
 
 
 def card_result(report: Any, player: str, name: str) -> Any:
-    """The :class:`engine.missions.scoring.CardResult` of ``name`` for ``player``, or None."""
+    """The :class:`engine.rulesets.wh40k_ca2026.scoring.CardResult` of ``name`` for ``player``, or
+    None."""
     if report is None:
         return None
     try:
@@ -44,7 +45,7 @@ def scoring_html(result: Any) -> str:
 def card_text_html(name: str, kind: str | None = None) -> str:
     """The printed text of a Mission card, verbatim, as paragraphs."""
     from engine.errors import UnknownReferenceError
-    from engine.missions import card
+    from engine.rulesets.wh40k_ca2026 import card
 
     try:
         found = card(name, kind)  # type: ignore[arg-type]

@@ -35,14 +35,15 @@ class MissionContext(PanelContext):
             super()._on_changed(change)
 
     def score(self) -> Any:
-        """``engine.missions.score`` of the current scenario (None when it cannot be scored:
+        """``engine.rulesets.wh40k_ca2026.score`` of the current scenario (None when it cannot be
+        scored:
         another ruleset, or an error the report explains), computed once per value."""
         scenario = self.document.scenario
         if self._score_for is not scenario:
             self._score_for = scenario
             self._score = None
             if scenario.ruleset == "wh40k-ca2026":
-                from engine.missions import score
+                from engine.rulesets.wh40k_ca2026 import score
 
                 try:
                     self._score = score(scenario)
@@ -62,7 +63,7 @@ class MissionContext(PanelContext):
             self._previews_for = scenario
             self._previews = {}
         if key not in self._previews:
-            from engine.missions import score
+            from engine.rulesets.wh40k_ca2026 import score
 
             game = dict(thaw(scenario.game))
             game.update(battle_round=battle_round, active_player=active_player, timing=timing)

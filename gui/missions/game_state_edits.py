@@ -36,15 +36,15 @@ from typing import Any
 
 from engine.errors import RulesError
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
-from engine.missions import decks
-from engine.missions.decks import (
+from engine.model import EMPTY, Scenario, freeze, thaw
+from engine.rulesets.wh40k_ca2026 import decks
+from engine.rulesets.wh40k_ca2026.decks import (
     DeckEvent,
     DeckMoment,
     DeckState,
     TurnContext,
     WhenDrawnOption,
 )
-from engine.model import EMPTY, Scenario, freeze, thaw
 
 TURN_STEPS = ("start_of_turn", "end_of_command_phase", "end_of_turn")
 """The scoring moments of one player's turn, in order."""

@@ -3,7 +3,8 @@
 Chapter Approved 2026-27: Force Dispositions, Primary Missions (with override), Deployment card
 (and variant), Twist, the rolled set-up (central objectives, Attacker/Defender, first turn), each
 player's Primary card text with its live score. Changing a set-up choice goes through
-:func:`engine.missions.change_setup`: when it would discard the game in progress the dock asks
+:func:`engine.rulesets.wh40k_ca2026.change_setup`: when it would discard the game in progress the
+dock asks
 first; every change is one undo step. Scrollhammer: the Standard Mission, its set-up and the
 tally "if the game ended now". Shared Scenario Modules: the modules in use and their text.
 """
@@ -145,8 +146,8 @@ class MissionPanel(QWidget):
         self.refresh(context.scenario)
 
     def _fill_static_choices(self) -> None:
-        from engine.missions import force_dispositions, primary_missions, twists
-        from engine.missions.cards import deployment_deck
+        from engine.rulesets.wh40k_ca2026 import force_dispositions, primary_missions, twists
+        from engine.rulesets.wh40k_ca2026.cards import deployment_deck
 
         for box in self.dispositions:
             box.addItem("None (Primary picked)", None)
@@ -181,11 +182,12 @@ class MissionPanel(QWidget):
             self._updating = False
 
     def setup(self) -> Any:
-        """The recorded generator set-up (``engine.missions.generator.MissionSetup``) or None."""
+        """The recorded generator set-up (``engine.rulesets.wh40k_ca2026.generator.MissionSetup``)
+        or None."""
         raw = (self.context.scenario.game or EMPTY).get("setup")
         if not raw or "players" not in raw:
             return None
-        from engine.missions.generator import setup_from_json
+        from engine.rulesets.wh40k_ca2026.generator import setup_from_json
 
         try:
             return setup_from_json(thaw(raw))
@@ -283,7 +285,7 @@ class MissionPanel(QWidget):
             self.variant_boxes[key] = box
 
     def _refresh_scrollhammer(self, scenario: Scenario) -> None:
-        from engine.scrollhammer.missions import mission_of
+        from engine.rulesets.scrollhammer.missions import mission_of
 
         self.setup_form_host.setVisible(False)
         self.cards.setVisible(False)
@@ -319,7 +321,7 @@ class MissionPanel(QWidget):
         self.text.setHtml("".join(html))
 
     def _victory_html(self, scenario: Scenario) -> str:
-        from engine.scrollhammer import victory_points
+        from engine.rulesets.scrollhammer import victory_points
 
         try:
             result = victory_points(scenario)
@@ -336,8 +338,8 @@ class MissionPanel(QWidget):
         )
 
     def _refresh_shared(self, scenario: Scenario) -> None:
-        from engine.shared_modules import annihilation, deployment_order, modules_in_use
-        from engine.shared_modules._data import modules_data
+        from engine.rulesets.shared_modules import annihilation, deployment_order, modules_in_use
+        from engine.rulesets.shared_modules._data import modules_data
 
         self.setup_form_host.setVisible(False)
         self.cards.setVisible(False)
@@ -384,8 +386,8 @@ class MissionPanel(QWidget):
     def change_setup(self, **changes: Any) -> bool:
         """Regenerate the set-up with ``changes``; ask first when the game in progress would be
         discarded; one undo step. False when nothing changed (refused, declined, the same)."""
-        from engine.missions import change_setup
-        from engine.missions.generator import apply_setup
+        from engine.rulesets.wh40k_ca2026 import change_setup
+        from engine.rulesets.wh40k_ca2026.generator import apply_setup
 
         setup = self.setup()
         scenario = self.context.scenario
@@ -432,6 +434,6 @@ def with_variant(scenario: Scenario, chosen: dict[str, str], setup: Any) -> Scen
     staged = replace(scenario, options=freeze(options))
     if setup is None:
         return staged
-    from engine.missions.generator import apply_setup
+    from engine.rulesets.wh40k_ca2026.generator import apply_setup
 
     return replace(staged, objectives=apply_setup(setup, staged).objectives)

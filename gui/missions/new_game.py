@@ -111,8 +111,8 @@ class NewGameDialog(QDialog):
     # ------------------------------------------------------------------ pages
 
     def _wh40k_page(self, players: tuple[str, str]) -> QWidget:
-        from engine.missions import force_dispositions, primary_missions, twists
-        from engine.missions.cards import deployment_deck, twist
+        from engine.rulesets.wh40k_ca2026 import force_dispositions, primary_missions, twists
+        from engine.rulesets.wh40k_ca2026.cards import deployment_deck, twist
 
         page = QWidget()
         form = QFormLayout(page)
@@ -148,7 +148,7 @@ class NewGameDialog(QDialog):
         return page
 
     def _scrollhammer_page(self, players: tuple[str, str]) -> QWidget:
-        from engine.scrollhammer import standard_missions
+        from engine.rulesets.scrollhammer import standard_missions
 
         page = QWidget()
         form = QFormLayout(page)
@@ -170,8 +170,8 @@ class NewGameDialog(QDialog):
         return page
 
     def _shared_page(self, players: tuple[str, str]) -> QWidget:
-        from engine.shared_modules._data import modules_data
-        from engine.shared_modules.modules import DEFAULT_MODULES
+        from engine.rulesets.shared_modules._data import modules_data
+        from engine.rulesets.shared_modules.modules import DEFAULT_MODULES
 
         page = QWidget()
         form = QFormLayout(page)
@@ -264,7 +264,7 @@ def describe_setup(scenario: Scenario) -> str:
         ]
         return " \u2022 ".join(parts)
     if scenario.ruleset == "scrollhammer":
-        from engine.scrollhammer import standard_mission
+        from engine.rulesets.scrollhammer import standard_mission
 
         mission = standard_mission(str(setup.get("mission")))
         rolled = f" (rolled {setup['mission_roll']})" if "mission_roll" in setup else ""

@@ -111,7 +111,7 @@ class ScoreChartPanel(QWidget):
         self.caption.setText(" \u2022 ".join(parts) + note)
 
     def _scrollhammer(self, scenario: Scenario) -> None:
-        from engine.scrollhammer import victory_points
+        from engine.rulesets.scrollhammer import victory_points
 
         try:
             result = victory_points(scenario)

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
-from engine.missions import decks
-from engine.missions.cards import card
 from engine.model import EMPTY, Scenario
+from engine.rulesets.wh40k_ca2026 import decks
+from engine.rulesets.wh40k_ca2026.cards import card
 from gui.compact import compact_combo
 from gui.missions import game_state_edits as edits
 from gui.missions.cards_view import (
@@ -429,7 +429,7 @@ class SecondaryPanel(QWidget):
             options = [u.id for u in scenario.units_of(self.player)]
             prompt = "Beacon unit (one of your units on the battlefield)"
         elif key == "tempting_target":
-            from engine.missions.scoring import objectives_in_no_mans_land
+            from engine.rulesets.wh40k_ca2026.scoring import objectives_in_no_mans_land
 
             options = [o.id for o in objectives_in_no_mans_land(scenario) if o.role != "home"]
             prompt = "Objective your opponent selects (within No Man's Land, not a home one)"

@@ -1,11 +1,13 @@
 """New games for the three rulesets, as pure functions (no Qt): the New game dialog's work.
 
-- ``wh40k-ca2026``: :func:`engine.missions.generate_mission` (seeded, every choice selectable)
-  and :func:`engine.missions.generator.apply_setup` (deployment, roles, objectives, ``game``).
+- ``wh40k-ca2026``: :func:`engine.rulesets.wh40k_ca2026.generate_mission` (seeded, every choice
+  selectable)
+  and :func:`engine.rulesets.wh40k_ca2026.generator.apply_setup` (deployment, roles, objectives,
+  ``game``).
 - ``scrollhammer``: a Standard Mission chosen or rolled on the D6 chart
-  (:func:`engine.scrollhammer.roll_mission`), who deploys first (chosen or a roll-off), the
+  (:func:`engine.rulesets.scrollhammer.roll_mission`), who deploys first (chosen or a roll-off), the
   First Turn rule with an optional Seize the Initiative roll
-  (:func:`engine.scrollhammer.first_turn`). The engine reads the mission from
+  (:func:`engine.rulesets.scrollhammer.first_turn`). The engine reads the mission from
   ``options.mission``; the rolls are kept in ``game.setup``.
 - ``shared-modules``: the modules in use (``options.modules``) and who deploys first
   (``options.deploys_first``, chosen or a roll-off); the player who deploys first takes the
@@ -28,9 +30,9 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import RulesError
-from engine.missions import generate_mission
-from engine.missions.generator import apply_setup, roll_off
 from engine.model import Battlefield, Scenario, freeze, thaw
+from engine.rulesets.wh40k_ca2026 import generate_mission
+from engine.rulesets.wh40k_ca2026.generator import apply_setup, roll_off
 
 SCROLLHAMMER_BATTLEFIELD = Battlefield(72.0, 48.0)
 """The Scrollhammer rulebook's standard 6' x 4' table (its 2' x 2' sections)."""
@@ -95,7 +97,7 @@ def scrollhammer_game(
     missions say "deploy as normal"); ``seize_attempt`` rolls the D6 for the player who deployed
     second; ``table_halves`` overrides the mission's ``long-edge`` / ``diagonal``.
     """
-    from engine.scrollhammer import first_turn, roll_mission, standard_mission
+    from engine.rulesets.scrollhammer import first_turn, roll_mission, standard_mission
 
     players = scenario.player_ids()
     setup: dict[str, Any] = {"ruleset": "scrollhammer", "seed": seed}
@@ -145,7 +147,7 @@ def shared_modules_game(
     deploys_first: str | None = None,
 ) -> Scenario:
     """``scenario`` as a new Shared Scenario Modules game: modules in use and deployment order."""
-    from engine.shared_modules.modules import DEFAULT_MODULES, module_ids
+    from engine.rulesets.shared_modules.modules import DEFAULT_MODULES, module_ids
 
     players = scenario.player_ids()
     setup: dict[str, Any] = {"ruleset": "shared-modules", "seed": seed}

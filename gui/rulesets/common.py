@@ -1,7 +1,7 @@
 """What the ruleset panels share: a coalesced view of the document, the one door for edits,
 game-section and option edits, probability charts, and violation strokes for the board.
 
-Charts draw the engine's exact :class:`engine.scrollhammer.ProbabilityChart` values: the
+Charts draw the engine's exact :class:`engine.rulesets.scrollhammer.ProbabilityChart` values: the
 widget keeps the chart it was given (fractions) and plots their floats, so a test can compare
 what is drawn with what the engine computed, to the last digit.
 """
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario, Unit, freeze, thaw
-from engine.scrollhammer.probability import ProbabilityChart
-from engine.scrollhammer.violations import Violation, inches
+from engine.rulesets.scrollhammer.probability import ProbabilityChart
+from engine.rulesets.scrollhammer.violations import Violation, inches
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke

@@ -1,6 +1,6 @@
 """The Scrollhammer panel and its board overlays (``ruleset: "scrollhammer"``).
 
-The panel reads one :func:`engine.scrollhammer.scrollhammer_report` per scenario value and
+The panel reads one :func:`engine.rulesets.scrollhammer.scrollhammer_report` per scenario value and
 shows it in four tabs: Set-up (mission, table halves, terrain density, live set-up checks
 with one-click nudges), Battle (turn, control, Night Fighting, Seize the Initiative,
 Variable Game Length, Reserves, Victory Points), Odds (the exact charts players decide on)
@@ -49,7 +49,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.errors import WarplanError
 from engine.model import Marker, Scenario
-from engine.scrollhammer import (
+from engine.rulesets.scrollhammer import (
     ScrollhammerReport,
     battlefield_sections,
     first_turn,
@@ -72,16 +72,16 @@ from engine.scrollhammer import (
     standard_missions,
     violations_if_placed,
 )
-from engine.scrollhammer.game_flow import night_fighting_scheme
-from engine.scrollhammer.missions import StandardMission, mission_of
-from engine.scrollhammer.night_fighting import NightFightingView
-from engine.scrollhammer.objective_placement import NUDGE_MARGIN
-from engine.scrollhammer.objective_placement import RULE as PLACEMENT_RULE
-from engine.scrollhammer.objective_placement import _fits as placement_fits
-from engine.scrollhammer.objective_placement import _rules as placement_rules
-from engine.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
-from engine.scrollhammer.state import ScrollhammerState
-from engine.scrollhammer.violations import Violation, inches
+from engine.rulesets.scrollhammer.game_flow import night_fighting_scheme
+from engine.rulesets.scrollhammer.missions import StandardMission, mission_of
+from engine.rulesets.scrollhammer.night_fighting import NightFightingView
+from engine.rulesets.scrollhammer.objective_placement import NUDGE_MARGIN
+from engine.rulesets.scrollhammer.objective_placement import RULE as PLACEMENT_RULE
+from engine.rulesets.scrollhammer.objective_placement import _fits as placement_fits
+from engine.rulesets.scrollhammer.objective_placement import _rules as placement_rules
+from engine.rulesets.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
+from engine.rulesets.scrollhammer.state import ScrollhammerState
+from engine.rulesets.scrollhammer.violations import Violation, inches
 from gui.compact import compact_combo
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke
@@ -650,7 +650,7 @@ class ScrollhammerPanel(QWidget):
         )
 
     def _show_length(self, state: ScrollhammerState) -> None:
-        from engine.scrollhammer.game_flow import game_length_distribution
+        from engine.rulesets.scrollhammer.game_flow import game_length_distribution
 
         odds = ", ".join(
             f"ends after turn {t}: {percent(p)}" for t, p in game_length_distribution().items()
@@ -661,7 +661,7 @@ class ScrollhammerPanel(QWidget):
 
     def _show_reserves(self, scenario: Scenario, state: ScrollhammerState) -> None:
         fill_unit_checklist(self.reserve_list, scenario, scenario.units, state.reserves)
-        from engine.scrollhammer.game_flow import reserve_arrival_distribution
+        from engine.rulesets.scrollhammer.game_flow import reserve_arrival_distribution
 
         odds = ", ".join(
             f"turn {t}: {percent(p)}" for t, p in reserve_arrival_distribution().items()

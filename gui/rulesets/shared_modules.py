@@ -1,6 +1,6 @@
 """The Shared Scenario Modules panel and its board overlays (``ruleset: "shared-modules"``).
 
-The panel reads one :func:`engine.shared_modules.shared_modules_report` per scenario value:
+The panel reads one :func:`engine.rulesets.shared_modules.shared_modules_report` per scenario value:
 Threat Points and Command Points as two separate ledgers per player (spend and gain each on
 its own, All-Out War refunds at the end of a turn), Battle Formations as a live deployment
 check, Scout and Secure (spend the unit's cost in Threat Points, lead model onto the table
@@ -42,9 +42,9 @@ from PySide6.QtWidgets import (
 
 from engine.errors import RulesError, WarplanError
 from engine.model import Model, Scenario
-from engine.scrollhammer.battlefield import model_edge_distance, model_reach
-from engine.scrollhammer.violations import inches
-from engine.shared_modules import (
+from engine.rulesets.scrollhammer.battlefield import model_edge_distance, model_reach
+from engine.rulesets.scrollhammer.violations import inches
+from engine.rulesets.shared_modules import (
     PlayerLedgers,
     SharedModulesReport,
     all_out_war_refunds,
@@ -59,7 +59,7 @@ from engine.shared_modules import (
     unit_cost,
     uses_module,
 )
-from engine.shared_modules._data import number
+from engine.rulesets.shared_modules._data import number
 from gui.compact import compact_combo
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke

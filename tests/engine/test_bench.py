@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from engine.bench import Timing, bench_rules, measure, percentile
-from engine.stress import make_stress_scenario
+from benchmarks.bench import Timing, bench_rules, measure, percentile
+from benchmarks.stress import make_stress_scenario
 
 
 def test_measure_times_every_repeat_after_a_warm_up() -> None:

@@ -10,6 +10,7 @@ from types import MappingProxyType
 import pytest
 from deployment_fixtures import RED_SOUTH_BLUE_NORTH
 
+from benchmarks.stress import make_stress_scenario
 from engine.evaluate import IncrementalEvaluator, evaluate
 from engine.model import (
     CircleBase,
@@ -23,7 +24,6 @@ from engine.model import (
     Unit,
     UnitStatus,
 )
-from engine.stress import make_stress_scenario
 
 
 def small_scenario() -> Scenario:
@@ -152,7 +152,7 @@ def test_battle_shocked_unit_counts_oc_zero_after_an_update() -> None:
 
 
 def test_naive_baseline_agrees_with_the_exact_rules_away_from_boundaries() -> None:
-    from engine.bench_rules import naive_rules
+    from benchmarks.bench_rules import naive_rules
 
     scenario = make_stress_scenario(seed=2)
     naive = naive_rules(scenario)

@@ -9,7 +9,7 @@ from gui_helpers import duel_scenario
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
-from engine.missions import decks, primary_mission
+from engine.rulesets.wh40k_ca2026 import decks, primary_mission
 from gui.files import read_scenario
 from gui.main_window import MainWindow
 from gui.missions import DOCK_NAMES

@@ -8,8 +8,8 @@ import pytest
 from gui_helpers import duel_scenario
 
 from engine.errors import RulesError, UnknownReferenceError
-from engine.missions import decks
 from engine.model import Battlefield, Model, freeze, thaw
+from engine.rulesets.wh40k_ca2026 import decks
 from gui.missions import game_state_edits as edits
 from gui.missions.setups import scrollhammer_game, shared_modules_game, wh40k_game
 

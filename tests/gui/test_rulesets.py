@@ -16,16 +16,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from engine.model import MM_PER_INCH, CircleBase, Model, Player, Scenario, Unit
-from engine.scenario_io import load_scenario
-from engine.scrollhammer import (
+from engine.rulesets.scrollhammer import (
     game_length_chart,
     night_fighting_chart,
     night_fighting_view,
     relic_chart,
     reserves_chart,
 )
-from engine.scrollhammer.battlefield import board_edge, model_edge_distance
-from engine.shared_modules import ledgers_from_scenario
+from engine.rulesets.scrollhammer.battlefield import board_edge, model_edge_distance
+from engine.rulesets.shared_modules import ledgers_from_scenario
+from engine.scenario_io import load_scenario
 from gui.main_window import MainWindow
 from gui.rulesets import DOCK_NAMES
 from gui.shapes import scene_point
@@ -416,7 +416,7 @@ def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_wi
 
 
 def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_window) -> None:  # type: ignore[no-untyped-def]
-    from engine.scrollhammer import night_fighting_status
+    from engine.rulesets.scrollhammer import night_fighting_status
 
     scenario = load_scenario(HELD_GROUND)
     scenario = replace(
@@ -494,7 +494,7 @@ def test_starting_the_battle_ends_the_deployment_check(make_window) -> None:  # 
 
 
 def test_the_relic_is_placed_and_identified_as_undoable_edits(make_window) -> None:  # type: ignore[no-untyped-def]
-    from engine.scrollhammer.relic import relic_marker, relic_result
+    from engine.rulesets.scrollhammer.relic import relic_marker, relic_result
 
     scenario = replace(load_scenario(HELD_GROUND), options={"mission": "quest-for-the-relic"})
     window = make_window(scenario)

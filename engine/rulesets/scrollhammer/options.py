@@ -1,0 +1,106 @@
+"""The ``scenario.options`` keys the Scrollhammer modules read, each with a check.
+
+:data:`OPTION_CHECKS` maps a key to ``check(value) -> message | None`` (``None``: valid), so
+the file reader (:mod:`engine.scenario_io`) can accept these keys and refuse bad values with a
+clear message. :data:`OPTION_NOTES` says what each key means (for the app and the docs).
+
+>>> OPTION_CHECKS["diagonal"]("SW-NE") is None
+True
+>>> OPTION_CHECKS["diagonal"]("N-S")
+"must be one of SW-NE, NW-SE; got 'N-S'"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.rulesets.scrollhammer.missions import mission_ids, standard_missions
+
+OptionValueCheck = Callable[[Any], "str | None"]
+
+
+def choice(*allowed: str) -> OptionValueCheck:
+    """A check that the value is one of ``allowed``."""
+
+    def check(value: Any) -> str | None:
+        if isinstance(value, str) and value in allowed:
+            return None
+        return f"must be one of {', '.join(allowed)}; got {value!r}"
+
+    return check
+
+
+def distance(value: Any) -> str | None:
+    """A non-negative number of inches."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        return f"must be a non-negative number, got {value!r}"
+    return None
+
+
+def positive(value: Any) -> str | None:
+    """A positive number."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        return f"must be a positive number, got {value!r}"
+    return None
+
+
+def flag(value: Any) -> str | None:
+    """A boolean."""
+    return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+
+
+def mission(value: Any) -> str | None:
+    """A Standard Mission id, name or number."""
+    known = {m.id for m in standard_missions()} | {m.name for m in standard_missions()}
+    if (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6) or (
+        isinstance(value, str) and value in known
+    ):
+        return None
+    return f"must be a Standard Mission ({', '.join(mission_ids())}) or its number; got {value!r}"
+
+
+def edges(value: Any) -> str | None:
+    """``{player id: edge name}``."""
+    if not isinstance(value, Mapping) or not all(
+        isinstance(v, str) and v in ("south", "north", "west", "east") for v in value.values()
+    ):
+        return f"must map player ids to south, north, west or east; got {value!r}"
+    return None
+
+
+OPTION_CHECKS: dict[str, OptionValueCheck] = {
+    "mission": mission,
+    "table_halves": choice("long-edge", "diagonal"),
+    "diagonal": choice("SW-NE", "NW-SE"),
+    "table_edges": edges,
+    "section_size": positive,
+    "centre_clear_radius": distance,
+    "objective_range": distance,
+    "objective_measure": choice("centre", "edge"),
+    "objective_nudge_metric": choice("total", "largest"),
+    "night_fighting_measure": choice("closest", "farthest"),
+    "night_fighting_turn1_lasts": flag,
+    "relic_diameter": positive,
+    "base_contact": distance,
+}
+"""Scrollhammer option keys and their value checks."""
+
+OPTION_NOTES: dict[str, str] = {
+    "mission": "the Standard Mission (id, name or number 1-6)",
+    "table_halves": "long-edge (centre line from short end to short end) or diagonal",
+    "diagonal": "the corners a diagonal centre line joins: SW-NE (default) or NW-SE",
+    "table_edges": "each player's board edge (a long edge); default first player south",
+    "section_size": "terrain density section size in inches (default 24, 2')",
+    "centre_clear_radius": "how far from the centre point impassable or lethal terrain is "
+    "refused in Quest for the Relic and Heart of the Battle (default 0: the point itself)",
+    "objective_range": "control range in inches (default 3)",
+    "objective_measure": "centre (default) or edge: where objective distances are measured from",
+    "objective_nudge_metric": "total (default) or largest: what the smallest nudge minimises",
+    "night_fighting_measure": "closest (default) or farthest target model for the bands",
+    "night_fighting_turn1_lasts": "true: Night Fighting from the pre-deployment roll lasts the "
+    "whole game (default false: turn 1 only, as the rulebook reads)",
+    "relic_diameter": "the Relic marker's diameter in mm (default 25)",
+    "base_contact": "base contact distance in inches (default 1 mm)",
+}
+"""What each option means, for the app's option panel."""

@@ -1,0 +1,536 @@
+"""The Mission Generator: a deterministic Chapter Approved 2026-27 set-up for a seed.
+
+:func:`generate_mission` follows the mission sequence: Force Dispositions give each player's
+Primary Mission (or pick any Primary per player), a Deployment card is drawn or chosen, a Twist
+is none / random / chosen (Mirrored World: agreed or a D6 re-rolling 6; Scrambled
+Communications: the Primaries are exchanged), a D6 gives one or two central objective points,
+and roll-offs decide Attacker/Defender and the first turn. Every random step draws from its own
+stream (``seed`` and the step's name), so changing one choice never re-rolls the others.
+
+Set-ups are frozen values: :func:`change_setup` returns a new one plus whether the change would
+discard a game in progress (the generator's manual: changing Force Disposition, Primary,
+Deployment or Twist resets both Secondary decks), so the app can ask first and undo is keeping
+the old value.
+
+>>> setup = generate_mission(("red", "blue"), ("Take and Hold", "Purge the Foe"), seed=3)
+>>> setup.primary_of("red"), setup.primary_of("blue")
+('IMMOVABLE OBJECT', 'UNSTOPPABLE FORCE')
+>>> generate_mission(("red", "blue"), ("Take and Hold", "Purge the Foe"), seed=3) == setup
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import shapely
+from shapely.ops import linemerge
+
+from engine.errors import RulesError, UnknownReferenceError
+from engine.model import Objective, Point, Scenario, freeze
+from engine.rulesets.wh40k_ca2026.cards import (
+    card,
+    deployment_deck,
+    force_disposition,
+    primary_mission,
+    twist,
+    twists,
+)
+
+CENTRAL_OFFSET = 6.0
+"""Inches either side of the centre for the two central objective points (D6 roll of 6)."""
+
+TwistRequest = Literal["none", "random"] | str
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A roll-off: each player's D6 per attempt (ties roll again) and the winner."""
+
+    rolls: tuple[tuple[int, int], ...]
+    winner: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rolls": [list(r) for r in self.rolls], "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    """One player's Force Disposition and the Primary Mission on their card (before twists)."""
+
+    player: str
+    force_disposition: str | None
+    card_primary: str
+    chosen: bool
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "primary": self.card_primary}
+        if self.force_disposition is not None:
+            out["force_disposition"] = self.force_disposition
+        if self.chosen:
+            out["primary_chosen"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class MissionSetup:
+    """A whole set-up. ``primary_of`` gives the Primary each player plays after the Twist."""
+
+    seed: int
+    players: tuple[PlayerSetup, PlayerSetup]
+    deployment: str
+    deployment_drawn: bool
+    twist: str | None
+    mirrored_primary: str | None
+    mirrored_rolls: tuple[int, ...]
+    primaries_swapped: bool
+    central_roll: int
+    attacker_roll: Roll
+    attacker: str
+    first_turn_roll: Roll
+
+    @property
+    def player_ids(self) -> tuple[str, str]:
+        return self.players[0].player, self.players[1].player
+
+    @property
+    def defender(self) -> str:
+        first, second = self.player_ids
+        return second if self.attacker == first else first
+
+    @property
+    def first_turn(self) -> str:
+        return self.first_turn_roll.winner
+
+    @property
+    def two_central_objectives(self) -> bool:
+        return self.central_roll == 6
+
+    def _player(self, player: str) -> PlayerSetup:
+        for p in self.players:
+            if p.player == player:
+                return p
+        raise UnknownReferenceError(f"no player {player!r} in this set-up")
+
+    def primary_of(self, player: str) -> str:
+        """The Primary Mission ``player`` plays: the card's, unless a Twist replaced it."""
+        if self.mirrored_primary is not None:
+            return self.mirrored_primary
+        if self.primaries_swapped:
+            first, second = self.player_ids
+            return self._player(second if player == first else first).card_primary
+        return self._player(player).card_primary
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seed": self.seed,
+            "players": [p.to_json() for p in self.players],
+            "deployment": self.deployment,
+            "deployment_drawn": self.deployment_drawn,
+            "central_roll": self.central_roll,
+            "attacker_roll": self.attacker_roll.to_json(),
+            "attacker": self.attacker,
+            "first_turn_roll": self.first_turn_roll.to_json(),
+            "primaries": {p: self.primary_of(p) for p in self.player_ids},
+        }
+        if self.twist is not None:
+            out["twist"] = self.twist
+        if self.mirrored_primary is not None:
+            out["mirrored_primary"] = self.mirrored_primary
+            out["mirrored_rolls"] = list(self.mirrored_rolls)
+        if self.primaries_swapped:
+            out["primaries_swapped"] = True
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Dice
+
+
+def _stream(seed: int, step: str) -> random.Random:
+    return random.Random(f"{seed}:{step}")
+
+
+def d6(seed: int, step: str, count: int = 1) -> tuple[int, ...]:
+    """``count`` D6 rolls of the named step of a seeded set-up.
+
+    >>> d6(1, "central") == d6(1, "central")
+    True
+    """
+    rng = _stream(seed, step)
+    return tuple(rng.randint(1, 6) for _ in range(count))
+
+
+def roll_off(seed: int, step: str, players: tuple[str, str]) -> Roll:
+    """Both players roll a D6; the highest wins; a tie rolls again (core rules 01.05.05)."""
+    rng = _stream(seed, step)
+    rolls: list[tuple[int, int]] = []
+    while True:
+        pair = (rng.randint(1, 6), rng.randint(1, 6))
+        rolls.append(pair)
+        if pair[0] != pair[1]:
+            return Roll(tuple(rolls), players[0] if pair[0] > pair[1] else players[1])
+
+
+def mirrored_world_roll(seed: int) -> tuple[str, tuple[int, ...]]:
+    """The Mirrored World D6 table, re-rolling 6: the Primary and every roll made."""
+    table = twist("mirrored-world").effect["choices"]
+    rng = _stream(seed, "mirrored-world")
+    rolls: list[int] = []
+    while True:
+        rolls.append(rng.randint(1, 6))
+        if rolls[-1] != 6:
+            return str(table[rolls[-1] - 1]), tuple(rolls)
+
+
+# ---------------------------------------------------------------------------------------------
+# Generating
+
+
+def _player_setup(
+    player: str, fd: str | None, opponent_fd: str | None, chosen_primary: str | None
+) -> PlayerSetup:
+    if chosen_primary is not None:
+        name = card(chosen_primary, "primary").name
+        canonical = force_disposition(fd).name if fd is not None else None
+        return PlayerSetup(player, canonical, name, True)
+    if fd is None or opponent_fd is None:
+        raise RulesError(
+            "a Primary Mission comes from both Force Dispositions; give both or pick the Primary"
+        )
+    return PlayerSetup(player, force_disposition(fd).name, primary_mission(fd, opponent_fd), False)
+
+
+def _resolve_twist(seed: int, request: str | None) -> str | None:
+    if request is None or request == "none":
+        return None
+    if request == "random":
+        ids = [t.id for t in twists()]
+        return ids[_stream(seed, "twist").randrange(len(ids))]
+    return twist(request).id
+
+
+def generate_mission(
+    players: tuple[str, str],
+    force_dispositions: tuple[str | None, str | None],
+    seed: int,
+    *,
+    primaries: tuple[str | None, str | None] = (None, None),
+    deployment: str | None = None,
+    twist_request: str | None = None,
+    mirrored_choice: str | None = None,
+    swap_primaries: bool = True,
+    winner_chooses: Literal["attacker", "defender"] = "attacker",
+) -> MissionSetup:
+    """A set-up for two players, the same for the same arguments.
+
+    ``primaries`` picks any Primary per player instead of the Force Disposition's (the
+    generator's dropdown); ``deployment`` chooses a Deployment card (else one is drawn);
+    ``twist_request`` is None / ``"none"``, ``"random"`` or a Twist id or name;
+    ``mirrored_choice`` is the Primary both players agreed on under Mirrored World (else a D6
+    re-rolling 6); ``swap_primaries`` applies Scrambled Communications' exchange; the roll-off
+    winner for Attacker/Defender takes ``winner_chooses``.
+
+    >>> s = generate_mission(("a", "b"), ("Disruption", "Disruption"), 1, twist_request="none")
+    >>> s.primary_of("a") == s.primary_of("b") == "OUTMANOEUVRE"
+    True
+    """
+    if players[0] == players[1]:
+        raise RulesError("a set-up needs two different players")
+    first = _player_setup(players[0], force_dispositions[0], force_dispositions[1], primaries[0])
+    second = _player_setup(players[1], force_dispositions[1], force_dispositions[0], primaries[1])
+    deck = [d for d, _ in deployment_deck()]
+    if deployment is None:
+        chosen_deployment = deck[_stream(seed, "deployment").randrange(len(deck))]
+    elif deployment in deck:
+        chosen_deployment = deployment
+    else:
+        raise UnknownReferenceError(f"no Deployment card {deployment!r} (known: {', '.join(deck)})")
+    twist_id = _resolve_twist(seed, twist_request)
+    mirrored: str | None = None
+    mirrored_rolls: tuple[int, ...] = ()
+    if twist_id == "mirrored-world":
+        allowed = tuple(str(n) for n in twist("mirrored-world").effect["choices"])
+        if mirrored_choice is not None:
+            mirrored = card(mirrored_choice, "primary").name
+            if mirrored not in allowed:
+                raise RulesError(f"Mirrored World allows only {', '.join(allowed)}")
+        else:
+            mirrored, mirrored_rolls = mirrored_world_roll(seed)
+    attacker_roll = roll_off(seed, "attacker", players)
+    loser = players[1] if attacker_roll.winner == players[0] else players[0]
+    attacker = attacker_roll.winner if winner_chooses == "attacker" else loser
+    return MissionSetup(
+        seed=seed,
+        players=(first, second),
+        deployment=chosen_deployment,
+        deployment_drawn=deployment is None,
+        twist=twist_id,
+        mirrored_primary=mirrored,
+        mirrored_rolls=mirrored_rolls,
+        primaries_swapped=twist_id == "scrambled-communications" and swap_primaries,
+        central_roll=d6(seed, "central")[0],
+        attacker_roll=attacker_roll,
+        attacker=attacker,
+        first_turn_roll=roll_off(seed, "first-turn", players),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Changing a set-up
+
+
+RESETTING_CHANGES = (
+    "force_dispositions",
+    "primaries",
+    "deployment",
+    "twist_request",
+    "mirrored_choice",
+    "swap_primaries",
+)
+"""Changes the generator's manual says start a new game (both Secondary decks reset)."""
+
+
+@dataclass(frozen=True)
+class SetupChange:
+    """The set-up a change gives, and what it would throw away if the app applied it."""
+
+    before: MissionSetup
+    after: MissionSetup
+    discards_game_state: bool
+    reason: str
+
+
+def game_in_progress(game: Mapping[str, Any] | None) -> bool:
+    """Whether a ``game`` section holds progress a reset would lose: a deck, VP, CP, events or
+    a battle round past the first."""
+    if not game:
+        return False
+    if int(game.get("battle_round", 1)) > 1:
+        return True
+    for entry in dict(game.get("players", {})).values():
+        if entry.get("deck") or entry.get("vp") or entry.get("secondaries"):
+            return True
+    return bool(game.get("destroyed_this_turn"))
+
+
+def change_setup(
+    setup: MissionSetup,
+    game: Mapping[str, Any] | None,
+    *,
+    players: tuple[str, str] | None = None,
+    **changes: Any,
+) -> SetupChange:
+    """Regenerate ``setup`` with some arguments of :func:`generate_mission` changed.
+
+    Nothing is applied: the result says whether the change would discard the game in progress
+    (``discards_game_state``), so the app asks before swapping ``after`` in.
+
+    >>> s = generate_mission(("r", "b"), ("Take and Hold", "Disruption"), 5,
+    ...                      deployment="dawn-of-war")
+    >>> change = change_setup(s, {"battle_round": 3}, deployment="tipping-point")
+    >>> change.after.deployment, change.discards_game_state
+    ('tipping-point', True)
+    """
+    unknown = set(changes) - set(RESETTING_CHANGES) - {"seed", "winner_chooses"}
+    if unknown:
+        raise RulesError(f"cannot change {', '.join(sorted(unknown))} of a set-up")
+    arguments: dict[str, Any] = {
+        "force_dispositions": tuple(p.force_disposition for p in setup.players),
+        "primaries": tuple(p.card_primary if p.chosen else None for p in setup.players),
+        "deployment": None if setup.deployment_drawn else setup.deployment,
+        "twist_request": setup.twist,
+        "mirrored_choice": setup.mirrored_primary if not setup.mirrored_rolls else None,
+        "swap_primaries": setup.primaries_swapped or setup.twist != "scrambled-communications",
+    }
+    arguments.update(changes)
+    seed = int(arguments.pop("seed", setup.seed))
+    after = generate_mission(players or setup.player_ids, seed=seed, **arguments)
+    if setup.deployment_drawn and "deployment" not in changes and seed == setup.seed:
+        after = replace(after, deployment=setup.deployment, deployment_drawn=True)
+    resets = [k for k in RESETTING_CHANGES if k in changes] or (
+        ["seed"] if seed != setup.seed else []
+    )
+    progress = game_in_progress(game)
+    discards = progress and bool(resets) and after != setup
+    reason = (
+        f"changing {', '.join(resets)} starts a new game: both Secondary Mission decks reset and "
+        "the game in progress is discarded"
+        if discards
+        else "no game progress is lost"
+    )
+    return SetupChange(setup, after, discards, reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# Onto the battlefield
+
+
+def central_objective_points(scenario: Scenario, roll: int) -> tuple[Point, ...]:
+    """The central objective point(s) for a D6 ``roll``: the centre on 1-5; on a 6 two points
+    6" either side of it, measured along the line dividing the players' territories."""
+    if not 1 <= roll <= 6:
+        raise RulesError(f"a D6 roll is 1 to 6, got {roll}")
+    cx, cy = scenario.battlefield.centre
+    if roll < 6:
+        return ((cx, cy),)
+    line = territory_dividing_line(scenario)
+    centre = shapely.Point(cx, cy)
+    along = float(line.project(centre))
+    points = []
+    for offset in (-CENTRAL_OFFSET, CENTRAL_OFFSET):
+        p = line.interpolate(along + offset)
+        points.append((round(float(p.x), 9), round(float(p.y), 9)))
+    return tuple(sorted(points))
+
+
+def territory_dividing_line(scenario: Scenario) -> shapely.LineString:
+    """The line (possibly stepped) between the two players' territories, inside the battlefield.
+
+    Falls back to the long centre line when the scenario has no resolvable deployment.
+    """
+    from engine.deployments import resolve_deployment
+
+    resolved = resolve_deployment(scenario)
+    width, depth = scenario.battlefield.width, scenario.battlefield.depth
+    fallback = shapely.LineString([(0.0, depth / 2.0), (width, depth / 2.0)])
+    if resolved is None or len(scenario.players) != 2:
+        return fallback
+    first, second = scenario.player_ids()
+    shared = shapely.intersection(
+        resolved.territory_geometry(first).boundary, resolved.territory_geometry(second).boundary
+    )
+    inner = shapely.intersection(shared, shapely.box(0, 0, width, depth))
+    lines = [g for g in getattr(inner, "geoms", [inner]) if isinstance(g, shapely.LineString)]
+    if not lines:
+        return fallback
+    merged = linemerge(lines) if len(lines) > 1 else lines[0]
+    if isinstance(merged, shapely.LineString):
+        return merged
+    centre = shapely.Point(*scenario.battlefield.centre)
+    return min(merged.geoms, key=lambda g: g.distance(centre))
+
+
+def terrain_objectives(scenario: Scenario) -> dict[str, str]:
+    """For each objective point, the terrain piece whose area covers it (a terrain objective).
+
+    When several areas cover a point the smallest is taken (it is the feature set up on it).
+    """
+    found: dict[str, str] = {}
+    for objective in scenario.objectives:
+        point = shapely.Point(objective.x, objective.y)
+        covering = [
+            (shapely.Polygon(t.area).area, t.id)
+            for t in scenario.terrain
+            if shapely.covers(shapely.Polygon(t.area), point)
+        ]
+        if covering:
+            found[objective.id] = min(covering)[1]
+    return found
+
+
+def apply_setup(
+    setup: MissionSetup, scenario: Scenario, *, terrain_objectives_on: bool = True
+) -> Scenario:
+    """``scenario`` set up for ``setup``: deployment card, player roles, the card's objective
+    points with the rolled central point(s), terrain objectives and the ``game`` section's
+    mission keys (a new game: battle round 1, the first player's turn)."""
+    if set(scenario.player_ids()) != set(setup.player_ids):
+        raise RulesError("the set-up's players are not the scenario's players")
+    players = tuple(
+        replace(p, role="attacker" if p.id == setup.attacker else "defender")
+        for p in scenario.players
+    )
+    staged = replace(scenario, deployment=setup.deployment, players=(players[0], players[1]))
+    objectives = _card_objectives(staged, setup.central_roll)
+    staged = replace(staged, objectives=objectives)
+    if terrain_objectives_on:
+        covering = terrain_objectives(staged)
+        staged = replace(
+            staged,
+            objectives=tuple(
+                replace(o, terrain=covering.get(o.id, o.terrain)) for o in staged.objectives
+            ),
+        )
+    game: dict[str, Any] = {
+        "battle_round": 1,
+        "active_player": setup.first_turn,
+        "timing": "start_of_turn",
+        "first_player": setup.first_turn,
+        "setup": setup.to_json(),
+        "players": {},
+    }
+    if setup.twist is not None:
+        game["twist"] = setup.twist
+    for p in setup.players:
+        entry: dict[str, Any] = {"primary": setup.primary_of(p.player)}
+        if p.force_disposition is not None:
+            entry["force_disposition"] = p.force_disposition
+        game["players"][p.player] = entry
+    return replace(staged, game=freeze(game))
+
+
+def _card_objectives(scenario: Scenario, central_roll: int) -> tuple[Objective, ...]:
+    from engine.deployments import resolve_deployment
+
+    resolved = resolve_deployment(scenario)
+    base = [o for o in (resolved.objective_points if resolved else ()) if o.role != "central"]
+    centrals = central_objective_points(scenario, central_roll)
+    names = ["obj-centre"] if len(centrals) == 1 else ["obj-centre-1", "obj-centre-2"]
+    central = [
+        Objective(n, x, y, role="central") for n, (x, y) in zip(names, centrals, strict=True)
+    ]
+    return tuple(base) + tuple(central)
+
+
+def setup_from_json(data: Mapping[str, Any]) -> MissionSetup:
+    """The inverse of :meth:`MissionSetup.to_json`."""
+    players = [
+        PlayerSetup(
+            p["player"],
+            p.get("force_disposition"),
+            p["primary"],
+            bool(p.get("primary_chosen", False)),
+        )
+        for p in data["players"]
+    ]
+
+    def roll(raw: Mapping[str, Any]) -> Roll:
+        return Roll(tuple((int(a), int(b)) for a, b in raw["rolls"]), raw["winner"])
+
+    return MissionSetup(
+        seed=int(data["seed"]),
+        players=(players[0], players[1]),
+        deployment=data["deployment"],
+        deployment_drawn=bool(data.get("deployment_drawn", False)),
+        twist=data.get("twist"),
+        mirrored_primary=data.get("mirrored_primary"),
+        mirrored_rolls=tuple(data.get("mirrored_rolls", ())),
+        primaries_swapped=bool(data.get("primaries_swapped", False)),
+        central_roll=int(data["central_roll"]),
+        attacker_roll=roll(data["attacker_roll"]),
+        attacker=data["attacker"],
+        first_turn_roll=roll(data["first_turn_roll"]),
+    )
+
+
+__all__ = [
+    "MissionSetup",
+    "PlayerSetup",
+    "Roll",
+    "SetupChange",
+    "apply_setup",
+    "central_objective_points",
+    "change_setup",
+    "d6",
+    "game_in_progress",
+    "generate_mission",
+    "mirrored_world_roll",
+    "roll_off",
+    "setup_from_json",
+    "terrain_objectives",
+    "territory_dividing_line",
+]
