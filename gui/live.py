@@ -18,10 +18,12 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from engine import geometry
 from engine.errors import WarplanError
+from engine.evaluate import IncrementalEvaluator, evaluate
 from engine.model import CircleBase, Scenario
+from engine.visibility import visibility
 from gui.document import Change, ScenarioDocument
-from gui.engine_bridge import engine_module
 
 OVERLAP_TOLERANCE = 1e-6
 REST_BEFORE_LINE_OF_SIGHT_MS = 120
@@ -176,7 +178,6 @@ def overlapping_pairs(
     gaps = np.hypot(xy[rows, None, 0] - xy[None, :, 0], xy[rows, None, 1] - xy[None, :, 1])
     gaps -= radius[rows, None] + radius[None, :]
     candidates = np.argwhere(gaps < -OVERLAP_TOLERANCE)
-    geometry = engine_module("engine.geometry")
     flagged: set[tuple[str, str]] = set()
     for row_index, column in candidates:
         row = int(rows[row_index])
@@ -185,10 +186,8 @@ def overlapping_pairs(
         a, b = entries[row][1], entries[int(column)][1]
         if is_circle[row] and is_circle[column]:
             overlapping = True
-        elif geometry is not None:
-            overlapping = geometry.model_distance(a, b) <= 0.0
         else:
-            continue
+            overlapping = geometry.model_distance(a, b) <= 0.0
         if overlapping:
             flagged.add((a.id, b.id) if a.id < b.id else (b.id, a.id))
     return frozenset(flagged)
@@ -220,9 +219,7 @@ class _VisibilityTask(QRunnable):
     def run(self) -> None:
         started = time.perf_counter()
         try:
-            module = engine_module("engine.visibility")
-            assert module is not None
-            pairs = tuple(module.visibility(self._scenario, observers=[self._observer]))
+            pairs = tuple(visibility(self._scenario, observers=[self._observer]))
             result = VisibilityResult(
                 self._scenario, self._observer, pairs, time.perf_counter() - started
             )
@@ -268,7 +265,7 @@ class LiveRules(QObject):
         self.visibility: VisibilityResult | None = None
         self.observer: str | None = None
         self.visibility_enabled = True
-        self._incremental: Any = None
+        self._incremental: IncrementalEvaluator | None = None
         self._pool = thread_pool or QThreadPool.globalInstance()
         self._signals = _WorkerSignals()
         self._signals.finished.connect(self._on_visibility_finished)
@@ -280,14 +277,6 @@ class LiveRules(QObject):
         self._rest_timer.timeout.connect(self._start_pending)
         document.changed.connect(self._on_changed)
         document.replaced.connect(lambda _scenario: self.refresh())
-
-    @property
-    def available(self) -> bool:
-        return engine_module("engine.evaluate") is not None
-
-    @property
-    def visibility_available(self) -> bool:
-        return engine_module("engine.visibility") is not None
 
     def refresh(self) -> None:
         """Evaluate the current scenario from scratch."""
@@ -317,22 +306,14 @@ class LiveRules(QObject):
             self.overlaps_changed.emit(flagged)
 
     def _evaluate(self, moved_units: frozenset[str] | None) -> None:
-        module = engine_module("engine.evaluate")
         scenario = self.document.scenario
-        if module is None:
-            self.snapshot = None
-            self.evaluated.emit(None)
-            return
         started = time.perf_counter()
         try:
             if moved_units is not None and self._incremental is not None:
                 evaluation = self._incremental.update(scenario, tuple(sorted(moved_units)))
             else:
-                evaluation = module.evaluate(scenario, visibility=False)
-                incremental_class = getattr(module, "IncrementalEvaluator", None)
-                self._incremental = (
-                    incremental_class(scenario) if incremental_class is not None else None
-                )
+                evaluation = evaluate(scenario, visibility=False)
+                self._incremental = IncrementalEvaluator(scenario)
         except WarplanError as error:
             # A scenario the rules cannot judge (say, a degenerate base) is still editable:
             # the overlays show nothing and the status bar says why.
@@ -359,7 +340,7 @@ class LiveRules(QObject):
     def request_visibility(self) -> None:
         """Queue line of sight for the current scenario and observer (latest request wins)."""
         self.visibility_stale.emit()
-        if not self.visibility_enabled or self.observer is None or not self.visibility_available:
+        if not self.visibility_enabled or self.observer is None:
             return
         scenario = self.document.scenario
         try:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
@@ -20,6 +22,7 @@ from PySide6.QtGui import (
     QShowEvent,
 )
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -30,13 +33,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
-from engine.model import Battlefield, Player, Scenario
+from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
+from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.ruling import RulingPanel, ruling_for
 from gui.document import Change, ScenarioDocument
 from gui.edits import Selection, remove_selection
-from gui.engine_bridge import engine_module, missing_message
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import (
     SCENARIO_FILTER,
@@ -47,10 +50,11 @@ from gui.files import (
     with_suffix,
     write_scenario,
 )
-from gui.live import LiveRules
-from gui.missions import install_mission_docks
+from gui.live import LiveRules, RulesSnapshot
 from gui.overlays import OVERLAY_NAMES, OverlayController
-from gui.rulesets import install_ruleset_panels
+from gui.panels.new_game import NewGameDialog
+from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
+from gui.rulesets import RULESET_UIS, ruleset_ui
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
 from gui.view import BattlefieldView
@@ -58,6 +62,20 @@ from gui.view import BattlefieldView
 AUTOSAVE_DELAY_MS = 5_000
 MAX_RECENT = 8
 SNAP_STEP = 0.5
+
+RunDialog = Callable[[QDialog], bool]
+Confirm = Callable[[QWidget, str, str], bool]
+
+
+def run_dialog(dialog: QDialog) -> bool:
+    return dialog.exec() == QDialog.DialogCode.Accepted
+
+
+def ask_yes_no(parent: QWidget, title: str, text: str) -> bool:
+    answer = QMessageBox.question(
+        parent, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+    )
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def blank_scenario(title: str = "New battlefield") -> Scenario:
@@ -71,7 +89,13 @@ def blank_scenario(title: str = "New battlefield") -> Scenario:
 
 
 class MainWindow(QMainWindow):
-    """Warplan's window over one :class:`ScenarioDocument`."""
+    """Warplan's window over one :class:`ScenarioDocument`.
+
+    It is the :class:`gui.plugin_api.AppHost` of the rule systems' app parts: they add docks
+    (with their place in the first-start layout), extend the ruling and add New game pages
+    through :meth:`add_dock`, :meth:`extend_ruling` and :meth:`add_new_game_page`; the window
+    never names them.
+    """
 
     def __init__(
         self,
@@ -93,16 +117,22 @@ class MainWindow(QMainWindow):
         self.overlays = OverlayController(self.scene, self.live)
         self.setCentralWidget(self.view)
         self.docks: dict[str, QDockWidget] = {}
+        self._dock_places: dict[str, DockPlace] = {}
+        self._docks_in_front: list[str] = []
+        self._ruleset_docks: dict[str, list[QDockWidget]] = {}
+        self._docks_shown_for: str | None = None
+        self._ruling_contributors: list[RulingContributor] = []
+        self.new_game_pages: list[NewGamePageSpec] = []
+        self.run_dialog: RunDialog = run_dialog
+        self.confirm: Confirm = ask_yes_no
         self.overlay_actions: dict[str, QAction] = {}
 
-        self.palette = PalettePanel(self.document, self.placement_point)
+        self.palette_panel = PalettePanel(self.document, self.placement_point)
         self.inspector = InspectorPanel(self.document)
         self.ruling = RulingPanel()
-        self.add_dock(self.palette, "Palette", "PaletteDock", Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.add_dock(
-            self.inspector, "Inspector", "InspectorDock", Qt.DockWidgetArea.RightDockWidgetArea
-        )
-        self.add_dock(self.ruling, "Ruling", "RulingDock", Qt.DockWidgetArea.RightDockWidgetArea)
+        self.add_dock(self.palette_panel, "Palette", "PaletteDock", DockPlace.TOOLS, in_front=True)
+        self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
+        self.add_dock(self.ruling, "Ruling", "RulingDock", DockPlace.EXPLANATIONS, in_front=True)
 
         self._status_rules = QLabel("")
         self._status_zoom = QLabel("")
@@ -111,8 +141,10 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._connect()
-        self.mission_docks = install_mission_docks(self)
-        self.ruleset_panels = install_ruleset_panels(self)
+        self.plugins: dict[str, object] = {
+            ui.ruleset: ui.install(self) for ui in RULESET_UIS.values()
+        }
+        """What each rule system's app part installed, by ruleset id (for tests and tools)."""
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)
         self._ruling_timer.setInterval(150)
@@ -127,6 +159,7 @@ class MainWindow(QMainWindow):
         self.keep_layout = True
         if restore_layout:
             self.restore_layout()
+        self._show_ruleset_docks()
         self.live.refresh()
         self.overlays.refresh_all()
         self._update_title()
@@ -136,12 +169,20 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ composition
 
     def add_dock(
-        self, widget: QWidget, title: str, object_name: str, area: Qt.DockWidgetArea
+        self,
+        widget: QWidget,
+        title: str,
+        object_name: str,
+        place: DockPlace,
+        *,
+        ruleset: str | None = None,
+        in_front: bool = False,
     ) -> QDockWidget:
         """Add ``widget`` as a dock with a stable ``object_name`` (its layout is restored).
 
-        Other parts of the app (the Mission and Secondary docks) plug in through this; the
-        dock's show/hide action is added to the View menu's Docks submenu.
+        ``place`` is the dock's place in the first-start layout (docks of one place are tabbed
+        together; ``in_front`` makes it the visible tab). With ``ruleset`` the dock, and its
+        entry in the View menu's Docks submenu, show only while the scenario uses that ruleset.
         """
         dock = QDockWidget(title, self)
         dock.setObjectName(object_name)
@@ -151,20 +192,62 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
             | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
-        self.addDockWidget(area, dock)
+        self.addDockWidget(place.area, dock)
         self.docks[object_name] = dock
+        self._dock_places[object_name] = place
+        if in_front:
+            self._docks_in_front.append(object_name)
+        if ruleset is not None:
+            self._ruleset_docks.setdefault(ruleset, []).append(dock)
         docks_menu = getattr(self, "docks_menu", None)
         if docks_menu is not None:
             docks_menu.addAction(dock.toggleViewAction())
+        same_place = [
+            self.docks[name] for name, p in self._dock_places.items() if p is place
+        ]
+        if len(same_place) > 1:
+            self.tabifyDockWidget(same_place[0], dock)
         return dock
+
+    def extend_ruling(self, contributor: RulingContributor) -> None:
+        """Append ``contributor(scenario, selection)`` to the Ruling dock's text."""
+        self._ruling_contributors.append(contributor)
+        self._schedule_ruling()
+
+    def add_new_game_page(self, page: NewGamePageSpec) -> None:
+        """Offer ``page`` in the New game dialog (File > New and the docks' New game...)."""
+        self.new_game_pages.append(page)
+
+    def ruleset_ui(self, ruleset: str) -> RulesetUI | None:
+        return ruleset_ui(ruleset)
+
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8_000)
+
+    def _show_ruleset_docks(self) -> None:
+        """Show the docks of the scenario's ruleset, hide every other ruleset's (a restored
+        window layout may show a dock whose ruleset is not the scenario's)."""
+        scenario = self.document.scenario
+        switched = self._docks_shown_for != scenario.ruleset
+        self._docks_shown_for = scenario.ruleset
+        active = self._ruleset_docks.get(scenario.ruleset, [])
+        for docks in self._ruleset_docks.values():
+            for dock in docks:
+                on = dock in active
+                dock.toggleViewAction().setVisible(on)
+                if not on:
+                    dock.hide()
+                elif switched:
+                    dock.show()
+                    dock.raise_()
 
     def _action(
         self,
         text: str,
         slot: Callable[[], object] | None = None,
-        shortcut: QKeySequence | str | None = None,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
         *,
-        checkable: bool = False,
+        toggled: Callable[[bool], object] | None = None,
         checked: bool = False,
         tip: str = "",
         name: str = "",
@@ -177,14 +260,12 @@ class MainWindow(QMainWindow):
         if tip:
             action.setToolTip(tip)
             action.setStatusTip(tip)
-        if checkable:
+        if toggled is not None:
             action.setCheckable(True)
             action.setChecked(checked)
+            action.toggled.connect(toggled)
         if slot is not None:
-            if checkable:
-                action.toggled.connect(slot)
-            else:
-                action.triggered.connect(lambda _checked=False: slot())
+            action.triggered.connect(lambda _checked=False: slot())
         return action
 
     def _build_actions(self) -> None:
@@ -255,8 +336,7 @@ class MainWindow(QMainWindow):
         for name, label in OVERLAY_NAMES.items():
             action = self._action(
                 label,
-                lambda on, name=name: self.set_overlay(name, on),
-                checkable=True,
+                toggled=partial(self.set_overlay, name),
                 checked=True,
                 tip=overlay_tips[name],
                 name=f"overlay-{name}",
@@ -267,13 +347,12 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         self.action_engagement_all = self._action(
             "Engagement lines for all units",
-            self._set_engagement_all,
-            checkable=True,
+            toggled=self._set_engagement_all,
             tip="Show every engaged pair, not only the selected unit's",
         )
         view_menu.addAction(self.action_engagement_all)
         self.action_snap = self._action(
-            f'Snap to {SNAP_STEP:g}" grid', self._set_snap, checkable=True
+            f'Snap to {SNAP_STEP:g}" grid', toggled=self._set_snap
         )
         view_menu.addAction(self.action_snap)
         view_menu.addSeparator()
@@ -317,9 +396,8 @@ class MainWindow(QMainWindow):
         ):
             action = self._action(
                 label,
-                lambda on, tool=tool: on and self.set_tool(tool),
-                key,
-                checkable=True,
+                shortcut=key,
+                toggled=partial(self._on_tool_toggled, tool),
                 checked=tool == "select",
                 tip=tip,
                 name=f"tool-{tool}",
@@ -361,8 +439,8 @@ class MainWindow(QMainWindow):
         self.view.polygon_finished.connect(self._on_polygon)
         self.scene.drag_started.connect(self._on_drag_started)
         self.scene.drag_finished.connect(self.view.end_static_cache)
-        self.palette.selection_requested.connect(self.scene.select_ids)
-        self.palette.draw_polygon_requested.connect(
+        self.palette_panel.selection_requested.connect(self.scene.select_ids)
+        self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
         )
 
@@ -379,21 +457,17 @@ class MainWindow(QMainWindow):
         self.live.set_observer(self.scene.selected_unit_id())
         self._update_ruling()
 
-    def _on_evaluated(self, snapshot: object) -> None:
+    def _on_evaluated(self, snapshot: RulesSnapshot | None) -> None:
         if snapshot is None:
-            problem = self.live.last_error
-            self._status_rules.setText(
-                f"Rules cannot judge this: {problem}"
-                if problem
-                else missing_message("engine.evaluate")
-            )
+            self._status_rules.setText(f"Rules cannot judge this: {self.live.last_error}")
         else:
-            self._status_rules.setText(f"rules {getattr(snapshot, 'seconds', 0.0) * 1000:.1f} ms")
+            self._status_rules.setText(f"rules {snapshot.seconds * 1000:.1f} ms")
         self._schedule_ruling()
 
     def _on_document_changed(self, change: Change) -> None:
         if change.structure:
             self.overlays.refresh_deployment()
+            self._show_ruleset_docks()
 
     def _on_drag_started(self) -> None:
         static = self.scene.static_items_during_drag()
@@ -404,8 +478,8 @@ class MainWindow(QMainWindow):
         self._autosave_timer.start()
 
     def _on_replaced(self, _scenario: object = None) -> None:
-        self.live.refresh()
-        self.overlays.refresh_all()
+        self._show_ruleset_docks()
+        self.overlays.refresh_deployment()
         self.view.fit_battlefield()
         self._update_title()
         self._update_ruling()
@@ -424,14 +498,11 @@ class MainWindow(QMainWindow):
                 "Ruling", f"The rules cannot judge this battlefield: {self.live.last_error}"
             )
             return
-        heading, text = ruling_for(
-            self.document.scenario,
-            self.live.snapshot,
-            self.scene.selection(),
-            self.live.visibility,
-            visibility_available=self.live.visibility_available,
-        )
-        self.ruling.show_ruling(heading, text)
+        scenario = self.document.scenario
+        selection = self.scene.selection()
+        heading, text = ruling_for(scenario, self.live.snapshot, selection, self.live.visibility)
+        extra = [contribute(scenario, selection) for contribute in self._ruling_contributors]
+        self.ruling.show_ruling(heading, "\n\n".join([text, *(e for e in extra if e)]))
 
     def _update_title(self, _changed: object = None) -> None:
         path = self.document.path
@@ -453,13 +524,17 @@ class MainWindow(QMainWindow):
     def _set_snap(self, enabled: bool) -> None:
         self.scene.snap_step = SNAP_STEP if enabled else None
 
+    def _on_tool_toggled(self, tool: str, on: bool) -> None:
+        if on:
+            self.set_tool(tool)
+
     def set_tool(self, tool: str) -> None:
         self.view.set_tool(tool)
         if self.tool_actions[tool].isChecked() is False:
             self.tool_actions[tool].setChecked(True)
 
     def _on_polygon(self, polygon: tuple[tuple[float, float], ...]) -> None:
-        self.palette.add_drawn_terrain(polygon)
+        self.palette_panel.add_drawn_terrain(polygon)
         self.tool_actions["select"].setChecked(True)
 
     def _select_all(self) -> None:
@@ -557,30 +632,47 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved {path}", 5_000)
         return True
 
-    def new_document(self) -> None:
+    def new_document(self) -> bool:
+        """File > New: the New game dialog on an empty table, as a new document."""
         if not self.confirm_discard():
-            return
-        scenario = blank_scenario()
-        missions = engine_module("engine.rulesets.wh40k_ca2026")
-        if missions is not None:
-            dispositions = list(missions.force_dispositions())
-            names = [str(getattr(d, "name", d)) for d in dispositions]
-            first, ok = QInputDialog.getItem(
-                self, "New battle", "Red's Force Disposition", names, 0, False
-            )
-            if not ok:
-                return
-            second, ok = QInputDialog.getItem(
-                self, "New battle", "Blue's Force Disposition", names, 0, False
-            )
-            if not ok:
-                return
-            seed = int(time.time()) % 100_000
-            setup = missions.generate_mission(scenario.player_ids(), (first, second), seed)
-            from engine.rulesets.wh40k_ca2026.generator import apply_setup
-
-            scenario = apply_setup(setup, scenario)
+            return False
+        blank = blank_scenario()
+        dialog = NewGameDialog(blank, self.new_game_pages, self)
+        if not self.run_dialog(dialog):
+            return False
+        table = dialog.chosen_spec().new_table
+        if table is not None:
+            blank = replace(blank, battlefield=table)
+        try:
+            scenario = dialog.build(blank)
+        except WarplanError as error:
+            self.show_error("Cannot set up this game", str(error))
+            return False
         self.document.load(scenario, None)
+        return True
+
+    def new_game_here(self) -> bool:
+        """New game on the open battlefield (units and terrain kept): one undoable edit, asked
+        first when a game is in progress."""
+        scenario = self.document.scenario
+        dialog = NewGameDialog(scenario, self.new_game_pages, self)
+        if not self.run_dialog(dialog):
+            return False
+        if game_in_progress(thaw(scenario.game or EMPTY)) and not self.confirm(
+            self,
+            "Discard the game in progress?",
+            "A new game resets the decks, the turn and the ledger. You can undo it.",
+        ):
+            return False
+        text = f"New game ({dialog.chosen_ruleset()})"
+        try:
+            after = dialog.build(self.document.scenario)
+        except WarplanError as error:
+            self.show_message(f"{text}: {error}")
+            return False
+        self.document.apply(after, text)
+        self.show_message(text)
+        return True
 
     def _add_recent(self, path: Path) -> None:
         recent = [p for p in self.recent_files() if p != str(path)]
@@ -592,7 +684,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recentFiles", [])
         if isinstance(value, str):
             return [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _rebuild_recent_menu(self) -> None:
         self.recent_menu.clear()
@@ -691,9 +783,10 @@ class MainWindow(QMainWindow):
     def arrange_default_layout(self) -> None:
         """The first-start layout: the battlefield gets the whole height of the window.
 
-        Editing tools share the left column; the right column holds, above, the explanations
-        and mission panels and, below, the per-player decks, the turn tracker and the score
-        chart, each group tabbed.
+        Each dock goes to the place it was added with: editing tools share the left column;
+        the right column holds, above, the explanations (the ruling and the rule systems'
+        panels) and, below, the game docks (decks, turn tracker, score chart), each place
+        tabbed with its ``in_front`` dock raised.
         """
         self._fit_to_screen()
         # Moving docks stacks them for a moment and grows the window; it returns to this size.
@@ -701,26 +794,32 @@ class MainWindow(QMainWindow):
         right_area = Qt.DockWidgetArea.RightDockWidgetArea
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, right_area)
-        upper = ["RulingDock", "MissionDock", "ScrollhammerDock", "SharedModulesDock"]
-        lower = ["SecondaryDockPlayer1", "SecondaryDockPlayer2", "TurnLedgerDock", "ScoreChartDock"]
-        lower = [name for name in lower if name in self.docks]
-        for name in lower:
+        by_place = {
+            place: [self.docks[n] for n, p in self._dock_places.items() if p is place]
+            for place in DockPlace
+        }
+        for dock in by_place[DockPlace.GAME]:
             # A new row under the explanations (Qt cannot split a tabbed dock).
-            self.addDockWidget(right_area, self.docks[name], Qt.Orientation.Vertical)
-        ruling = self.docks["RulingDock"]
-        self._tabify_present(["PaletteDock", "InspectorDock"])
-        self._tabify_present(upper)
-        self._tabify_present(lower)
+            self.addDockWidget(right_area, dock, Qt.Orientation.Vertical)
+        for docks in by_place.values():
+            for first, second in itertools.pairwise(docks):
+                self.tabifyDockWidget(first, second)
         self.resize(intended)
         QTimer.singleShot(0, lambda: self.resize(intended))
-        self.resizeDocks([self.docks["PaletteDock"], ruling], [270, 440], Qt.Orientation.Horizontal)
-        if lower:
+        tools, explanations, game = (
+            by_place[DockPlace.TOOLS],
+            by_place[DockPlace.EXPLANATIONS],
+            by_place[DockPlace.GAME],
+        )
+        if tools and explanations:
+            self.resizeDocks([tools[0], explanations[0]], [270, 440], Qt.Orientation.Horizontal)
+        if explanations and game:
             self.resizeDocks(
-                [ruling, self.docks[lower[0]]], [self.height() // 2] * 2, Qt.Orientation.Vertical
+                [explanations[0], game[0]], [self.height() // 2] * 2, Qt.Orientation.Vertical
             )
-        for name in ("PaletteDock", "RulingDock", "TurnLedgerDock"):
-            if name in self.docks:
-                self.docks[name].raise_()
+        self._show_ruleset_docks()
+        for name in self._docks_in_front:
+            self.docks[name].raise_()
 
     def _fit_to_screen(self) -> None:
         """Shrink the first-start window to a small real screen (laptops), never grow it."""
@@ -732,11 +831,6 @@ class MainWindow(QMainWindow):
         height = min(self.height(), int(available.height() * 0.92))
         if (width, height) != (self.width(), self.height()):
             self.resize(width, height)
-
-    def _tabify_present(self, names: list[str]) -> None:
-        present = [self.docks[name] for name in names if name in self.docks]
-        for first, second in itertools.pairwise(present):
-            self.tabifyDockWidget(first, second)
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

@@ -16,8 +16,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
+from engine.deployments import resolve_deployment
 from engine.model import CustomDeployment, Scenario
-from gui.engine_bridge import engine_module
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, LabelItem, cosmetic_pen
 from gui.live import RulesSnapshot, VisibilityResult, explanation_text
 from gui.shapes import (
@@ -515,10 +515,9 @@ def update_quarters_overlay(
 # ------------------------------------------------------------------------------ deployment
 
 
-def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> str:
-    """Zones filled, territories outlined. Returns a note for the status bar ("" when fine)."""
+def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> None:
+    """Zones filled, territories outlined."""
     layer.begin()
-    note = ""
     zones: list[Any] = []
     territories: list[Any] = []
     name = ""
@@ -529,14 +528,10 @@ def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> str:
             "custom",
         )
     elif scenario.deployment is not None:
-        module = engine_module("engine.deployments")
-        if module is None:
-            note = f"Deployment '{scenario.deployment}': engine.deployments is not available"
-        else:
-            resolved = module.resolve_deployment(scenario)
-            if resolved is not None:
-                zones, territories = list(resolved.zones), list(resolved.territories)
-                name = getattr(resolved, "name", "") or str(scenario.deployment)
+        resolved = resolve_deployment(scenario)
+        if resolved is not None:
+            zones, territories = list(resolved.zones), list(resolved.territories)
+            name = resolved.name or str(scenario.deployment)
     for territory in territories:
         colour = player_colour(scenario, territory.player)
 
@@ -579,7 +574,6 @@ def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> str:
 
         layer.put("nml", (title, bf.width, bf.depth), build_nml)
     layer.end()
-    return note
 
 
 # ------------------------------------------------------------------------------ line of sight
@@ -694,7 +688,6 @@ class OverlayController:
         self.enabled = dict.fromkeys(self.layers, True)
         self.focus_units: frozenset[str] = frozenset()
         self.engagement_for_all = False
-        self.notes: dict[str, str] = {}
         live.evaluated.connect(lambda _snapshot: self.refresh_rules())
         live.visibility_ready.connect(lambda _result: self.refresh_visibility())
         live.visibility_stale.connect(self._dim_visibility)
@@ -721,9 +714,7 @@ class OverlayController:
 
     def refresh_deployment(self) -> None:
         if self.enabled["deployment"]:
-            self.notes["deployment"] = update_deployment_overlay(
-                self.layers["deployment"], self.scenario
-            )
+            update_deployment_overlay(self.layers["deployment"], self.scenario)
 
     def refresh_rules(self) -> None:
         snapshot = self.live.snapshot

@@ -5,14 +5,11 @@ sight line, which rule applies), or the whole board's ruling when nothing is sel
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from engine.model import Scenario
 from gui.edits import Selection
-from gui.engine_bridge import missing_message
 from gui.live import RulesSnapshot, VisibilityResult
 from gui.overlays import control_caption, visibility_summary
 
@@ -22,12 +19,10 @@ def ruling_for(
     snapshot: RulesSnapshot | None,
     selection: Selection,
     visibility: VisibilityResult | None,
-    *,
-    visibility_available: bool = True,
 ) -> tuple[str, str]:
     """A heading and the ruling text for what is selected (both plain text)."""
     if snapshot is None:
-        return "Ruling", missing_message("engine.evaluate")
+        return "Ruling", "The rules have not judged this battlefield yet."
     selected_units = selection.unit_ids(scenario)
     sections: list[str] = []
     heading_parts: list[str] = []
@@ -56,8 +51,6 @@ def ruling_for(
             block += "\n" + state.explanation
         if visibility is not None and visibility.observer == unit_id:
             block += "\n\nLine of sight from this unit:\n" + visibility_summary(visibility)
-        elif not visibility_available:
-            block += "\n\n" + missing_message("engine.visibility")
         elif len(selected_units) == 1:
             block += "\n\nLine of sight from this unit: being worked out..."
         sections.append(block)
@@ -85,14 +78,9 @@ class RulingPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.heading)
         layout.addWidget(self.text)
-        self.appendix: Callable[[], str] | None = None
-        """More ruling text after the engine's (the ruleset panels name their own rules)."""
 
     def show_ruling(self, heading: str, text: str) -> None:
         self.heading.setText(heading)
-        extra = self.appendix() if self.appendix is not None else ""
-        if extra:
-            text = f"{text}\n\n{extra}"
         if text != self.text.toPlainText():
             self.text.setPlainText(text)
 

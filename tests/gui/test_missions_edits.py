@@ -10,8 +10,8 @@ from gui_helpers import duel_scenario
 from engine.errors import RulesError, UnknownReferenceError
 from engine.model import Battlefield, Model, freeze, thaw
 from engine.rulesets.wh40k_ca2026 import decks
-from gui.missions import game_state_edits as edits
-from gui.missions.setups import scrollhammer_game, shared_modules_game, wh40k_game
+from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
+from gui.rulesets.wh40k_ca2026.setups import scrollhammer_game, shared_modules_game, wh40k_game
 
 
 def ca_game(seed: int = 1):  # type: ignore[no-untyped-def]

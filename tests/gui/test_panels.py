@@ -85,7 +85,7 @@ def test_palette_adds_a_unit_in_coherency_and_terrain(make_window) -> None:
     geometry = pytest.importorskip("engine.geometry")
     pytest.importorskip("engine.bases")
     window = make_window()
-    palette = window.palette
+    palette = window.palette_panel
     palette.unit_models.setValue(10)
     palette.unit_name.setText("Boyz Mob")
     palette.add_unit()

@@ -23,15 +23,13 @@ Choices (where the rules are silent):
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainterPath
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -45,7 +43,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from shapely.geometry.base import BaseGeometry
 
 from engine.errors import WarplanError
 from engine.model import Marker, Scenario
@@ -56,7 +53,6 @@ from engine.rulesets.scrollhammer import (
     game_length_chart,
     night_fighting_chart,
     night_fighting_status,
-    night_fighting_view,
     relic_chart,
     relic_table,
     reserves_chart,
@@ -66,159 +62,39 @@ from engine.rulesets.scrollhammer import (
     roll_relic,
     roll_reserves,
     roll_terrain_density,
-    scrollhammer_report,
     seize_the_initiative_probability,
-    smallest_nudge,
     standard_missions,
-    violations_if_placed,
 )
 from engine.rulesets.scrollhammer.game_flow import night_fighting_scheme
 from engine.rulesets.scrollhammer.missions import StandardMission, mission_of
-from engine.rulesets.scrollhammer.night_fighting import NightFightingView
-from engine.rulesets.scrollhammer.objective_placement import NUDGE_MARGIN
 from engine.rulesets.scrollhammer.objective_placement import RULE as PLACEMENT_RULE
-from engine.rulesets.scrollhammer.objective_placement import _fits as placement_fits
-from engine.rulesets.scrollhammer.objective_placement import _rules as placement_rules
 from engine.rulesets.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
 from engine.rulesets.scrollhammer.state import ScrollhammerState
 from engine.rulesets.scrollhammer.violations import Violation, inches
-from gui.compact import compact_combo
-from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, cosmetic_pen
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.panels.compact import compact_combo
 from gui.rulesets.common import (
     ProbabilityChartView,
     RulesetContext,
-    RulesetOverlay,
     action_button,
     add_section,
     checked_unit,
     error_html,
     fill_unit_checklist,
     game_section,
-    geometry_path,
     heading,
     percent,
     player_html,
-    player_name,
     rich_label,
     scrolled,
     with_game_key,
     with_listed,
     with_option,
 )
-from gui.shapes import player_colour, polygon_path, scene_point, translucent
+from gui.rulesets.scrollhammer.placement import PlacementFix, placement_fix
 
 SECTION = "scrollhammer"
-NIGHT_COLOURS = {
-    "Normal": QColor(255, 255, 255, 0),
-    "Stealth (+1)": QColor(40, 50, 90, 45),
-    "Stealth (+2)": QColor(25, 30, 70, 95),
-    "Hidden": QColor(10, 10, 30, 150),
-}
-NUDGE_SEARCH_STEP = 0.05
-"""Inches between candidate points along a search ring."""
-NUDGE_COARSE_STEP = 0.25
-NUDGE_FINE_STEP = 0.01
-NUDGE_SEARCH_REACH = 24.0
+"""The key of this rule system's part of the ``game`` section."""
 
-
-# ------------------------------------------------------------------------------ fixes
-
-
-@dataclass(frozen=True)
-class PlacementFix:
-    """A one-click fix for an objective that breaks the placement rules."""
-
-    objective_id: str
-    text: str
-    apply: Callable[[Scenario], Scenario]
-
-
-def _moved_objective(scenario: Scenario, objective_id: str, x: float, y: float) -> Scenario:
-    objectives = tuple(
-        replace(o, x=x, y=y) if o.id == objective_id else o for o in scenario.objectives
-    )
-    return replace(scenario, objectives=objectives)
-
-
-def _legal_spot(scenario: Scenario, objective_id: str) -> tuple[float, float] | None:
-    """The nearest position where the objective breaks no placement rule (others unmoved).
-
-    First the closed-form pull back inside the 6" edge band; then rings of growing radius
-    around it (0.25" apart, then 0.01" apart inside the first ring that holds a legal spot),
-    each candidate checked by the engine's wordless placement test, and the winner confirmed
-    by ``violations_if_placed``.
-    """
-    objective = scenario.objective(objective_id)
-    rules = placement_rules(scenario)
-    rim = objective.radius if rules.by_edge else 0.0
-    others = [(o.x, o.y, o.radius) for o in scenario.objectives if o.id != objective_id]
-    margin = rules.edge + rim + NUDGE_MARGIN
-    bf = scenario.battlefield
-    start = (
-        min(max(objective.x, margin), bf.width - margin),
-        min(max(objective.y, margin), bf.depth - margin),
-    )
-
-    def fits(x: float, y: float) -> bool:
-        return placement_fits(rules, x, y, objective.radius, others)
-
-    def first_on_ring(radius: float) -> tuple[float, float] | None:
-        steps = max(24, int(2 * math.pi * radius / NUDGE_SEARCH_STEP))
-        found = [
-            (start[0] + radius * math.cos(a), start[1] + radius * math.sin(a))
-            for a in (2 * math.pi * k / steps for k in range(steps))
-        ]
-        legal = [p for p in found if fits(*p)]
-        if not legal:
-            return None
-        return min(legal, key=lambda p: math.dist(p, (objective.x, objective.y)))
-
-    spot: tuple[float, float] | None = start if fits(*start) else None
-    coarse = NUDGE_COARSE_STEP
-    radius = coarse
-    while spot is None and radius <= NUDGE_SEARCH_REACH:
-        if first_on_ring(radius) is not None:
-            fine = radius - coarse
-            while spot is None and fine <= radius + 1e-9:
-                fine += NUDGE_FINE_STEP
-                spot = first_on_ring(fine)
-        radius += coarse
-    if spot is None or violations_if_placed(scenario, replace(objective, x=spot[0], y=spot[1])):
-        return None
-    return spot
-
-
-def placement_fix(scenario: Scenario, objective_id: str) -> PlacementFix | None:
-    """The smallest fix for ``objective_id``: nudge the others if its own spot is legal, else
-    move it to the nearest legal spot."""
-    objective = scenario.objective(objective_id)
-    own = [
-        v
-        for v in violations_if_placed(scenario, objective)
-        if len(v.items) < 2 or v.items[1] not in {o.id for o in scenario.objectives}
-    ]
-    if not own:
-        nudge = smallest_nudge(scenario, objective_id, at=(objective.x, objective.y))
-        if nudge is not None:
-            moved = ", ".join(
-                f"{oid} {inches(math.dist(a, b))}" for oid, (a, b) in sorted(nudge.moves.items())
-            )
-            return PlacementFix(
-                objective_id, f"Nudge {moved} so {objective_id} fits here", nudge.apply
-            )
-    spot = _legal_spot(scenario, objective_id)
-    if spot is None:
-        return None
-    distance = math.dist((objective.x, objective.y), spot)
-    return PlacementFix(
-        objective_id,
-        f"Move {objective_id} {inches(round(distance, 4))} to the nearest legal spot",
-        lambda s: _moved_objective(s, objective_id, *spot),
-    )
-
-
-# ------------------------------------------------------------------------------ the panel
 
 
 class ScrollhammerPanel(QWidget):
@@ -889,250 +765,6 @@ class ScrollhammerPanel(QWidget):
         return self.context.edit(make, f"The Relic is {result.roll}: {result.name}")
 
 
-def _zone_label_point(zone: Any, inward: tuple[float, float]) -> tuple[float, float]:
-    """Where a zone's name goes: the middle of its side on the board edge, 1.5" inside (the
-    middle of the zone is where models stand)."""
-    ix, iy = inward
-    depth = [p[0] * ix + p[1] * iy for p in zone]
-    edge_points = [p for p, d in zip(zone, depth, strict=True) if d <= min(depth) + 1e-6]
-    x = sum(p[0] for p in edge_points) / len(edge_points)
-    y = sum(p[1] for p in edge_points) / len(edge_points)
-    return x + ix * 1.5, y + iy * 1.5
-
-
 def _select(box: QComboBox, value: Any) -> None:
     index = box.findData(value)
     box.setCurrentIndex(index if index >= 0 else 0)
-
-
-# ------------------------------------------------------------------------------ the overlay
-
-
-class ScrollhammerOverlay(RulesetOverlay):
-    """Centre line, deployment zones, terrain sections, violations and Night Fighting bands."""
-
-    def __init__(self, scene: Any) -> None:
-        super().__init__(
-            {
-                "halves": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
-                "sections": OverlayLayer(scene, Z_OVERLAY_LOW - 0.2),
-                "night": OverlayLayer(scene, Z_OVERLAY_LOW - 0.1),
-                "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
-            }
-        )
-        self.night_view: NightFightingView | None = None
-
-    def clear(self) -> None:
-        super().clear()
-        self.night_view = None
-
-    def show_report(self, scenario: Scenario, report: ScrollhammerReport) -> None:
-        self._halves(scenario, report)
-        self._sections(report)
-        self.show_violations(report.violations, "sh")
-
-    def _halves(self, scenario: Scenario, report: ScrollhammerReport) -> None:
-        layer = self.layers["halves"]
-        layer.begin()
-        halves = report.halves
-        (x0, y0), (x1, y1) = halves.line
-
-        def build_line() -> tuple[list[Stroke], LabelSpec]:
-            path = QPainterPath(scene_point(x0, y0))
-            path.lineTo(scene_point(x1, y1))
-            pen = cosmetic_pen(QColor("#37474f"), 1.6, Qt.PenStyle.DashDotLine)
-            mid = scene_point((x0 + x1) / 2, (y0 + y1) / 2)
-            return [Stroke(path, pen)], LabelSpec(
-                "centre line", QPointF(mid), QColor("#37474f"), QColor(255, 255, 255, 200)
-            )
-
-        layer.put("line", halves.line, build_line)
-        for half in halves.players:
-            colour = player_colour(scenario, half.player)
-            text = f"{player_name(scenario, half.player)} deployment zone ({half.edge.name} edge)"
-            anchor = _zone_label_point(half.zone, half.edge.inward)
-
-            def build_zone(
-                zone: Any = half.zone,
-                colour: QColor = colour,
-                text: str = text,
-                anchor: tuple[float, float] = anchor,
-            ) -> tuple[list[Stroke], LabelSpec]:
-                path = polygon_path(zone)
-                return [
-                    Stroke(path, cosmetic_pen(colour, 1.5), QBrush(translucent(colour, 38)))
-                ], LabelSpec(text, scene_point(*anchor), colour.darker(160), None, bold=True)
-
-            layer.put(("zone", half.player), (half.zone, colour.name(), text), build_zone)
-        layer.end()
-
-    def _sections(self, report: ScrollhammerReport) -> None:
-        layer = self.layers["sections"]
-        layer.begin()
-        counts = {c.section_id: c for c in report.terrain.sections}
-        for section in report.terrain.grid.sections:
-            count = counts.get(section.id)
-            pieces = len(count.pieces) if count else 0
-            limit = count.limit if count else None
-            over = limit is not None and pieces > limit
-            text = (
-                f"{section.id}: {pieces}/{limit} pieces"
-                if limit is not None
-                else f"{section.id}: {pieces} pieces (no D6 yet)"
-            )
-            signature = (section.polygon, text, over)
-
-            def build(
-                polygon: Any = section.polygon, text: str = text, over: bool = over
-            ) -> tuple[list[Stroke], LabelSpec]:
-                colour = QColor("#d0021b") if over else QColor(60, 60, 60, 110)
-                path = polygon_path(polygon)
-                xs = [p[0] for p in polygon]
-                ys = [p[1] for p in polygon]
-                corner = scene_point(min(xs) + 0.3, max(ys) - 0.3)
-                return [Stroke(path, cosmetic_pen(colour, 1.0, Qt.PenStyle.DotLine))], LabelSpec(
-                    text,
-                    QPointF(corner.x() + 2.2, corner.y()),
-                    QColor("white") if over else QColor("#444444"),
-                    translucent(colour, 220) if over else QColor(255, 255, 255, 150),
-                    anchor="below",
-                )
-
-            layer.put(("section", section.id), signature, build)
-        layer.end()
-
-    def show_night(self, scenario: Scenario, view: NightFightingView | None) -> None:
-        """Band areas around the shooter and each enemy unit's band (``None``: nothing)."""
-        layer = self.layers["night"]
-        self.night_view = view
-        layer.begin()
-        if view is not None:
-            for area in view.areas:
-                if area.geometry.is_empty:
-                    continue
-                name = area.band.name
-
-                def build(
-                    geometry: BaseGeometry = area.geometry, name: str = name
-                ) -> tuple[list[Stroke], None]:
-                    fill = NIGHT_COLOURS.get(name, QColor(0, 0, 0, 60))
-                    edge = cosmetic_pen(QColor(20, 30, 80, 170), 1.0, Qt.PenStyle.DashLine)
-                    return [Stroke(geometry_path(geometry), edge, QBrush(fill))], None
-
-                layer.put(("band", name), (view.shooter_id, area.geometry.wkb), build)
-            for target in view.targets:
-                try:
-                    unit = scenario.unit(target.target_id)
-                except KeyError:
-                    continue
-                text = f"{target.band.name}: {inches(round(target.distance, 3))}"
-
-                def build_target(
-                    unit: Any = unit, text: str = text, points: Any = target.points
-                ) -> tuple[list[Stroke], LabelSpec]:
-                    path = QPainterPath(scene_point(*points[0]))
-                    path.lineTo(scene_point(*points[1]))
-                    pen = cosmetic_pen(QColor("#1a237e"), 1.4, Qt.PenStyle.DotLine)
-                    top = max(m.y + m.base.bounding_radius for m in unit.models)
-                    mean_x = sum(m.x for m in unit.models) / len(unit.models)
-                    # Above the unit's own name tag, which sits just over its bases.
-                    return [Stroke(path, pen)], LabelSpec(
-                        text,
-                        scene_point(mean_x, top + 1.5),
-                        QColor("white"),
-                        QColor(26, 35, 126, 225),
-                        anchor="above",
-                    )
-
-                layer.put(
-                    ("target", target.target_id),
-                    (text, target.points, tuple((m.x, m.y) for m in unit.models)),
-                    build_target,
-                )
-            self._band_marks(layer, view)
-        layer.end()
-
-    def _band_marks(self, layer: OverlayLayer, view: NightFightingView) -> None:
-        """Tags on each band's outer edge ("12\"", "24\"", "36\"")."""
-        for area in view.areas:
-            limit = area.band.up_to
-            if limit is None or area.geometry.is_empty:
-                continue
-            bounds = area.geometry.bounds
-            text = f"{area.band.name} to {inches(limit)}"
-
-            def build(bounds: Any = bounds, text: str = text) -> tuple[list[Stroke], LabelSpec]:
-                x = (bounds[0] + bounds[2]) / 2
-                return [], LabelSpec(
-                    text,
-                    scene_point(x, bounds[3]),
-                    QColor("#1a237e"),
-                    QColor(255, 255, 255, 190),
-                    anchor="below",
-                )
-
-            layer.put(("mark", area.band.name), (bounds, text), build)
-
-
-def night_view_for(scenario: Scenario, unit_id: str | None) -> NightFightingView | None:
-    """The Night Fighting bands to draw for the selected unit, when the mission has them."""
-    if unit_id is None:
-        return None
-    mission = mission_of(scenario.option("mission"))
-    if mission is not None and night_fighting_scheme(mission) == "none":
-        return None
-    try:
-        unit = scenario.unit(unit_id)
-    except KeyError:
-        return None
-    if not unit.models:
-        return None
-    return night_fighting_view(scenario, unit_id)
-
-
-def compute_report(scenario: Scenario) -> tuple[ScrollhammerReport | None, str]:
-    try:
-        return scrollhammer_report(scenario), ""
-    except WarplanError as error:
-        return None, f"The Scrollhammer checks cannot run: {error}"
-
-
-def ruling_lines(
-    scenario: Scenario,
-    report: ScrollhammerReport | None,
-    unit_ids: set[str],
-    objective_ids: set[str],
-    night: NightFightingView | None,
-) -> list[str]:
-    """The Scrollhammer rule behind each conclusion about the selected units and objectives."""
-    if report is None:
-        return []
-    lines: list[str] = []
-    for objective_id in sorted(objective_ids):
-        try:
-            holding = report.control.holding(objective_id)
-        except WarplanError:
-            continue
-        lines.append(f"[Scrollhammer: Controlling Objectives] {holding.reason}")
-        for violation in report.violations:
-            if objective_id in violation.items:
-                lines.append(f"[Scrollhammer: {violation.rule}] {violation.message}")
-    for unit_id in sorted(unit_ids):
-        for choice in report.control.units:
-            if choice.unit_id == unit_id:
-                lines.append(
-                    f"[Scrollhammer: Controlling Objectives] {unit_id} is a scoring unit and "
-                    f"controls {choice.controls or 'no objective'}"
-                    + (
-                        f" (could control {', '.join(choice.could_control)})"
-                        if choice.has_choice
-                        else ""
-                    )
-                )
-        for violation in report.violations:
-            if unit_id in violation.items:
-                lines.append(f"[Scrollhammer: {violation.rule}] {violation.message}")
-        if night is not None and night.shooter_id == unit_id:
-            for target in night.targets:
-                lines.append(f"[Scrollhammer: Night Fighting] {unit_id} shooting at {target.text}")
-    return lines

@@ -15,16 +15,20 @@ from typing import Any
 from engine.errors import WarplanError
 from engine.model import Scenario, freeze, thaw
 from gui.document import Change, ScenarioDocument
-from gui.panel_context import PanelContext
+from gui.panels.context import PanelContext
+from gui.plugin_api import RulesetLookup
 
 REFRESH_DELAY_MS = 30
+RULESET = "wh40k-ca2026"
 
 
 class MissionContext(PanelContext):
     """The document seen by the mission docks, and their one door for edits."""
 
-    def __init__(self, document: ScenarioDocument) -> None:
+    def __init__(self, document: ScenarioDocument, rulesets: RulesetLookup) -> None:
         super().__init__(document, REFRESH_DELAY_MS)
+        self.rulesets = rulesets
+        """The other rule systems' app parts (their titles, mission and chart words)."""
         self._score_for: Scenario | None = None
         self._score: Any = None
         self._previews_for: Scenario | None = None
@@ -34,6 +38,10 @@ class MissionContext(PanelContext):
         if not change.previewing:
             super()._on_changed(change)
 
+    def ruleset_title(self, ruleset: str) -> str:
+        ui = self.rulesets(ruleset)
+        return ui.title if ui is not None else ruleset
+
     def score(self) -> Any:
         """``engine.rulesets.wh40k_ca2026.score`` of the current scenario (None when it cannot be
         scored:
@@ -42,7 +50,7 @@ class MissionContext(PanelContext):
         if self._score_for is not scenario:
             self._score_for = scenario
             self._score = None
-            if scenario.ruleset == "wh40k-ca2026":
+            if scenario.ruleset == RULESET:
                 from engine.rulesets.wh40k_ca2026 import score
 
                 try:
@@ -56,7 +64,7 @@ class MissionContext(PanelContext):
         (a preview: "at the end of your turn this card would score..."); None when it cannot be
         scored."""
         scenario = self.document.scenario
-        if scenario.ruleset != "wh40k-ca2026" or scenario.game is None:
+        if scenario.ruleset != RULESET or scenario.game is None:
             return None
         key = (battle_round, active_player, timing)
         if self._previews_for is not scenario:
