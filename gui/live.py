@@ -1,17 +1,24 @@
-"""Live rules: the engine's conclusions about the current scenario, kept up to date.
+"""Live rules: the one pipeline from a document change to everything the app shows.
 
-``LiveRules`` listens to the document. After every change it asks the engine (never from a
+``LiveRules`` listens to the document. After every change it evaluates once (never from a
 ``paint()``): during a drag, ``IncrementalEvaluator.update`` for the moved units only; after
-other edits, a full ``evaluate`` (without line of sight). Line of sight is heavy, so it runs on
-a worker thread (``QThreadPool``) over an immutable snapshot; one request is in flight at a
-time, newer requests replace older pending ones, and a result for a scenario that is no longer
-current is dropped (the overlay shows "updating" meanwhile).
+other edits, a full ``evaluate`` (without line of sight). That one evaluation feeds the
+overlays, the Ruling dock and every *analysis* the rule systems' app parts register
+(:meth:`LiveRules.add_analysis`: mission scoring, a ruleset's report), which take it as input
+instead of evaluating again.
+
+Heavy work runs on a worker thread (``QThreadPool``) over the immutable scenario: analyses and
+line of sight. One job of each kind is in flight at a time, a newer request replaces an older
+pending one, and a result for a scenario that is no longer current is dropped. During a drag,
+both start once the pointer rests (their results would be stale on arrival otherwise, and they
+hold the interpreter for milliseconds each); analyses that do not follow previews wait for the
+drop.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +27,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from engine import geometry
 from engine.errors import WarplanError
-from engine.evaluate import IncrementalEvaluator, evaluate
+from engine.evaluate import Evaluation, IncrementalEvaluator, evaluate
 from engine.model import CircleBase, Scenario
 from engine.visibility import visibility
 from gui.document import Change, ScenarioDocument
@@ -28,6 +35,32 @@ from gui.document import Change, ScenarioDocument
 OVERLAP_TOLERANCE = 1e-6
 REST_BEFORE_LINE_OF_SIGHT_MS = 120
 """During a drag, line of sight starts once the pointer has rested this long."""
+REST_BEFORE_ANALYSES_MS = 40
+"""During a drag, the analyses that follow previews start once the pointer has rested this long
+(about a frame, so the board's rule marks keep up with a slow drag)."""
+
+Analyse = Callable[[Scenario, Evaluation | None], object]
+"""An analysis: the scenario and its one evaluation (None when the rules could not judge it) to
+a result; raises :class:`engine.errors.WarplanError` when the rules refuse."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    name: str
+    analyse: Analyse
+    during_drag: bool
+    """Whether it follows a drag's previews (else it waits for the drop)."""
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """One analysis of one scenario value."""
+
+    name: str
+    scenario: Scenario
+    value: object
+    error: str
+    seconds: float
 
 
 def explanation_text(value: Any) -> str:
@@ -206,6 +239,52 @@ class VisibilityResult:
 
 class _WorkerSignals(QObject):
     finished = Signal(object)
+    analysed = Signal(object)
+    analyses_done = Signal(object)
+
+
+class _AnalysesTask(QRunnable):
+    """Runs analyses of one scenario value in turn, publishing each result as it is ready."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        evaluation: Evaluation | None,
+        analyses: tuple[Analysis, ...],
+        signals: _WorkerSignals,
+    ) -> None:
+        super().__init__()
+        self._scenario = scenario
+        self._evaluation = evaluation
+        self._analyses = analyses
+        self._signals = signals
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            for analysis in self._analyses:
+                started = time.perf_counter()
+                value: object = None
+                error = ""
+                try:
+                    value = analysis.analyse(self._scenario, self._evaluation)
+                except WarplanError as refusal:
+                    error = str(refusal)
+                except Exception as failure:  # noqa: BLE001 - reported to the user, never a crash
+                    error = f"{type(failure).__name__}: {failure}"
+                self._signals.analysed.emit(
+                    AnalysisResult(
+                        analysis.name,
+                        self._scenario,
+                        value,
+                        error,
+                        time.perf_counter() - started,
+                    )
+                )
+            self._signals.analyses_done.emit(self._scenario)
+        except RuntimeError:
+            # The window closed while this ran: nobody is waiting for the results.
+            return
 
 
 class _VisibilityTask(QRunnable):
@@ -248,6 +327,8 @@ class LiveRules(QObject):
     """A :class:`VisibilityResult` for the current scenario and observer."""
     visibility_stale = Signal()
     """The scenario or observer changed; the shown line of sight is out of date."""
+    analysed = Signal(object)
+    """An :class:`AnalysisResult` for the current scenario."""
 
     def __init__(
         self,
@@ -275,6 +356,17 @@ class LiveRules(QObject):
         self._rest_timer.setSingleShot(True)
         self._rest_timer.setInterval(REST_BEFORE_LINE_OF_SIGHT_MS)
         self._rest_timer.timeout.connect(self._start_pending)
+        self._analyses: list[Analysis] = []
+        self._results: dict[str, AnalysisResult] = {}
+        self._analyses_in_flight = False
+        self._analyses_pending: tuple[Scenario, Evaluation | None, tuple[Analysis, ...]] | None
+        self._analyses_pending = None
+        self._signals.analysed.connect(self._on_analysed)
+        self._signals.analyses_done.connect(self._on_analyses_done)
+        self._analyses_timer = QTimer(self)
+        self._analyses_timer.setSingleShot(True)
+        self._analyses_timer.setInterval(REST_BEFORE_ANALYSES_MS)
+        self._analyses_timer.timeout.connect(self._start_analyses)
         document.changed.connect(self._on_changed)
         document.replaced.connect(lambda _scenario: self.refresh())
 
@@ -284,6 +376,7 @@ class LiveRules(QObject):
         self._evaluate(None)
         self._overlap_pairs = overlapping_pairs(self.document.scenario)
         self._publish_overlaps()
+        self.request_analyses()
         self.request_visibility()
 
     def _on_changed(self, change: Change) -> None:
@@ -297,6 +390,7 @@ class LiveRules(QObject):
             kept = {p for p in self._overlap_pairs if not moved_models.intersection(p)}
             self._overlap_pairs = frozenset(kept | overlapping_pairs(scenario, moved))
         self._publish_overlaps()
+        self.request_analyses()
         self.request_visibility()
 
     def _publish_overlaps(self) -> None:
@@ -327,6 +421,76 @@ class LiveRules(QObject):
             scenario, evaluation, time.perf_counter() - started
         )
         self.evaluated.emit(self.snapshot)
+
+    # ------------------------------------------------------------------ analyses
+
+    def add_analysis(self, name: str, analyse: Analyse, *, during_drag: bool = False) -> None:
+        """Run ``analyse`` on every new scenario value with its one evaluation, off the UI
+        thread; each result arrives through :attr:`analysed` (``name`` tells them apart).
+        ``during_drag``: also while a drag previews (once the pointer rests), for what the
+        board shows as it moves; otherwise it waits for the drop."""
+        self._analyses.append(Analysis(name, analyse, during_drag))
+        self.request_analyses()
+
+    def analysis(self, name: str) -> AnalysisResult | None:
+        """The latest result of ``name`` if it is for the current scenario, else None."""
+        result = self._results.get(name)
+        return result if result is not None and result.scenario is self.document.scenario else None
+
+    def request_analyses(self) -> None:
+        """Queue the analyses the current scenario has no result of yet (latest request wins)."""
+        scenario = self.document.scenario
+        dragging = self.document.is_dragging
+        due = tuple(
+            a
+            for a in self._analyses
+            if (a.during_drag or not dragging) and self.analysis(a.name) is None
+        )
+        if not due:
+            return
+        snapshot = self.snapshot
+        evaluation = snapshot.evaluation if snapshot is not None else None
+        self._analyses_pending = (scenario, evaluation, due)
+        if dragging:
+            self._analyses_timer.start()
+            return
+        self._analyses_timer.stop()
+        self._start_analyses()
+
+    def _start_analyses(self) -> None:
+        if self._analyses_in_flight or self._analyses_pending is None:
+            return
+        scenario, evaluation, due = self._analyses_pending
+        self._analyses_pending = None
+        self._analyses_in_flight = True
+        self._pool.start(_AnalysesTask(scenario, evaluation, due, self._signals))
+
+    @Slot(object)
+    def _on_analysed(self, result: AnalysisResult) -> None:
+        if result.scenario is self.document.scenario:
+            self._results[result.name] = result
+            self.analysed.emit(result)
+
+    @Slot(object)
+    def _on_analyses_done(self, _scenario: Scenario) -> None:
+        self._analyses_in_flight = False
+        self._start_analyses()
+
+    def wait_for_analyses(self, timeout_ms: int = 30000) -> bool:
+        """Block until every queued analysis has published (tests, screenshots, a button's
+        edit that should show at once)."""
+        from PySide6.QtCore import QCoreApplication
+
+        deadline = time.monotonic() + timeout_ms / 1000
+        if self._analyses_timer.isActive():
+            self._analyses_timer.stop()
+            self._start_analyses()
+        while (
+            self._analyses_in_flight or self._analyses_pending is not None
+        ) and time.monotonic() < deadline:
+            self._pool.waitForDone(20)
+            QCoreApplication.processEvents()
+        return not (self._analyses_in_flight or self._analyses_pending is not None)
 
     # ------------------------------------------------------------------ line of sight
 
