@@ -423,6 +423,8 @@ class MainWindow(QMainWindow):
         self.live.evaluated.connect(self._on_evaluated)
         self.live.overlaps_changed.connect(self.scene.set_overlapping)
         self.live.visibility_ready.connect(self._update_ruling)
+        # A rule system's analysis may add to the ruling (its own rules about the selection).
+        self.live.analysed.connect(self._update_ruling)
         self.document.changed.connect(self._on_document_changed)
         # Bound methods, not lambdas: Qt drops these connections when the window goes, while
         # the document may outlive it.

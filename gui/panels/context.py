@@ -1,41 +1,58 @@
-"""The document as a dock's panels see it: one ``refreshed`` report shortly after a burst of
-changes (a drag step, an undo) instead of one per change, and a ``message`` for the status bar.
-"""
+"""The document as a dock's panels see it: one ``refreshed`` report once the rules pipeline's
+analysis for the current scenario value is ready (after a burst of changes, a drag's drop, an
+undo, a file opened), and a ``message`` for the status bar."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from engine.model import Scenario
-from gui.document import Change, ScenarioDocument
+from gui.document import ScenarioDocument
+from gui.live import Analyse, AnalysisResult, LiveRules
 
 
 class PanelContext(QObject):
-    """Reports the document's scenario ``delay_ms`` after its last change, and at once after
-    the whole document is replaced (a file opened), when waiting would show the old file."""
+    """Refreshes its panels from the pipeline's analysis ``name`` (registered here), which runs
+    off the UI thread on each new scenario value with the value's one evaluation."""
 
     refreshed = Signal(object)
     """Emitted with the scenario once the panels should show it."""
     message = Signal(str)
     """A sentence for the status bar: what was done, or why a move was refused."""
 
-    def __init__(self, document: ScenarioDocument, delay_ms: int) -> None:
+    def __init__(
+        self,
+        document: ScenarioDocument,
+        live: LiveRules,
+        name: str,
+        analyse: Analyse,
+        *,
+        during_drag: bool,
+    ) -> None:
         super().__init__()
         self.document = document
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(delay_ms)
-        self._timer.timeout.connect(self.refresh_now)
-        document.changed.connect(self._on_changed)
-        document.replaced.connect(lambda _s: self.refresh_now())
+        self.live = live
+        self.name = name
+        live.analysed.connect(self._on_analysed)
+        live.add_analysis(name, analyse, during_drag=during_drag)
 
     @property
     def scenario(self) -> Scenario:
         return self.document.scenario
 
-    def _on_changed(self, _change: Change) -> None:
-        self._timer.start()
+    @property
+    def result(self) -> AnalysisResult | None:
+        """The analysis of the current scenario value (None while it is being worked out)."""
+        return self.live.analysis(self.name)
+
+    def _on_analysed(self, result: AnalysisResult) -> None:
+        if result.name == self.name:
+            if result.error:
+                self.message.emit(result.error)
+            self.refreshed.emit(result.scenario)
 
     def refresh_now(self) -> None:
-        self._timer.stop()
+        """Finish the analyses under way and show the current scenario (after a button's edit,
+        so the panel answers the click at once)."""
+        self.live.wait_for_analyses()
         self.refreshed.emit(self.document.scenario)

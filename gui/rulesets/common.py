@@ -33,22 +33,24 @@ from engine.rulesets.scrollhammer.probability import ProbabilityChart
 from engine.rulesets.scrollhammer.violations import Violation, inches
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
+from gui.live import Analyse, LiveRules
 from gui.overlays import LabelSpec, OverlayLayer, Stroke
 from gui.panels.context import PanelContext
 from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
 
-REFRESH_DELAY_MS = 40
-"""Coalesce bursts of changes (a drag step, an undo) into one report per ~frame."""
 VIOLATION_COLOUR = QColor("#d0021b")
 SERIES_COLOURS = ("#1f6fb2", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#c0392b")
 
 
 class RulesetContext(PanelContext):
-    """The document as a ruleset panel sees it: refreshed shortly after each change (a drag
-    step too, so the board's rule marks follow the drag)."""
+    """The document as a ruleset panel sees it: refreshed once the pipeline has its report of
+    the current scenario value (during a drag too, once the pointer rests, so the board's rule
+    marks follow the drag)."""
 
-    def __init__(self, document: ScenarioDocument) -> None:
-        super().__init__(document, REFRESH_DELAY_MS)
+    def __init__(
+        self, document: ScenarioDocument, live: LiveRules, name: str, analyse: Analyse
+    ) -> None:
+        super().__init__(document, live, name, analyse, during_drag=True)
 
     def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
         """Apply ``make(scenario)`` as one undo step named ``text``; an engine refusal is shown

@@ -8,6 +8,7 @@ from gui_helpers import drag
 
 from gui.app import DEMO_SCENARIO
 from gui.files import read_scenario
+from gui.shapes import scene_point
 
 CENTRE_CAPTION = ("objective", "obj-centre")
 
@@ -20,6 +21,10 @@ def test_every_dock_follows_a_drop_made_with_the_mouse(qtbot, make_window) -> No
     window = make_window(read_scenario(DEMO_SCENARIO))
     docks = window.plugins["wh40k-ca2026"]
     qtbot.waitUntil(lambda: "now 8VP" in primary_tab(window), timeout=5000)
+    # Zoomed in, so the press lands on the base and not on the nearby unit label.
+    window.view.zoom_by(3.0)
+    window.view.centerOn(scene_point(23.0, 24.6))
+    assert window.scene.entity_item_at(scene_point(27.5, 24.6)).entity_id == "blue-neo-1"
     assert "Score Primary +8VP" in docks.turn.primary_buttons[0].text()
     captions = window.overlays.layers["objectives"].label_texts()
     assert "Red 2 : Blue 2 - contested" in captions[CENTRE_CAPTION]

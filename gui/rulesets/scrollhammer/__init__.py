@@ -22,9 +22,8 @@ from gui.rulesets.scrollhammer.mission import chart_caption, mission_summary
 from gui.rulesets.scrollhammer.new_game import TITLE, ScrollhammerNewGamePage
 from gui.rulesets.scrollhammer.overlay import ScrollhammerOverlay, night_view_for
 from gui.rulesets.scrollhammer.panel import ScrollhammerPanel
-from gui.rulesets.scrollhammer.report import compute_report, ruling_lines
+from gui.rulesets.scrollhammer.report import REPORT, RULESET, analyse_report, ruling_lines
 
-RULESET = "scrollhammer"
 DOCK_NAME = "ScrollhammerDock"
 BATTLEFIELD = Battlefield(72.0, 48.0)
 """The Scrollhammer rulebook's standard 6' x 4' table (its 2' x 2' sections)."""
@@ -38,18 +37,18 @@ class ScrollhammerApp:
     context: RulesetContext
     panel: ScrollhammerPanel
     overlay: ScrollhammerOverlay
-    _report_for: Scenario | None = None
-    _report: ScrollhammerReport | None = None
-    _error: str = ""
     _night_key: tuple[Scenario, str | None] | None = None
     _night: NightFightingView | None = None
 
-    def report(self, scenario: Scenario) -> tuple[ScrollhammerReport | None, str]:
-        """The report for ``scenario`` (computed once per value)."""
-        if self._report_for is not scenario:
-            self._report_for = scenario
-            self._report, self._error = compute_report(scenario)
-        return self._report, self._error
+    def report(self) -> tuple[ScrollhammerReport | None, str]:
+        """The pipeline's report of the current scenario value and why there is none ("" while
+        it is being worked out)."""
+        result = self.context.result
+        if result is None:
+            return None, ""
+        if result.error:
+            return None, f"The Scrollhammer checks cannot run: {result.error}"
+        return result.value if isinstance(result.value, ScrollhammerReport) else None, ""
 
     def night_view(self, scenario: Scenario) -> NightFightingView | None:
         """Night Fighting bands for the selected unit, once per value and selection."""
@@ -72,7 +71,7 @@ class ScrollhammerApp:
         if scenario.ruleset != RULESET:
             self.overlay.clear()
             return
-        report, error = self.report(scenario)
+        report, error = self.report()
         self.panel.show_report(scenario, report, error)
         if report is not None:
             self.overlay.show_report(scenario, report)
@@ -87,7 +86,7 @@ class ScrollhammerApp:
         """The Scrollhammer rule behind each conclusion about the selection (plain text)."""
         if scenario.ruleset != RULESET:
             return ""
-        report, error = self.report(scenario)
+        report, error = self.report()
         if report is None:
             return error
         units = selection.unit_ids(scenario)
@@ -101,7 +100,7 @@ class ScrollhammerApp:
 
 def install(host: AppHost) -> ScrollhammerApp:
     """Add the Scrollhammer dock, overlay, ruling lines and New game page to ``host``."""
-    context = RulesetContext(host.document)
+    context = RulesetContext(host.document, host.live, REPORT, analyse_report)
     app = ScrollhammerApp(
         host, context, ScrollhammerPanel(context), ScrollhammerOverlay(host.scene)
     )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine.errors import WarplanError
+from engine.evaluate import Evaluation
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import (
     ScrollhammerReport,
@@ -11,12 +12,14 @@ from engine.rulesets.scrollhammer import (
 )
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
 
+RULESET = "scrollhammer"
+REPORT = "scrollhammer report"
+"""The name of the report analysis in the rules pipeline."""
 
-def compute_report(scenario: Scenario) -> tuple[ScrollhammerReport | None, str]:
-    try:
-        return scrollhammer_report(scenario), ""
-    except WarplanError as error:
-        return None, f"The Scrollhammer checks cannot run: {error}"
+
+def analyse_report(scenario: Scenario, _evaluation: Evaluation | None) -> ScrollhammerReport | None:
+    """The pipeline's report of one scenario value (None for another rule system's game)."""
+    return scrollhammer_report(scenario) if scenario.ruleset == RULESET else None
 
 
 def ruling_lines(

@@ -17,9 +17,8 @@ from gui.rulesets.shared_modules.mission import chart_caption, mission_summary
 from gui.rulesets.shared_modules.new_game import TITLE, SharedModulesNewGamePage
 from gui.rulesets.shared_modules.overlay import SharedModulesOverlay
 from gui.rulesets.shared_modules.panel import SharedModulesPanel
-from gui.rulesets.shared_modules.report import compute_report, ruling_lines
+from gui.rulesets.shared_modules.report import REPORT, RULESET, analyse_report, ruling_lines
 
-RULESET = "shared-modules"
 DOCK_NAME = "SharedModulesDock"
 
 
@@ -31,22 +30,22 @@ class SharedModulesApp:
     context: RulesetContext
     panel: SharedModulesPanel
     overlay: SharedModulesOverlay
-    _report_for: Scenario | None = None
-    _report: SharedModulesReport | None = None
-    _error: str = ""
 
-    def report(self, scenario: Scenario) -> tuple[SharedModulesReport | None, str]:
-        """The report for ``scenario`` (computed once per value)."""
-        if self._report_for is not scenario:
-            self._report_for = scenario
-            self._report, self._error = compute_report(scenario)
-        return self._report, self._error
+    def report(self) -> tuple[SharedModulesReport | None, str]:
+        """The pipeline's report of the current scenario value and why there is none ("" while
+        it is being worked out)."""
+        result = self.context.result
+        if result is None:
+            return None, ""
+        if result.error:
+            return None, f"The Shared Scenario Modules checks cannot run: {result.error}"
+        return result.value if isinstance(result.value, SharedModulesReport) else None, ""
 
     def refresh(self, scenario: Scenario) -> None:
         if scenario.ruleset != RULESET:
             self.overlay.clear()
             return
-        report, error = self.report(scenario)
+        report, error = self.report()
         self.panel.show_report(scenario, report, error)
         if report is not None:
             self.overlay.show_report(scenario, report)
@@ -55,7 +54,7 @@ class SharedModulesApp:
         """The modules' rule behind each conclusion about the selection (plain text)."""
         if scenario.ruleset != RULESET:
             return ""
-        report, error = self.report(scenario)
+        report, error = self.report()
         if report is None:
             return error
         units = selection.unit_ids(scenario)
@@ -71,7 +70,7 @@ class SharedModulesApp:
 
 def install(host: AppHost) -> SharedModulesApp:
     """Add the Shared Scenario Modules dock, overlay, ruling lines and New game page."""
-    context = RulesetContext(host.document)
+    context = RulesetContext(host.document, host.live, REPORT, analyse_report)
     app = SharedModulesApp(
         host, context, SharedModulesPanel(context), SharedModulesOverlay(host.scene)
     )

@@ -4,7 +4,7 @@ ruling lines.
 
 from __future__ import annotations
 
-from engine.errors import WarplanError
+from engine.evaluate import Evaluation
 from engine.model import Scenario
 from engine.rulesets.shared_modules import (
     SharedModulesReport,
@@ -15,12 +15,16 @@ from gui.rulesets.common import (
 )
 from gui.rulesets.shared_modules.edits import SECTION
 
+RULESET = "shared-modules"
+REPORT = "shared-modules report"
+"""The name of the report analysis in the rules pipeline."""
 
-def compute_report(scenario: Scenario) -> tuple[SharedModulesReport | None, str]:
-    try:
-        return shared_modules_report(scenario), ""
-    except WarplanError as error:
-        return None, f"The Shared Scenario Modules checks cannot run: {error}"
+
+def analyse_report(
+    scenario: Scenario, _evaluation: Evaluation | None
+) -> SharedModulesReport | None:
+    """The pipeline's report of one scenario value (None for another rule system's game)."""
+    return shared_modules_report(scenario) if scenario.ruleset == RULESET else None
 
 
 def ruling_lines(

@@ -60,7 +60,7 @@ class MissionDocks:
 
 def install(host: AppHost) -> MissionDocks:
     """Add the mission docks and the Chapter Approved New game page to ``host``."""
-    context = MissionContext(host.document, host.ruleset_ui)
+    context = MissionContext(host.document, host.live, host.ruleset_ui)
     mission = MissionPanel(context)
     secondaries = (SecondaryPanel(context, 0), SecondaryPanel(context, 1))
     turn = TurnLedgerPanel(context)

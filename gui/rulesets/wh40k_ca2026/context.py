@@ -1,9 +1,9 @@
 """What the mission docks share: the document, one live score per scenario value, and the way
 an edit is made (one undo step, or the engine's reason shown and nothing changed).
 
-The docks refresh from :attr:`MissionContext.refreshed`, emitted shortly after the document
-changes (coalesced, and not during a drag: a drag's live scoring waits for the drop, so the
-drag never stutters).
+The docks refresh from :attr:`MissionContext.refreshed`, emitted once the rules pipeline has
+scored the current scenario value, off the UI thread, from the value's one evaluation (not
+during a drag: a drag's scoring waits for the drop, so the drag never stutters).
 """
 
 from __future__ import annotations
@@ -13,51 +13,46 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import WarplanError
+from engine.evaluate import Evaluation
 from engine.model import Scenario, freeze, thaw
-from gui.document import Change, ScenarioDocument
+from engine.rulesets.wh40k_ca2026 import ScoreReport, score
+from gui.document import ScenarioDocument
+from gui.live import LiveRules
 from gui.panels.context import PanelContext
 from gui.plugin_api import RulesetLookup
 
-REFRESH_DELAY_MS = 30
 RULESET = "wh40k-ca2026"
+SCORE = "wh40k-ca2026 score"
+"""The name of the scoring analysis in the rules pipeline."""
+
+
+def score_now(scenario: Scenario, _evaluation: Evaluation | None) -> ScoreReport | None:
+    """The pipeline's scoring of one scenario value (None for another rule system's game)."""
+    return score(scenario) if scenario.ruleset == RULESET else None
 
 
 class MissionContext(PanelContext):
     """The document seen by the mission docks, and their one door for edits."""
 
-    def __init__(self, document: ScenarioDocument, rulesets: RulesetLookup) -> None:
-        super().__init__(document, REFRESH_DELAY_MS)
+    def __init__(
+        self, document: ScenarioDocument, live: LiveRules, rulesets: RulesetLookup
+    ) -> None:
+        super().__init__(document, live, SCORE, score_now, during_drag=False)
         self.rulesets = rulesets
         """The other rule systems' app parts (their titles, mission and chart words)."""
-        self._score_for: Scenario | None = None
-        self._score: Any = None
         self._previews_for: Scenario | None = None
         self._previews: dict[tuple[int, str, str], Any] = {}
-
-    def _on_changed(self, change: Change) -> None:
-        if not change.previewing:
-            super()._on_changed(change)
 
     def ruleset_title(self, ruleset: str) -> str:
         ui = self.rulesets(ruleset)
         return ui.title if ui is not None else ruleset
 
-    def score(self) -> Any:
-        """``engine.rulesets.wh40k_ca2026.score`` of the current scenario (None when it cannot be
-        scored:
-        another ruleset, or an error the report explains), computed once per value."""
-        scenario = self.document.scenario
-        if self._score_for is not scenario:
-            self._score_for = scenario
-            self._score = None
-            if scenario.ruleset == RULESET:
-                from engine.rulesets.wh40k_ca2026 import score
-
-                try:
-                    self._score = score(scenario)
-                except WarplanError as error:
-                    self.message.emit(f"Cannot score this moment: {error}")
-        return self._score
+    def score(self) -> ScoreReport | None:
+        """The score report of the current scenario value (None while it is being worked out,
+        for another ruleset, or when it cannot be scored: the status bar says why)."""
+        result = self.result
+        value = result.value if result is not None else None
+        return value if isinstance(value, ScoreReport) else None
 
     def score_at(self, battle_round: int, active_player: str, timing: str) -> Any:
         """The score report as if the game were at another moment of the current scenario
