@@ -3,11 +3,15 @@ own timers and signals (nothing here calls ``refresh_now``)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from gui_helpers import drag
+from gui_helpers import drag, duel_scenario
 
 from gui.app import DEMO_SCENARIO
+from gui.document import ScenarioDocument
 from gui.files import read_scenario
+from gui.live import LiveRules
 from gui.shapes import scene_point
 
 CENTRE_CAPTION = ("objective", "obj-centre")
@@ -40,3 +44,72 @@ def test_every_dock_follows_a_drop_made_with_the_mouse(qtbot, make_window) -> No
     assert "Red 2 : Blue 0 - Red controls" in captions[CENTRE_CAPTION]
     assert "now 13VP" in primary_tab(window)
     assert "Score Primary +13VP" in docks.turn.primary_buttons[0].text()
+
+
+# ------------------------------------------------------------------------------ the pipeline
+
+
+def moved_red(scenario, dx: float):  # type: ignore[no-untyped-def]
+    return scenario.with_unit_moved(scenario.units[0].id, dx, 0.0)
+
+
+def test_each_analysis_gets_the_one_evaluation_of_the_value(qtbot) -> None:  # type: ignore[no-untyped-def]
+    document = ScenarioDocument(duel_scenario())
+    live = LiveRules(document)
+    seen: list[tuple[object, object]] = []
+
+    def record(scenario, evaluation):  # type: ignore[no-untyped-def]
+        seen.append((scenario, evaluation))
+        return len(seen)
+
+    live.refresh()
+    live.add_analysis("record", record)
+    assert live.wait_for_analyses()
+    with qtbot.waitSignal(live.analysed, timeout=5000) as blocker:
+        document.apply(moved_red(document.scenario, 1.0), "Move")
+    result = blocker.args[0]
+    assert result.name == "record"
+    assert result.scenario is document.scenario
+    assert seen[-1][0] is document.scenario
+    assert seen[-1][1] is live.snapshot.evaluation
+    assert live.analysis("record") is result
+
+
+def test_a_result_for_a_value_that_is_no_longer_current_is_dropped(qtbot) -> None:  # type: ignore[no-untyped-def]
+    document = ScenarioDocument(duel_scenario())
+    live = LiveRules(document)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_first(scenario, _evaluation):  # type: ignore[no-untyped-def]
+        if not started.is_set():
+            started.set()
+            release.wait(10)
+        return scenario
+
+    live.add_analysis("slow", slow_first)
+    assert started.wait(10)
+    first = document.scenario
+    document.apply(moved_red(first, 1.0), "Move")
+    published: list[object] = []
+    live.analysed.connect(lambda result: published.append(result.scenario))
+    release.set()
+    assert live.wait_for_analyses()
+    assert published == [document.scenario]
+    assert first not in published
+
+
+def test_an_analysis_that_waits_for_the_drop_runs_once_after_it(qtbot) -> None:  # type: ignore[no-untyped-def]
+    document = ScenarioDocument(duel_scenario())
+    live = LiveRules(document)
+    calls: list[object] = []
+    live.add_analysis("after drop", lambda scenario, _e: calls.append(scenario))
+    assert live.wait_for_analyses()
+    calls.clear()
+    start = document.scenario
+    for step in range(1, 6):
+        document.preview(moved_red(start, 0.5 * step))
+        qtbot.wait(60)
+    assert calls == []
+    with qtbot.waitSignal(live.analysed, timeout=5000):
+        document.end_drag("Move")
+    assert calls == [document.scenario]
