@@ -51,7 +51,7 @@ from gui.files import (
     write_scenario,
 )
 from gui.live import LiveRules, RulesSnapshot
-from gui.overlays import OVERLAY_NAMES, OverlayController
+from gui.overlays.controller import OVERLAY_NAMES, OverlayController
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
 from gui.rulesets import RULESET_UIS, ruleset_ui

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 from engine.model import Scenario
 from gui.edits import Selection
 from gui.live import RulesSnapshot, VisibilityResult
-from gui.overlays import control_caption, visibility_summary
+from gui.overlays.objectives import control_caption
+from gui.overlays.visibility import visibility_summary
 
 
 def ruling_for(

@@ -34,7 +34,7 @@ from engine.rulesets.scrollhammer.violations import Violation, inches
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
 from gui.live import Analyse, LiveRules
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.panels.context import PanelContext
 from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
 

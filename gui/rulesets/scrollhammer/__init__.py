@@ -25,6 +25,7 @@ from gui.rulesets.scrollhammer.panel import ScrollhammerPanel
 from gui.rulesets.scrollhammer.report import REPORT, RULESET, analyse_report, ruling_lines
 
 DOCK_NAME = "ScrollhammerDock"
+DOCK_TITLE = "Scrollhammer"
 BATTLEFIELD = Battlefield(72.0, 48.0)
 """The Scrollhammer rulebook's standard 6' x 4' table (its 2' x 2' sections)."""
 
@@ -104,7 +105,7 @@ def install(host: AppHost) -> ScrollhammerApp:
     app = ScrollhammerApp(
         host, context, ScrollhammerPanel(context), ScrollhammerOverlay(host.scene)
     )
-    host.add_dock(app.panel, TITLE, DOCK_NAME, DockPlace.EXPLANATIONS, ruleset=RULESET)
+    host.add_dock(app.panel, DOCK_TITLE, DOCK_NAME, DockPlace.EXPLANATIONS, ruleset=RULESET)
     context.refreshed.connect(app.refresh)
     context.message.connect(host.show_message)
     host.scene.selection_changed_ids.connect(lambda _s: app.on_selection())

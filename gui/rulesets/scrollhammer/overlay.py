@@ -21,7 +21,7 @@ from engine.rulesets.scrollhammer.missions import mission_of
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
 from engine.rulesets.scrollhammer.violations import inches
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, cosmetic_pen
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
     RulesetOverlay,
     geometry_path,

@@ -20,6 +20,7 @@ from gui.rulesets.shared_modules.panel import SharedModulesPanel
 from gui.rulesets.shared_modules.report import REPORT, RULESET, analyse_report, ruling_lines
 
 DOCK_NAME = "SharedModulesDock"
+DOCK_TITLE = "Shared Scenario Modules"
 
 
 @dataclass
@@ -74,7 +75,7 @@ def install(host: AppHost) -> SharedModulesApp:
     app = SharedModulesApp(
         host, context, SharedModulesPanel(context), SharedModulesOverlay(host.scene)
     )
-    host.add_dock(app.panel, TITLE, DOCK_NAME, DockPlace.EXPLANATIONS, ruleset=RULESET)
+    host.add_dock(app.panel, DOCK_TITLE, DOCK_NAME, DockPlace.EXPLANATIONS, ruleset=RULESET)
     context.refreshed.connect(app.refresh)
     context.message.connect(host.show_message)
     host.extend_ruling(app.ruling)

@@ -17,7 +17,7 @@ from engine.rulesets.shared_modules import (
 )
 from engine.rulesets.shared_modules._data import number
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
     RulesetOverlay,
     game_section,
