@@ -8,8 +8,9 @@ what is drawn with what the engine computed, to the last digit.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Collection, Hashable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -40,6 +41,13 @@ from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
 
 VIOLATION_COLOUR = QColor("#d0021b")
 SERIES_COLOURS = ("#1f6fb2", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#c0392b")
+
+
+@dataclass
+class Dice:
+    """The random source a panel's rolls share (tests give a seeded one)."""
+
+    rng: random.Random
 
 
 class RulesetContext(PanelContext):

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QDockWidget
 from engine.rulesets.wh40k_ca2026 import decks, primary_mission
 from gui.files import read_scenario
 from gui.main_window import MainWindow
-from gui.rulesets.wh40k_ca2026 import DOCK_NAMES
 from gui.panels.new_game import NewGameDialog, select_data
+from gui.rulesets.wh40k_ca2026 import DOCK_NAMES
 from gui.rulesets.wh40k_ca2026.setups import wh40k_game
 
 

@@ -124,12 +124,12 @@ def test_objective_too_close_to_an_edge_is_shown_and_nudged_back(make_window, qt
     window = make_window(load_scenario(HELD_GROUND))
     panel = window.plugins["scrollhammer"].panel
     refreshed(window)
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
     assert not layer_keys(window, "scrollhammer", "violations")
 
     window.document.apply(moved_objective(window.document.scenario, "obj-west", 20.0, 6.0), "m")
     refreshed(window)
-    texts = [panel.checks.item(i).text() for i in range(panel.checks.count())]
+    texts = [panel.setup.checks.item(i).text() for i in range(panel.setup.checks.count())]
     assert any('obj-west is 6" from the south battlefield edge' in t for t in texts)
     assert layer_keys(window, "scrollhammer", "violations")
     button = panel.findChild(QPushButton, "sh-fix-obj-west")
@@ -142,7 +142,7 @@ def test_objective_too_close_to_an_edge_is_shown_and_nudged_back(make_window, qt
     fixed = window.document.scenario.objective("obj-west")
     assert (fixed.x, fixed.y) == pytest.approx((20.0, 6.001), abs=1e-9)
     assert window.document.undo_stack.count() == steps + 1
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
     assert not layer_keys(window, "scrollhammer", "violations")
 
     window.document.undo_stack.undo()
@@ -157,17 +157,17 @@ def test_objectives_too_close_together_are_fixed_by_nudging_the_other(make_windo
     moved = moved_objective(window.document.scenario, "obj-west", 26.0, 20.0)
     window.document.apply(moved, "m")
     refreshed(window)
-    assert panel.fixes, "a fix is offered"
-    fix = next(f for f in panel.fixes if f.objective_id == "obj-west")
+    assert panel.setup.fixes, "a fix is offered"
+    fix = next(f for f in panel.setup.fixes if f.objective_id == "obj-west")
     assert fix.text.startswith("Nudge obj-centre")
-    assert panel.apply_fix(fix)
+    assert panel.setup.apply_fix(fix)
     refreshed(window)
     scenario = window.document.scenario
     west, centre = scenario.objective("obj-west"), scenario.objective("obj-centre")
     assert (west.x, west.y) == (26.0, 20.0)
     gap = ((west.x - centre.x) ** 2 + (west.y - centre.y) ** 2) ** 0.5
     assert 12.0 < gap <= 12.0011
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
 
 
 def night_scenario(gaps: dict[str, float]) -> Scenario:
@@ -245,19 +245,19 @@ def test_charts_hold_the_engines_exact_probabilities(make_window) -> None:  # ty
     refreshed(window)
     panel = window.plugins["scrollhammer"].panel
     expected = {
-        panel.length_chart: game_length_chart(),
-        panel.night_chart: night_fighting_chart("held-ground"),
-        panel.reserves_chart: reserves_chart((0,)),
-        panel.relic_chart: relic_chart(),
+        panel.odds.length_chart: game_length_chart(),
+        panel.odds.night_chart: night_fighting_chart("held-ground"),
+        panel.odds.reserves_chart: reserves_chart((0,)),
+        panel.relic.relic_chart: relic_chart(),
     }
     for view, chart in expected.items():
         assert view.chart == chart
         drawn = view.plotted()
         assert drawn == {s.name: [float(v) for v in s.values] for s in chart.series}
     assert drawn["chance"][5] == 1 / 6
-    panel.modifier_spin.setValue(-1)
-    assert panel.reserves_chart.chart == reserves_chart((0, -1))
-    drawn = panel.reserves_chart.plotted()
+    panel.odds.modifier_spin.setValue(-1)
+    assert panel.odds.reserves_chart.chart == reserves_chart((0, -1))
+    drawn = panel.odds.reserves_chart.plotted()
     assert drawn["arrives this turn (modifier -1)"] == [0.5, 0.25, 0.25]
 
 
@@ -266,11 +266,11 @@ def test_mission_roll_and_dice_are_undoable_edits(make_window) -> None:  # type:
     panel = window.plugins["scrollhammer"].panel
     panel.rng = random.Random(3)
     before = window.document.scenario
-    assert panel.roll_mission()
+    assert panel.setup.roll_mission()
     refreshed(window)
     rolled = window.document.scenario.option("mission")
-    assert panel.mission_box.currentData() == rolled
-    assert panel.roll_terrain()
+    assert panel.setup.mission_box.currentData() == rolled
+    assert panel.setup.roll_terrain()
     density = window.document.scenario.game["scrollhammer"]["terrain_density"]
     assert set(density) == {"A1", "B1", "C1", "A2", "B2", "C2"}
     window.document.undo_stack.undo()
@@ -407,10 +407,10 @@ def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_wi
     panel = window.plugins["scrollhammer"].panel
     window.document.apply(moved_objective(window.document.scenario, "obj-west", 10.0, 22.0), "m")
     refreshed(window)
-    texts = [panel.checks.item(i).text() for i in range(panel.checks.count())]
+    texts = [panel.setup.checks.item(i).text() for i in range(panel.setup.checks.count())]
     assert any("obj-west is in or on chasm" in t for t in texts)
-    fix = next(f for f in panel.fixes if f.objective_id == "obj-west")
-    assert panel.apply_fix(fix)
+    fix = next(f for f in panel.setup.fixes if f.objective_id == "obj-west")
+    assert panel.setup.apply_fix(fix)
     moved = window.document.scenario.objective("obj-west")
     # The chasm spans 8-12 x 20-24; out of it by the marker's radius, the nearest exit is 2"
     # plus 20 mm away, found to the search's 0.01" step.
@@ -418,7 +418,7 @@ def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_wi
     travelled = ((moved.x - 10.0) ** 2 + (moved.y - 22.0) ** 2) ** 0.5
     assert shortest < travelled <= shortest + 0.011
     refreshed(window)
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
 
 
 def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_window) -> None:  # type: ignore[no-untyped-def]
@@ -434,10 +434,10 @@ def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_wind
     panel = window.plugins["scrollhammer"].panel
     panel.rng = random.Random(11)
     refreshed(window)
-    text = panel.night_text.text()
+    text = panel.battle.night_text.text()
     assert "<b>The Shimmer of Dawn</b> schedule" in text
-    assert panel.night_roll.isEnabled()
-    assert panel.roll_night()
+    assert panel.battle.night_roll.isEnabled()
+    assert panel.battle.roll_night()
     refreshed(window)
     rolls = {
         int(k): v
@@ -445,7 +445,7 @@ def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_wind
     }
     status = night_fighting_status("blood-at-dawn", rolls, 2)
     assert status.roll_due is None
-    assert escape(status.reason) in panel.night_text.text()
+    assert escape(status.reason) in panel.battle.night_text.text()
     window.document.undo_stack.undo()
     assert "night_fighting_rolls" not in window.document.scenario.game["scrollhammer"]
 
@@ -506,15 +506,16 @@ def test_the_relic_is_placed_and_identified_as_undoable_edits(make_window) -> No
     window = make_window(scenario)
     panel = window.plugins["scrollhammer"].panel
     panel.rng = random.Random(2)
-    assert panel.place_relic()
+    assert panel.relic.place_relic()
     marker = relic_marker(window.document.scenario)
     assert marker is not None
     assert (marker.x, marker.y) == (36.0, 24.0)
-    assert not panel.place_relic()
-    assert panel.roll_relic()
+    assert not panel.relic.place_relic()
+    assert panel.relic.roll_relic()
     refreshed(window)
     roll = window.document.scenario.game["scrollhammer"]["relic"]["result"]
-    assert f"Identified: <b>{roll} {escape(relic_result(roll).name)}</b>" in panel.relic_text.text()
+    identified = f"Identified: <b>{roll} {escape(relic_result(roll).name)}</b>"
+    assert identified in panel.relic.relic_text.text()
     window.document.undo_stack.undo()
     window.document.undo_stack.undo()
     assert relic_marker(window.document.scenario) is None

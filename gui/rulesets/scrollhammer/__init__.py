@@ -53,7 +53,7 @@ class ScrollhammerApp:
 
     def night_view(self, scenario: Scenario) -> NightFightingView | None:
         """Night Fighting bands for the selected unit, once per value and selection."""
-        if not self.panel.bands_box.isChecked():
+        if not self.panel.battle.bands_box.isChecked():
             return None
         unit_id = self.host.scene.selected_unit_id()
         key = (scenario, unit_id)
@@ -109,7 +109,7 @@ def install(host: AppHost) -> ScrollhammerApp:
     context.refreshed.connect(app.refresh)
     context.message.connect(host.show_message)
     host.scene.selection_changed_ids.connect(lambda _s: app.on_selection())
-    app.panel.bands_box.toggled.connect(lambda _on: app.on_selection())
+    app.panel.battle.bands_box.toggled.connect(lambda _on: app.on_selection())
     host.extend_ruling(app.ruling)
     host.add_new_game_page(
         NewGamePageSpec(RULESET, TITLE, ScrollhammerNewGamePage, new_table=BATTLEFIELD)

@@ -13,6 +13,8 @@ from engine.rulesets.scrollhammer import (
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
 
 RULESET = "scrollhammer"
+SECTION = "scrollhammer"
+"""The key of this rule system's part of the ``game`` section."""
 REPORT = "scrollhammer report"
 """The name of the report analysis in the rules pipeline."""
 
