@@ -18,21 +18,17 @@ drop.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
-from engine import geometry
 from engine.errors import WarplanError
 from engine.evaluate import Evaluation, IncrementalEvaluator, evaluate
-from engine.model import CircleBase, Scenario
-from engine.visibility import visibility
+from engine.model import Scenario
+from engine.visibility import PairVisibility, visibility
 from gui.document import Change, ScenarioDocument
 
-OVERLAP_TOLERANCE = 1e-6
 REST_BEFORE_LINE_OF_SIGHT_MS = 120
 """During a drag, line of sight starts once the pointer has rested this long."""
 REST_BEFORE_ANALYSES_MS = 40
@@ -63,176 +59,13 @@ class AnalysisResult:
     seconds: float
 
 
-def explanation_text(value: Any) -> str:
-    """The words of an engine ``Explanation`` (or of any value carrying one)."""
-    explanation = getattr(value, "explanation", value)
-    if explanation is None:
-        return ""
-    text = getattr(explanation, "text", None)
-    if callable(text):
-        return str(text())
-    return str(explanation)
-
-
-@dataclass(frozen=True)
-class ObjectiveState:
-    """One objective as the engine concluded: who controls it and why."""
-
-    id: str
-    controlled_by: tuple[str, ...]
-    level: Mapping[str, float]
-    in_range: Mapping[str, tuple[str, ...]]
-    objective_range: float | None = None
-    """The range the engine measured (inches), when it says."""
-    measured_from_rim: bool | None = None
-    source: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def explanation(self) -> str:
-        """The engine's words (built on demand: a drag step does not need them)."""
-        return explanation_text(self.source) if self.source is not None else ""
-
-    def contested(self) -> bool:
-        """Both players have models in range and nobody controls it (equal sums)."""
-        return not self.controlled_by and sum(1 for v in self.level.values() if v) >= 2
-
-
-@dataclass(frozen=True)
-class UnitState:
-    id: str
-    quarter: str | None
-    within_6_of_centre: bool
-    engaged_with: tuple[str, ...]
-    zones_wholly_within: tuple[str, ...]
-    territory: str | None
-    source: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def explanation(self) -> str:
-        return explanation_text(self.source) if self.source is not None else ""
-
-
-@dataclass(frozen=True)
-class RulesSnapshot:
-    """What the rules say about one scenario value, in the shape the app draws from."""
-
-    scenario: Scenario
-    objectives: Mapping[str, ObjectiveState]
-    units: Mapping[str, UnitState]
-    engaged_model_pairs: tuple[tuple[str, str], ...]
-    evaluation: Any = None
-    seconds: float = 0.0
-
-    @property
-    def ruling_text(self) -> str:
-        """The engine's whole-board ruling (built on demand)."""
-        if self.evaluation is None or not hasattr(self.evaluation, "ruling_text"):
-            return ""
-        return str(self.evaluation.ruling_text())
-
-
-def snapshot_from_evaluation(scenario: Scenario, evaluation: Any, seconds: float) -> RulesSnapshot:
-    """Read an ``engine.evaluate.Evaluation`` (its documented fields; words only on demand)."""
-    objectives = {}
-    for control in evaluation.objectives:
-        rules = getattr(control, "rules", None)
-        objectives[control.id] = ObjectiveState(
-            id=control.id,
-            controlled_by=tuple(control.controlled_by),
-            level=control.level,
-            in_range=control.in_range,
-            objective_range=getattr(rules, "objective_range", None),
-            measured_from_rim=(rules.measure == "edge") if hasattr(rules, "measure") else None,
-            source=control,
-        )
-    units = {
-        u.id: UnitState(
-            id=u.id,
-            quarter=u.quarter,
-            within_6_of_centre=bool(u.within_6_of_centre),
-            engaged_with=tuple(u.engaged_with),
-            zones_wholly_within=tuple(u.zones_wholly_within),
-            territory=u.territory,
-            source=u,
-        )
-        for u in evaluation.units
-    }
-    return RulesSnapshot(
-        scenario=scenario,
-        objectives=objectives,
-        units=units,
-        engaged_model_pairs=_engaged_model_pairs(evaluation),
-        evaluation=evaluation,
-        seconds=seconds,
-    )
-
-
-def _engaged_model_pairs(evaluation: Any) -> tuple[tuple[str, str], ...]:
-    engagements = getattr(evaluation, "engagements", None)
-    if engagements is None:
-        return ()
-    pairs = getattr(engagements, "model_pairs", None)
-    if pairs is None:
-        pairs = getattr(engagements, "pairs", engagements)
-    result = []
-    for pair in pairs or ():
-        a = getattr(pair, "a", None) or getattr(pair, "model_a", None)
-        b = getattr(pair, "b", None) or getattr(pair, "model_b", None)
-        if a is None and isinstance(pair, tuple) and len(pair) >= 2:
-            a, b = pair[0], pair[1]
-        if isinstance(a, str) and isinstance(b, str):
-            result.append((a, b))
-    return tuple(result)
-
-
-def overlapping_pairs(
-    scenario: Scenario, only_units: frozenset[str] | None = None
-) -> frozenset[tuple[str, str]]:
-    """Pairs of models (sorted ids) whose bases overlap.
-
-    Round pairs in closed form (centres closer than the sum of radii by more than 1e-6");
-    other pairs, after a bounding-circle prefilter, by the engine's exact distance, where a
-    distance of zero counts (bases exactly in contact are flagged too; a choice: the engine's
-    distance does not tell touching from overlapping for ovals and hulls).
-    With ``only_units``, only pairs involving those units' models are checked (a drag step).
-    """
-    entries = [(u.id, m) for u in scenario.units for m in u.models]
-    if len(entries) < 2:
-        return frozenset()
-    xy = np.array([(m.x, m.y) for _, m in entries])
-    radius = np.array([m.base.bounding_radius for _, m in entries])
-    is_circle = np.array([isinstance(m.base, CircleBase) for _, m in entries])
-    if only_units is None:
-        rows = np.arange(len(entries))
-    else:
-        rows = np.array([i for i, (u, _) in enumerate(entries) if u in only_units], dtype=int)
-        if rows.size == 0:
-            return frozenset()
-    gaps = np.hypot(xy[rows, None, 0] - xy[None, :, 0], xy[rows, None, 1] - xy[None, :, 1])
-    gaps -= radius[rows, None] + radius[None, :]
-    candidates = np.argwhere(gaps < -OVERLAP_TOLERANCE)
-    flagged: set[tuple[str, str]] = set()
-    for row_index, column in candidates:
-        row = int(rows[row_index])
-        if row == column:
-            continue
-        a, b = entries[row][1], entries[int(column)][1]
-        if is_circle[row] and is_circle[column]:
-            overlapping = True
-        else:
-            overlapping = geometry.model_distance(a, b) <= 0.0
-        if overlapping:
-            flagged.add((a.id, b.id) if a.id < b.id else (b.id, a.id))
-    return frozenset(flagged)
-
-
 @dataclass(frozen=True)
 class VisibilityResult:
     """Line of sight from one observing unit, for one scenario value."""
 
     scenario: Scenario
     observer: str
-    pairs: tuple[Any, ...]
+    pairs: tuple[PairVisibility, ...]
     seconds: float
     error: str = ""
 
@@ -318,11 +151,14 @@ class _VisibilityTask(QRunnable):
 
 
 class LiveRules(QObject):
-    """Keeps a :class:`RulesSnapshot` and line-of-sight results for the document's scenario."""
+    """Keeps the engine's :class:`Evaluation` of the document's scenario, its analyses and
+    line-of-sight results."""
 
     evaluated = Signal(object)
-    """A new :class:`RulesSnapshot` (or ``None`` when the rules engine is unavailable)."""
+    """The new :class:`Evaluation` (``None`` when the rules cannot judge the scenario: see
+    :attr:`last_error`)."""
     overlaps_changed = Signal(object)
+    """The ids of the models whose bases overlap another's (from the evaluation)."""
     visibility_ready = Signal(object)
     """A :class:`VisibilityResult` for the current scenario and observer."""
     visibility_stale = Signal()
@@ -339,10 +175,12 @@ class LiveRules(QObject):
     ) -> None:
         super().__init__(parent)
         self.document = document
-        self.snapshot: RulesSnapshot | None = None
+        self.evaluation: Evaluation | None = None
+        """The engine's conclusions about the current scenario (None: see ``last_error``)."""
+        self.seconds = 0.0
+        """How long the last evaluation took."""
         self.last_error = ""
         self.overlapping: frozenset[str] = frozenset()
-        self._overlap_pairs: frozenset[tuple[str, str]] = frozenset()
         self.visibility: VisibilityResult | None = None
         self.observer: str | None = None
         self.visibility_enabled = True
@@ -374,30 +212,13 @@ class LiveRules(QObject):
         """Evaluate the current scenario from scratch."""
         self._incremental = None
         self._evaluate(None)
-        self._overlap_pairs = overlapping_pairs(self.document.scenario)
-        self._publish_overlaps()
         self.request_analyses()
         self.request_visibility()
 
     def _on_changed(self, change: Change) -> None:
-        moved = change.units if change.only_units_moved else None
-        self._evaluate(moved)
-        scenario = self.document.scenario
-        if moved is None:
-            self._overlap_pairs = overlapping_pairs(scenario)
-        else:
-            moved_models = {m.id for u in moved for m in scenario.unit(u).models}
-            kept = {p for p in self._overlap_pairs if not moved_models.intersection(p)}
-            self._overlap_pairs = frozenset(kept | overlapping_pairs(scenario, moved))
-        self._publish_overlaps()
+        self._evaluate(change.units if change.only_units_moved else None)
         self.request_analyses()
         self.request_visibility()
-
-    def _publish_overlaps(self) -> None:
-        flagged = frozenset(m for pair in self._overlap_pairs for m in pair)
-        if flagged != self.overlapping:
-            self.overlapping = flagged
-            self.overlaps_changed.emit(flagged)
 
     def _evaluate(self, moved_units: frozenset[str] | None) -> None:
         scenario = self.document.scenario
@@ -412,15 +233,21 @@ class LiveRules(QObject):
             # A scenario the rules cannot judge (say, a degenerate base) is still editable:
             # the overlays show nothing and the status bar says why.
             self._incremental = None
-            self.snapshot = None
+            self.evaluation = None
             self.last_error = str(error)
+            self._publish_overlaps(frozenset())
             self.evaluated.emit(None)
             return
+        self.seconds = time.perf_counter() - started
         self.last_error = ""
-        self.snapshot = snapshot_from_evaluation(
-            scenario, evaluation, time.perf_counter() - started
-        )
-        self.evaluated.emit(self.snapshot)
+        self.evaluation = evaluation
+        self._publish_overlaps(frozenset(m for pair in evaluation.overlaps for m in pair))
+        self.evaluated.emit(evaluation)
+
+    def _publish_overlaps(self, flagged: frozenset[str]) -> None:
+        if flagged != self.overlapping:
+            self.overlapping = flagged
+            self.overlaps_changed.emit(flagged)
 
     # ------------------------------------------------------------------ analyses
 
@@ -448,9 +275,7 @@ class LiveRules(QObject):
         )
         if not due:
             return
-        snapshot = self.snapshot
-        evaluation = snapshot.evaluation if snapshot is not None else None
-        self._analyses_pending = (scenario, evaluation, due)
+        self._analyses_pending = (scenario, self.evaluation, due)
         if dragging:
             self._analyses_timer.start()
             return

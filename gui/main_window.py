@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
+from engine.evaluate import Evaluation
 from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from gui.docks.inspector import InspectorPanel
@@ -50,7 +51,7 @@ from gui.files import (
     with_suffix,
     write_scenario,
 )
-from gui.live import LiveRules, RulesSnapshot
+from gui.live import LiveRules
 from gui.overlays.controller import OVERLAY_NAMES, OverlayController
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
@@ -459,11 +460,11 @@ class MainWindow(QMainWindow):
         self.live.set_observer(self.scene.selected_unit_id())
         self._update_ruling()
 
-    def _on_evaluated(self, snapshot: RulesSnapshot | None) -> None:
-        if snapshot is None:
+    def _on_evaluated(self, evaluation: Evaluation | None) -> None:
+        if evaluation is None:
             self._status_rules.setText(f"Rules cannot judge this: {self.live.last_error}")
         else:
-            self._status_rules.setText(f"rules {snapshot.seconds * 1000:.1f} ms")
+            self._status_rules.setText(f"rules {self.live.seconds * 1000:.1f} ms")
         self._schedule_ruling()
 
     def _on_document_changed(self, change: Change) -> None:
@@ -495,14 +496,14 @@ class MainWindow(QMainWindow):
             self._update_ruling()
 
     def _update_ruling(self, _result: object = None) -> None:
-        if self.live.snapshot is None and self.live.last_error:
+        if self.live.evaluation is None and self.live.last_error:
             self.ruling.show_ruling(
                 "Ruling", f"The rules cannot judge this battlefield: {self.live.last_error}"
             )
             return
         scenario = self.document.scenario
         selection = self.scene.selection()
-        heading, text = ruling_for(scenario, self.live.snapshot, selection, self.live.visibility)
+        heading, text = ruling_for(scenario, self.live.evaluation, selection, self.live.visibility)
         extra = [contribute(scenario, selection) for contribute in self._ruling_contributors]
         self.ruling.show_ruling(heading, "\n\n".join([text, *(e for e in extra if e)]))
 

@@ -4,12 +4,12 @@ selection.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import QGraphicsScene
 
+from engine.evaluate import Evaluation
 from engine.model import Scenario
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW
+from gui.live import LiveRules, VisibilityResult
 from gui.overlays.deployment import update_deployment_overlay
 from gui.overlays.engagement import update_engagement_overlay
 from gui.overlays.layer import OverlayLayer
@@ -26,13 +26,11 @@ OVERLAY_NAMES = {
 }
 
 
-# ------------------------------------------------------------------------------ controller
-
-
 class OverlayController:
-    """Owns the overlay layers and refreshes them from the live rules and the selection."""
+    """Owns the overlay layers and refreshes them from what the live rules publish (the
+    evaluation and line of sight they carry) and the selection."""
 
-    def __init__(self, scene: QGraphicsScene, live: Any) -> None:
+    def __init__(self, scene: QGraphicsScene, live: LiveRules) -> None:
         self.scene = scene
         self.live = live
         self.layers = {
@@ -45,8 +43,10 @@ class OverlayController:
         self.enabled = dict.fromkeys(self.layers, True)
         self.focus_units: frozenset[str] = frozenset()
         self.engagement_for_all = False
-        live.evaluated.connect(lambda _snapshot: self.refresh_rules())
-        live.visibility_ready.connect(lambda _result: self.refresh_visibility())
+        self.evaluation: Evaluation | None = live.evaluation
+        self.visibility: VisibilityResult | None = live.visibility
+        live.evaluated.connect(self.show_evaluation)
+        live.visibility_ready.connect(self.show_visibility)
         live.visibility_stale.connect(self._dim_visibility)
 
     @property
@@ -73,29 +73,34 @@ class OverlayController:
         if self.enabled["deployment"]:
             update_deployment_overlay(self.layers["deployment"], self.scenario)
 
+    def show_evaluation(self, evaluation: Evaluation | None) -> None:
+        self.evaluation = evaluation
+        self.refresh_rules()
+
+    def show_visibility(self, result: VisibilityResult) -> None:
+        self.visibility = result
+        self.refresh_visibility()
+
     def refresh_rules(self) -> None:
-        snapshot = self.live.snapshot
         scenario = self.scenario
         if self.enabled["objectives"]:
-            update_objective_overlay(self.layers["objectives"], scenario, snapshot)
+            update_objective_overlay(self.layers["objectives"], scenario, self.evaluation)
         if self.enabled["quarters"]:
-            update_quarters_overlay(self.layers["quarters"], scenario, snapshot)
+            update_quarters_overlay(self.layers["quarters"], scenario, self.evaluation)
         self.refresh_engagement()
 
     def refresh_engagement(self) -> None:
         if not self.enabled["engagement"]:
             return
         focus = None if self.engagement_for_all else self.focus_units
-        update_engagement_overlay(
-            self.layers["engagement"], self.scenario, self.live.snapshot, focus
-        )
+        update_engagement_overlay(self.layers["engagement"], self.scenario, self.evaluation, focus)
 
     def refresh_visibility(self) -> None:
         layer = self.layers["visibility"]
         if not self.enabled["visibility"]:
             return
-        result = self.live.visibility
-        if result is None or self.live.observer is None:
+        result = self.visibility
+        if result is None or result.observer != self.live.observer:
             layer.clear()
             return
         update_visibility_overlay(layer, self.scenario, result)
@@ -104,4 +109,5 @@ class OverlayController:
     def _dim_visibility(self) -> None:
         self.layers["visibility"].set_opacity(0.35)
         if self.live.observer is None:
+            self.visibility = None
             self.layers["visibility"].clear()

@@ -1,18 +1,27 @@
-"""The objective control overlay: each objective's range ring coloured by who controls it,
-with the engine's levels and verdict as its caption.
+"""The objective control overlay: each objective's range ring coloured by who controls it, with
+the engine's levels and verdict as its caption.
+
+Everything drawn comes from the evaluation: the ring's reach and the contest ring from
+``Evaluation.rules`` (:class:`engine.evaluate.RulesInForce`), a terrain objective's held area
+when the rules in force count one, the colour from ``ObjectiveControl.verdict`` and the caption
+from ``ObjectiveControl.caption``. Before the engine has judged a scenario (it cannot, say, with
+a bad option) the rings are the rules in force's, dashed, and captioned by id only.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QPainterPath
 
-from engine.model import Scenario
+from engine.errors import WarplanError
+from engine.evaluate import Evaluation, RulesInForce, rules_in_force
+from engine.model import Objective, Polygon, Scenario
+from engine.objectives import ObjectiveControl
 from gui.items import cosmetic_pen
-from gui.live import RulesSnapshot
-from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke, format_level, player_name
+from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.shapes import (
     CONTESTED_COLOUR,
     NEUTRAL_COLOUR,
@@ -24,129 +33,103 @@ from gui.shapes import (
     translucent,
 )
 
-# ------------------------------------------------------------------------------ objectives
 
-
-def objective_range(scenario: Scenario) -> tuple[float, bool]:
-    """The objective range in inches and whether it is measured from the marker's rim.
-
-    Used only before the engine has spoken (the engine's ``ObjectiveControl.rules`` gives the
-    range it measured, and the ring follows that). Mirrors the spec's table:
-    ``wh40k-ca2026`` 3" from the marker's closest point; ``shared-modules`` 3" from the
-    centre; ``scrollhammer`` 3" from the centre unless ``options.objective_measure`` is
-    ``"edge"``. ``options.objective_range`` overrides the distance.
-    """
-    distance = float(scenario.option("objective_range", 3.0))
-    if scenario.ruleset == "wh40k-ca2026":
-        from_rim = scenario.option("objective_measure", "edge") != "centre"
-    else:
-        from_rim = scenario.option("objective_measure", "centre") == "edge"
-    return distance, from_rim
-
-
-def control_colour(scenario: Scenario, controlled_by: tuple[str, ...], contested: bool) -> QColor:
-    if len(controlled_by) == 1:
-        return player_colour(scenario, controlled_by[0])
-    if len(controlled_by) >= 2:
+def control_colour(scenario: Scenario, control: ObjectiveControl | None) -> QColor:
+    """The controller's colour; the shared, contested or neutral colour otherwise."""
+    if control is None or control.verdict == "uncontrolled":
+        return QColor(NEUTRAL_COLOUR)
+    if control.verdict == "controlled":
+        return player_colour(scenario, control.controlled_by[0])
+    if control.verdict == "shared":
         return QColor(SHARED_COLOUR)
-    if contested:
-        return QColor(CONTESTED_COLOUR)
-    return QColor(NEUTRAL_COLOUR)
+    return QColor(CONTESTED_COLOUR)
 
 
-def control_caption(scenario: Scenario, state: Any) -> str:
-    """``"Red 4 : Blue 2 - Red controls"``: the OC levels and the verdict, in words."""
-    first, second = scenario.player_ids()
-    level = state.level
-    levels = (
-        f"{player_name(scenario, first)} {format_level(level.get(first, 0))} : "
-        f"{player_name(scenario, second)} {format_level(level.get(second, 0))}"
+@dataclass(frozen=True)
+class ObjectiveMark:
+    """Everything one objective's ring and caption are drawn from (its rebuild signature)."""
+
+    objective: Objective
+    reach: float
+    """The ring's radius from the marker's centre."""
+    contest_range: float | None
+    held_area: tuple[Polygon, ...] | None
+    """The terrain area the objective is held from, when the rules count one."""
+    colour: str
+    second_colour: str | None
+    """For shared control, the second controller's colour."""
+    caption: str
+    judged: bool
+
+
+def objective_mark(
+    scenario: Scenario, objective: Objective, rules: RulesInForce, evaluation: Evaluation | None
+) -> ObjectiveMark:
+    control = None
+    if evaluation is not None:
+        control = next((c for c in evaluation.objectives if c.id == objective.id), None)
+    held_area = None
+    if rules.terrain_objectives and objective.terrain is not None:
+        try:
+            held_area = scenario.terrain_piece(objective.terrain).footprints
+        except KeyError:
+            held_area = None
+    second = None
+    if control is not None and control.verdict == "shared":
+        second = player_colour(scenario, control.controlled_by[1]).name()
+    return ObjectiveMark(
+        objective,
+        rules.objective_reach(objective),
+        rules.contest_range,
+        held_area,
+        control_colour(scenario, control).name(),
+        second,
+        control.caption(evaluation.player_names)
+        if control is not None and evaluation is not None
+        else objective.id,
+        control is not None,
     )
-    if len(state.controlled_by) == 1:
-        verdict = f"{player_name(scenario, state.controlled_by[0])} controls"
-    elif len(state.controlled_by) >= 2:
-        verdict = "shared"
-    elif state.contested():
-        verdict = "contested"
+
+
+def build_objective(mark: ObjectiveMark) -> tuple[list[Stroke], LabelSpec]:
+    objective = mark.objective
+    colour = QColor(mark.colour)
+    style = Qt.PenStyle.SolidLine if mark.judged else Qt.PenStyle.DashLine
+    if mark.held_area is not None:
+        ring = QPainterPath()
+        for polygon in mark.held_area:
+            ring.addPath(polygon_path(polygon))
     else:
-        verdict = "nobody"
-    return f"{state.id}\n{levels} - {verdict}"
+        ring = circle_path(objective.x, objective.y, mark.reach)
+    strokes = [Stroke(ring, cosmetic_pen(colour, 2.2, style), QBrush(translucent(colour, 45)))]
+    if mark.second_colour is not None:
+        second = QColor(mark.second_colour)
+        strokes.append(Stroke(ring, cosmetic_pen(second, 2.2, Qt.PenStyle.DashLine)))
+    if mark.contest_range is not None:
+        contest_ring = circle_path(objective.x, objective.y, mark.contest_range)
+        strokes.append(Stroke(contest_ring, cosmetic_pen(colour, 1.0, Qt.PenStyle.DotLine)))
+    label = LabelSpec(
+        mark.caption,
+        scene_point(objective.x, objective.y - mark.reach - 0.2),
+        QColor("white"),
+        translucent(colour.darker(150), 225),
+        anchor="below",
+    )
+    return strokes, label
 
 
 def update_objective_overlay(
-    layer: OverlayLayer, scenario: Scenario, snapshot: RulesSnapshot | None
+    layer: OverlayLayer, scenario: Scenario, evaluation: Evaluation | None
 ) -> None:
-    default_distance, default_from_rim = objective_range(scenario)
-    contest = (
-        scenario.option("contest_range", 2.0) if scenario.ruleset == "shared-modules" else None
-    )
+    rules: RulesInForce | None = evaluation.rules if evaluation is not None else None
+    if rules is None:
+        try:
+            rules = rules_in_force(scenario)
+        except WarplanError:
+            layer.clear()
+            return
     layer.begin()
     for objective in scenario.objectives:
-        state = snapshot.objectives.get(objective.id) if snapshot is not None else None
-        distance, from_rim = default_distance, default_from_rim
-        if state is not None and state.objective_range is not None:
-            distance = state.objective_range
-        if state is not None and state.measured_from_rim is not None:
-            from_rim = state.measured_from_rim
-        controlled_by = state.controlled_by if state is not None else ()
-        contested = state.contested() if state is not None else False
-        caption = control_caption(scenario, state) if state is not None else objective.id
-        terrain_area = None
-        if objective.terrain is not None and scenario.ruleset == "wh40k-ca2026":
-            try:
-                terrain_area = scenario.terrain_piece(objective.terrain).area
-            except KeyError:
-                terrain_area = None
-        key = ("objective", objective.id)
-        signature = (
-            objective.x,
-            objective.y,
-            objective.radius,
-            terrain_area,
-            controlled_by,
-            contested,
-            caption,
-            distance,
-            from_rim,
-            contest,
-            state is None,
-        )
-
-        def build(
-            objective: Any = objective,
-            controlled_by: tuple[str, ...] = controlled_by,
-            contested: bool = contested,
-            caption: str = caption,
-            terrain_area: Any = terrain_area,
-            known: bool = state is not None,
-            distance: float = distance,
-            from_rim: bool = from_rim,
-        ) -> tuple[list[Stroke], LabelSpec]:
-            colour = control_colour(scenario, controlled_by, contested)
-            style = Qt.PenStyle.SolidLine if known else Qt.PenStyle.DashLine
-            if terrain_area is not None:
-                ring = polygon_path(terrain_area)
-            else:
-                radius = distance + (objective.radius if from_rim else 0.0)
-                ring = circle_path(objective.x, objective.y, radius)
-            strokes = [
-                Stroke(ring, cosmetic_pen(colour, 2.2, style), QBrush(translucent(colour, 45)))
-            ]
-            if len(controlled_by) >= 2:
-                second = player_colour(scenario, controlled_by[1])
-                strokes.append(Stroke(ring, cosmetic_pen(second, 2.2, Qt.PenStyle.DashLine)))
-            if contest is not None:
-                contest_ring = circle_path(objective.x, objective.y, float(contest))
-                strokes.append(Stroke(contest_ring, cosmetic_pen(colour, 1.0, Qt.PenStyle.DotLine)))
-            label_y = objective.y - (distance + objective.radius) - 0.2
-            label = LabelSpec(
-                caption,
-                scene_point(objective.x, label_y),
-                QColor("white"),
-                translucent(colour.darker(150), 225),
-                anchor="below",
-            )
-            return strokes, label
-
-        layer.put(key, signature, build)
+        mark = objective_mark(scenario, objective, rules, evaluation)
+        layer.put(("objective", objective.id), mark, partial(build_objective, mark))
     layer.end()

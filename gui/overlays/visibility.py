@@ -4,14 +4,13 @@ with the engine's witness line.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainterPath
 
-from engine.model import Scenario
+from engine.model import Scenario, Unit
+from engine.visibility import PairVisibility
 from gui.items import cosmetic_pen
-from gui.live import VisibilityResult, explanation_text
+from gui.live import VisibilityResult
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.shapes import (
     grown_base_path,
@@ -22,16 +21,18 @@ from gui.shapes import (
 
 # ------------------------------------------------------------------------------ line of sight
 
+Point = tuple[float, float]
 VISIBLE_COLOUR = QColor("#f1c40f")
 FULLY_VISIBLE_COLOUR = QColor("#27ae60")
 HIDDEN_COLOUR = QColor("#5d6d7e")
 
 
-def visibility_verdict(pair: Any) -> str:
+def visibility_verdict(pair: PairVisibility) -> str:
+    """The engine's three answers about one target, in words."""
     if not pair.visible:
         return "hidden"
     words = "fully visible" if pair.fully_visible else "visible"
-    if getattr(pair, "cover", False):
+    if pair.cover:
         words += ", in cover"
     return words
 
@@ -56,18 +57,18 @@ def update_visibility_overlay(
                 if pair.fully_visible
                 else VISIBLE_COLOUR
             )
-            witness = getattr(pair, "witness", None)
-            witness_points = None
+            witness = pair.witness
+            witness_points: tuple[Point, Point] | None = None
             if witness is not None and pair.visible:
-                witness_points = (tuple(witness.start[:2]), tuple(witness.end[:2]))
+                witness_points = (witness.start[:2], witness.end[:2])
             positions = tuple((m.x, m.y, m.rotation, m.base) for m in target.models)
             signature = (positions, verdict, witness_points)
 
             def build(
-                target: Any = target,
+                target: Unit = target,
                 colour: QColor = colour,
                 verdict: str = verdict,
-                witness_points: Any = witness_points,
+                witness_points: tuple[Point, Point] | None = witness_points,
                 hidden: bool = not pair.visible,
             ) -> tuple[list[Stroke], LabelSpec]:
                 strokes = []
@@ -107,7 +108,6 @@ def visibility_summary(result: VisibilityResult | None) -> str:
     lines = []
     for pair in result.pairs:
         lines.append(f"{pair.observer} -> {pair.target}: {visibility_verdict(pair)}")
-        text = explanation_text(pair)
-        if text:
-            lines.append("  " + text.replace("\n", "\n  "))
+        if pair.explanation:
+            lines.append("  " + pair.explanation.replace("\n", "\n  "))
     return "\n".join(lines)

@@ -10,11 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
 from engine.rulesets.wh40k_ca2026 import decks, primary_mission
+from engine.rulesets.wh40k_ca2026.generator import new_game as wh40k_game
 from gui.files import read_scenario
 from gui.main_window import MainWindow
 from gui.panels.new_game import NewGameDialog, select_data
 from gui.rulesets.wh40k_ca2026 import DOCK_NAMES
-from gui.rulesets.wh40k_ca2026.setups import wh40k_game
 
 
 def ca_scenario():  # type: ignore[no-untyped-def]

@@ -71,7 +71,7 @@ def test_each_analysis_gets_the_one_evaluation_of_the_value(qtbot) -> None:  # t
     assert result.name == "record"
     assert result.scenario is document.scenario
     assert seen[-1][0] is document.scenario
-    assert seen[-1][1] is live.snapshot.evaluation
+    assert seen[-1][1] is live.evaluation
     assert live.analysis("record") is result
 
 

@@ -104,13 +104,13 @@ def test_overlay_paint_never_calls_the_engine(make_window, monkeypatch) -> None:
         raise AssertionError("the engine was called while painting")
 
     import gui.rulesets.scrollhammer.overlay as overlay_module
-    import gui.rulesets.scrollhammer.placement as placement_module
     import gui.rulesets.scrollhammer.report as report_module
+    import gui.rulesets.scrollhammer.setup_tab as setup_module
 
     for module, name in (
         (report_module, "scrollhammer_report"),
         (overlay_module, "night_fighting_view"),
-        (placement_module, "smallest_nudge"),
+        (setup_module, "placement_fix"),
     ):
         monkeypatch.setattr(module, name, refuse)
     image = window.view.grab()

@@ -12,22 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import WarplanError
-from engine.model import Battlefield, Scenario
+from engine.model import Scenario
 from engine.rulesets.scrollhammer import ScrollhammerReport
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
+from engine.rulesets.scrollhammer.setup import BATTLEFIELD
 from gui.edits import Selection
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
 from gui.rulesets.common import RulesetContext
 from gui.rulesets.scrollhammer.mission import chart_caption, mission_summary
-from gui.rulesets.scrollhammer.new_game import TITLE, ScrollhammerNewGamePage
+from gui.rulesets.scrollhammer.new_game import GAME_OPTIONS, TITLE, ScrollhammerNewGamePage
 from gui.rulesets.scrollhammer.overlay import ScrollhammerOverlay, night_view_for
 from gui.rulesets.scrollhammer.panel import ScrollhammerPanel
 from gui.rulesets.scrollhammer.report import REPORT, RULESET, analyse_report, ruling_lines
 
 DOCK_NAME = "ScrollhammerDock"
 DOCK_TITLE = "Scrollhammer"
-BATTLEFIELD = Battlefield(72.0, 48.0)
-"""The Scrollhammer rulebook's standard 6' x 4' table (its 2' x 2' sections)."""
 
 
 @dataclass
@@ -112,7 +111,13 @@ def install(host: AppHost) -> ScrollhammerApp:
     app.panel.battle.bands_box.toggled.connect(lambda _on: app.on_selection())
     host.extend_ruling(app.ruling)
     host.add_new_game_page(
-        NewGamePageSpec(RULESET, TITLE, ScrollhammerNewGamePage, new_table=BATTLEFIELD)
+        NewGamePageSpec(
+            RULESET,
+            TITLE,
+            ScrollhammerNewGamePage,
+            new_table=BATTLEFIELD,
+            game_options=GAME_OPTIONS,
+        )
     )
     app.refresh(host.document.scenario)
     return app
@@ -120,4 +125,4 @@ def install(host: AppHost) -> ScrollhammerApp:
 
 UI = RulesetUI(RULESET, TITLE, install, mission_summary, chart_caption)
 
-__all__ = ["BATTLEFIELD", "DOCK_NAME", "UI", "ScrollhammerApp", "install"]
+__all__ = ["DOCK_NAME", "UI", "ScrollhammerApp", "install"]

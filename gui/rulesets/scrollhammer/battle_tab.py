@@ -33,6 +33,7 @@ from engine.rulesets.scrollhammer.game_flow import night_fighting_scheme
 from engine.rulesets.scrollhammer.missions import StandardMission, mission_of
 from engine.rulesets.scrollhammer.state import ScrollhammerState
 from engine.rulesets.scrollhammer.violations import inches
+from engine.scenario_edits import game_section, with_game_key
 from gui.panels.compact import compact_combo
 from gui.rulesets.common import (
     Dice,
@@ -41,12 +42,10 @@ from gui.rulesets.common import (
     add_section,
     checked_unit,
     fill_unit_checklist,
-    game_section,
     heading,
     percent,
     player_html,
     rich_label,
-    with_game_key,
     with_listed,
 )
 from gui.rulesets.scrollhammer.report import SECTION
@@ -111,7 +110,7 @@ class BattleTab(QWidget):
         self.vp_text = add_section(layout, "Victory Points (if the game ended now)", "sh-vp")
         layout.addStretch(1)
 
-    def show(self, scenario: Scenario, report: ScrollhammerReport) -> None:
+    def show_state(self, scenario: Scenario, report: ScrollhammerReport) -> None:
         """Show ``scenario``; the widgets' own change signals make no edit meanwhile."""
         self._updating = True
         try:

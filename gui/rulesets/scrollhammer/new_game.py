@@ -8,9 +8,11 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import standard_mission, standard_missions
-from gui.rulesets.wh40k_ca2026 import setups
+from engine.rulesets.scrollhammer.setup import new_game
 
 TITLE = "Scrollhammer Standard Missions"
+GAME_OPTIONS = ("mission", "table_halves")
+"""The options a new Scrollhammer game sets."""
 
 
 class ScrollhammerNewGamePage(QWidget):
@@ -43,14 +45,15 @@ class ScrollhammerNewGamePage(QWidget):
             box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.seize.toggled.connect(lambda _on: self.changed.emit())
 
-    def build(self, base: Scenario, seed: int) -> Scenario:
-        return setups.scrollhammer_game(
+    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
+        return new_game(
             base,
             seed=seed,
             mission=self.mission.currentData(),
             deployed_first=self.deploys_first.currentData(),
             seize_attempt=self.seize.isChecked(),
             table_halves=self.halves.currentData(),
+            dropped_options=dropped_options,
         )
 
     def describe(self, scenario: Scenario) -> str:

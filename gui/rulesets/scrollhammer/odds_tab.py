@@ -51,7 +51,7 @@ class OddsTab(QWidget):
         layout.addWidget(self.reserves_chart)
         layout.addStretch(1)
 
-    def show(self, scenario: Scenario, mission: StandardMission | None) -> None:
+    def show_state(self, scenario: Scenario, mission: StandardMission | None) -> None:
         """Show ``scenario``; the widgets' own change signals make no edit meanwhile."""
         self._updating = True
         try:

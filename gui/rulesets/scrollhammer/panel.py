@@ -87,6 +87,6 @@ class ScrollhammerPanel(QWidget):
         title = report.mission.title if report.mission else "no mission chosen"
         self.summary.setText(f"<b>Scrollhammer: {escape(title)}</b> \u2022 {verdict}")
         for tab in (self.setup, self.battle):
-            tab.show(scenario, report)
-        self.odds.show(scenario, report.mission)
-        self.relic.show(scenario)
+            tab.show_state(scenario, report)
+        self.odds.show_state(scenario, report.mission)
+        self.relic.show_state(scenario)

@@ -19,15 +19,14 @@ from engine.rulesets.scrollhammer import (
 )
 from engine.rulesets.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
 from engine.rulesets.scrollhammer.violations import inches
+from engine.scenario_edits import game_section, with_game_key
 from gui.rulesets.common import (
     Dice,
     ProbabilityChartView,
     RulesetContext,
     action_button,
-    game_section,
     player_html,
     rich_label,
-    with_game_key,
 )
 from gui.rulesets.scrollhammer.report import SECTION
 
@@ -55,7 +54,7 @@ class RelicTab(QWidget):
         layout.addWidget(self.relic_table_text)
         layout.addStretch(1)
 
-    def show(self, scenario: Scenario) -> None:
+    def show_state(self, scenario: Scenario) -> None:
         """Show ``scenario``; the widgets' own change signals make no edit meanwhile."""
         self._updating = True
         try:

@@ -22,14 +22,17 @@ from PySide6.QtWidgets import (
 from engine.errors import WarplanError
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import (
+    PlacementFix,
     ScrollhammerReport,
     battlefield_sections,
+    placement_fix,
     roll_mission,
     roll_terrain_density,
     standard_missions,
 )
 from engine.rulesets.scrollhammer.objective_placement import RULE as PLACEMENT_RULE
 from engine.rulesets.scrollhammer.violations import Violation, inches
+from engine.scenario_edits import with_game_key, with_option
 from gui.panels.compact import compact_combo
 from gui.rulesets.common import (
     Dice,
@@ -39,10 +42,7 @@ from gui.rulesets.common import (
     heading,
     player_html,
     rich_label,
-    with_game_key,
-    with_option,
 )
-from gui.rulesets.scrollhammer.placement import PlacementFix, placement_fix
 from gui.rulesets.scrollhammer.report import SECTION
 
 
@@ -110,7 +110,7 @@ class SetupTab(QWidget):
         layout.addWidget(roll_terrain)
         layout.addStretch(1)
 
-    def show(self, scenario: Scenario, report: ScrollhammerReport) -> None:
+    def show_state(self, scenario: Scenario, report: ScrollhammerReport) -> None:
         """Show ``scenario``; the widgets' own change signals make no edit meanwhile."""
         self._updating = True
         try:

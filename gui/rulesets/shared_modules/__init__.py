@@ -14,7 +14,7 @@ from gui.edits import Selection
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
 from gui.rulesets.common import RulesetContext
 from gui.rulesets.shared_modules.mission import chart_caption, mission_summary
-from gui.rulesets.shared_modules.new_game import TITLE, SharedModulesNewGamePage
+from gui.rulesets.shared_modules.new_game import GAME_OPTIONS, TITLE, SharedModulesNewGamePage
 from gui.rulesets.shared_modules.overlay import SharedModulesOverlay
 from gui.rulesets.shared_modules.panel import SharedModulesPanel
 from gui.rulesets.shared_modules.report import REPORT, RULESET, analyse_report, ruling_lines
@@ -79,7 +79,9 @@ def install(host: AppHost) -> SharedModulesApp:
     context.refreshed.connect(app.refresh)
     context.message.connect(host.show_message)
     host.extend_ruling(app.ruling)
-    host.add_new_game_page(NewGamePageSpec(RULESET, TITLE, SharedModulesNewGamePage))
+    host.add_new_game_page(
+        NewGamePageSpec(RULESET, TITLE, SharedModulesNewGamePage, game_options=GAME_OPTIONS)
+    )
     app.refresh(host.document.scenario)
     return app
 

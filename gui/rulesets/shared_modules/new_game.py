@@ -9,9 +9,11 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 from engine.model import Scenario
 from engine.rulesets.shared_modules._data import modules_data
 from engine.rulesets.shared_modules.modules import DEFAULT_MODULES
-from gui.rulesets.wh40k_ca2026 import setups
+from engine.rulesets.shared_modules.setup import new_game
 
 TITLE = "Shared Scenario Modules"
+GAME_OPTIONS = ("modules", "deploys_first")
+"""The options a new Shared Scenario Modules game sets."""
 
 
 class SharedModulesNewGamePage(QWidget):
@@ -35,10 +37,14 @@ class SharedModulesNewGamePage(QWidget):
         self.deploys_first.currentIndexChanged.connect(lambda _i: self.changed.emit())
         form.addRow("Deploys first (and takes the first turn)", self.deploys_first)
 
-    def build(self, base: Scenario, seed: int) -> Scenario:
+    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
         modules = [m for m, check in self.module_checks.items() if check.isChecked()]
-        return setups.shared_modules_game(
-            base, seed=seed, modules=modules, deploys_first=self.deploys_first.currentData()
+        return new_game(
+            base,
+            seed=seed,
+            modules=modules,
+            deploys_first=self.deploys_first.currentData(),
+            dropped_options=dropped_options,
         )
 
     def describe(self, scenario: Scenario) -> str:

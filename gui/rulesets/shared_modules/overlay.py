@@ -16,14 +16,14 @@ from engine.rulesets.shared_modules import (
     player_edge,
 )
 from engine.rulesets.shared_modules._data import number
+from engine.rulesets.shared_modules.edits import SECTION
+from engine.scenario_edits import game_section
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (
     RulesetOverlay,
-    game_section,
     player_name,
 )
-from gui.rulesets.shared_modules.edits import SECTION
 from gui.shapes import (
     grown_base_path,
     player_colour,

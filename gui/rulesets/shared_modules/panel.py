@@ -23,6 +23,7 @@ Choices (where the rules are silent):
 from __future__ import annotations
 
 from html import escape
+from typing import Literal
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -49,6 +50,14 @@ from engine.rulesets.shared_modules import (
     uses_module,
 )
 from engine.rulesets.shared_modules._data import number
+from engine.rulesets.shared_modules.edits import (
+    SECTION,
+    current_turn,
+    end_of_turn_refunds,
+    ledger_edit,
+    scout_edit,
+)
+from engine.scenario_edits import game_section, with_game_key
 from gui.panels.compact import compact_combo
 from gui.rulesets.common import (
     RulesetContext,
@@ -57,21 +66,12 @@ from gui.rulesets.common import (
     checked_unit,
     error_html,
     fill_unit_checklist,
-    game_section,
     heading,
     player_html,
     player_name,
     rich_label,
     scrolled,
-    with_game_key,
     with_listed,
-)
-from gui.rulesets.shared_modules.edits import (
-    SECTION,
-    current_turn,
-    end_of_turn_refunds,
-    ledger_edit,
-    scout_edit,
 )
 
 
@@ -380,13 +380,15 @@ class SharedModulesPanel(QWidget):
             f"Game turn {value}" if value else "Back to deployment",
         )
 
-    def change_points(self, player: str, kind: str, *, spend: bool) -> bool:
+    def change_points(
+        self, player: str, kind: Literal["threat", "command"], *, spend: bool
+    ) -> bool:
         amount = self.amount.value()
         name = "Threat Points" if kind == "threat" else "Command Points"
         verb = "spends" if spend else "gains"
         reason = f"{'spent' if spend else 'gained'} in the app"
         return self.context.edit(
-            lambda s: ledger_edit(s, player, kind, amount, spend, reason),
+            lambda s: ledger_edit(s, player, kind, amount, spend=spend, reason=reason),
             f"{player_name(self.context.scenario, player)} {verb} {amount} {name}",
         )
 

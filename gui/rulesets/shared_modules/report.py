@@ -10,10 +10,8 @@ from engine.rulesets.shared_modules import (
     SharedModulesReport,
     shared_modules_report,
 )
-from gui.rulesets.common import (
-    game_section,
-)
-from gui.rulesets.shared_modules.edits import SECTION
+from engine.rulesets.shared_modules.edits import SECTION
+from engine.scenario_edits import game_section
 
 RULESET = "shared-modules"
 REPORT = "shared-modules report"

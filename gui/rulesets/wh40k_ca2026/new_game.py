@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 from engine.model import Scenario
 from engine.rulesets.wh40k_ca2026 import force_dispositions, primary_missions, twists
 from engine.rulesets.wh40k_ca2026.cards import deployment_deck, twist
-from gui.rulesets.wh40k_ca2026 import setups
+from engine.rulesets.wh40k_ca2026.generator import new_game
 
 TITLE = "Chapter Approved 2026-27 Mission Deck"
 FROM_DISPOSITIONS = "From the Force Dispositions"
@@ -67,8 +67,8 @@ class Wh40kNewGamePage(QWidget):
             box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.swap.toggled.connect(lambda _on: self.changed.emit())
 
-    def build(self, base: Scenario, seed: int) -> Scenario:
-        return setups.wh40k_game(
+    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
+        return new_game(
             base,
             seed=seed,
             force_dispositions=(
@@ -80,7 +80,10 @@ class Wh40kNewGamePage(QWidget):
             twist_request=self.twist.currentData(),
             mirrored_choice=self.mirrored.currentData(),
             swap_primaries=self.swap.isChecked(),
-            winner_chooses=str(self.winner_chooses.currentData()),
+            winner_chooses=(
+                "defender" if self.winner_chooses.currentData() == "defender" else "attacker"
+            ),
+            dropped_options=dropped_options,
         )
 
     def describe(self, scenario: Scenario) -> str:
