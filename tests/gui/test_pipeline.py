@@ -4,10 +4,13 @@ own timers and signals (nothing here calls ``refresh_now``)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 from gui_helpers import drag, duel_scenario
 
+from engine.model import freeze, thaw
+from engine.rulesets.wh40k_ca2026 import score
 from gui.app import DEMO_SCENARIO
 from gui.document import ScenarioDocument
 from gui.files import read_scenario
@@ -15,6 +18,12 @@ from gui.live import LiveRules
 from gui.shapes import scene_point
 
 CENTRE_CAPTION = ("objective", "obj-centre")
+
+
+def at_moment(scenario, battle_round: int, player: str, timing: str):  # type: ignore[no-untyped-def]
+    game = dict(thaw(scenario.game))
+    game.update(battle_round=battle_round, active_player=player, timing=timing)
+    return replace(scenario, game=freeze(game))
 
 
 def primary_tab(window) -> str:  # type: ignore[no-untyped-def]
@@ -44,6 +53,12 @@ def test_every_dock_follows_a_drop_made_with_the_mouse(qtbot, make_window) -> No
     assert "Red 2 : Blue 0 - Red controls" in captions[CENTRE_CAPTION]
     assert "now 13VP" in primary_tab(window)
     assert "Score Primary +13VP" in docks.turn.primary_buttons[0].text()
+    # The card's other moments are worked out with the score: Red now controls 3 objectives
+    # to Blue's 2 at the end of its turn, which the first two rounds' line pays 2VP for.
+    expected = score(at_moment(window.document.scenario, 2, "red", "end_of_turn"))
+    assert expected.to_json()["players"]["red"]["cards"]["BATTLEFIELD DOMINANCE"]["vp"] == 2
+    card = docks.mission.card_views[0].toPlainText()
+    assert "At the end of your turn: 2VP (you control 3, your opponent 2)" in card
 
 
 # ------------------------------------------------------------------------------ the pipeline
@@ -113,3 +128,4 @@ def test_an_analysis_that_waits_for_the_drop_runs_once_after_it(qtbot) -> None: 
     with qtbot.waitSignal(live.analysed, timeout=5000):
         document.end_drag("Move")
     assert calls == [document.scenario]
+
