@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QWidget,
 )
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
         self.overlays = OverlayController(self.scene, self.live)
         self.setCentralWidget(self.view)
         self.docks: dict[str, QDockWidget] = {}
+        self.docks_menu: QMenu | None = None
         self._dock_places: dict[str, DockPlace] = {}
         self._docks_in_front: list[str] = []
         self._ruleset_docks: dict[str, list[QDockWidget]] = {}
@@ -200,9 +202,8 @@ class MainWindow(QMainWindow):
             self._docks_in_front.append(object_name)
         if ruleset is not None:
             self._ruleset_docks.setdefault(ruleset, []).append(dock)
-        docks_menu = getattr(self, "docks_menu", None)
-        if docks_menu is not None:
-            docks_menu.addAction(dock.toggleViewAction())
+        if self.docks_menu is not None:
+            self.docks_menu.addAction(dock.toggleViewAction())
         same_place = [
             self.docks[name] for name, p in self._dock_places.items() if p is place
         ]

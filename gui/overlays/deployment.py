@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from engine.deployments import resolve_deployment
-from engine.model import CustomDeployment, Scenario
+from engine.model import CustomDeployment, DeploymentRegion, Scenario
 from gui.items import cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke, player_name
 from gui.shapes import (
@@ -19,14 +17,12 @@ from gui.shapes import (
     translucent,
 )
 
-# ------------------------------------------------------------------------------ deployment
-
 
 def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> None:
     """Zones filled, territories outlined."""
     layer.begin()
-    zones: list[Any] = []
-    territories: list[Any] = []
+    zones: list[DeploymentRegion] = []
+    territories: list[DeploymentRegion] = []
     name = ""
     if isinstance(scenario.deployment, CustomDeployment):
         zones, territories, name = (
@@ -43,7 +39,7 @@ def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> None:
         colour = player_colour(scenario, territory.player)
 
         def build_territory(
-            t: Any = territory, colour: QColor = colour
+            t: DeploymentRegion = territory, colour: QColor = colour
         ) -> tuple[list[Stroke], None]:
             return [
                 Stroke(polygon_path(t.polygon), cosmetic_pen(colour, 1.5, Qt.PenStyle.DashDotLine))
@@ -55,7 +51,7 @@ def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> None:
         player = player_name(scenario, zone.player)
 
         def build_zone(
-            z: Any = zone, colour: QColor = colour, player: str = player
+            z: DeploymentRegion = zone, colour: QColor = colour, player: str = player
         ) -> tuple[list[Stroke], LabelSpec]:
             path = polygon_path(z.polygon)
             centre = path.boundingRect().center()

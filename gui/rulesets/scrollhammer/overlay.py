@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath
+from PySide6.QtWidgets import QGraphicsScene
 from shapely.geometry.base import BaseGeometry
 
 from engine.model import Scenario
@@ -54,7 +55,7 @@ def _zone_label_point(zone: Any, inward: tuple[float, float]) -> tuple[float, fl
 class ScrollhammerOverlay(RulesetOverlay):
     """Centre line, deployment zones, terrain sections, violations and Night Fighting bands."""
 
-    def __init__(self, scene: Any) -> None:
+    def __init__(self, scene: QGraphicsScene) -> None:
         super().__init__(
             {
                 "halves": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),

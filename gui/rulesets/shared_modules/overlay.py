@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QGraphicsScene
 
 from engine.model import Model, Scenario
 from engine.rulesets.scrollhammer.violations import inches
@@ -42,7 +43,7 @@ PROTECTED_COLOUR = QColor("#00897b")
 class SharedModulesOverlay(RulesetOverlay):
     """Deployment bands, Battle Formations violations, Scout protection and Cover +3 tags."""
 
-    def __init__(self, scene: Any) -> None:
+    def __init__(self, scene: QGraphicsScene) -> None:
         super().__init__(
             {
                 "bands": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
