@@ -52,7 +52,7 @@ from gui.files import (
     with_suffix,
     write_scenario,
 )
-from gui.live import LiveRules
+from gui.live import AnalysisResult, LiveRules
 from gui.overlays.controller import OVERLAY_NAMES, OverlayController
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
@@ -426,7 +426,7 @@ class MainWindow(QMainWindow):
         self.live.overlaps_changed.connect(self.scene.set_overlapping)
         self.live.visibility_ready.connect(self._update_ruling)
         # A rule system's analysis may add to the ruling (its own rules about the selection).
-        self.live.analysed.connect(self._update_ruling)
+        self.live.analysed.connect(self._on_analysed)
         self.document.changed.connect(self._on_document_changed)
         # Bound methods, not lambdas: Qt drops these connections when the window goes, while
         # the document may outlive it.
@@ -466,6 +466,9 @@ class MainWindow(QMainWindow):
             self._status_rules.setText(f"Rules cannot judge this: {self.live.last_error}")
         else:
             self._status_rules.setText(f"rules {self.live.seconds * 1000:.1f} ms")
+        self._schedule_ruling()
+
+    def _on_analysed(self, _result: AnalysisResult) -> None:
         self._schedule_ruling()
 
     def _on_document_changed(self, change: Change) -> None:
