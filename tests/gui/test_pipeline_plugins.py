@@ -1,0 +1,101 @@
+"""The main window's plug-in API: a rule system's app part adds docks (shown only for its
+ruleset, placed by the first-start layout), extends the ruling and adds a New game page, and
+the window names none of them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from gui_helpers import duel_scenario
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from engine.model import Battlefield, Scenario
+from engine.rulesets.scrollhammer.setup import new_game
+from gui.plugin_api import DockPlace, NewGamePageSpec
+from gui.rulesets import RULESET_UIS
+
+GUI = Path(__file__).resolve().parents[2] / "gui"
+RULESET_COMPARISON = re.compile(r"ruleset *(==|!=| in | not in )")
+
+
+def test_a_dock_of_one_ruleset_shows_only_while_the_scenario_uses_it(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    dock = window.add_dock(QLabel("x"), "X", "XDock", DockPlace.EXPLANATIONS, ruleset="other")
+    window.arrange_default_layout()
+    assert not dock.isVisible()
+    assert not dock.toggleViewAction().isVisible()
+    window.document.load(replace(duel_scenario(), ruleset="other"), None)
+    assert dock.isVisible()
+    assert dock.toggleViewAction().isVisible()
+    window.document.load(duel_scenario(), None)
+    assert not dock.isVisible()
+
+
+def test_docks_of_one_place_share_a_tab_group(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    dock = window.add_dock(QLabel("x"), "X", "XDock", DockPlace.GAME)
+    window.arrange_default_layout()
+    turn = window.docks["TurnLedgerDock"]
+    qtbot.waitUntil(lambda: turn in window.tabifiedDockWidgets(dock), timeout=2000)
+    assert window.docks["RulingDock"] not in window.tabifiedDockWidgets(dock)
+
+
+def test_an_extension_adds_to_the_ruling_of_the_selection(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    window.extend_ruling(
+        lambda scenario, selection: "Extra: " + ", ".join(sorted(selection.unit_ids(scenario)))
+    )
+    window.scene.select_ids({"red-1"})
+    qtbot.waitUntil(lambda: "Extra: red-squad" in window.ruling.ruling_text(), timeout=5000)
+
+
+class MarkedPage(QWidget):
+    changed = Signal()
+
+    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
+        built = new_game(base, seed=seed, mission="held-ground", dropped_options=dropped_options)
+        return replace(built, title=f"marked {seed} {','.join(dropped_options)}")
+
+    def describe(self, scenario: Scenario) -> str:
+        return scenario.title
+
+
+def test_a_new_game_page_builds_file_new_on_its_table(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    table = Battlefield(50.0, 40.0)
+    window.add_new_game_page(
+        NewGamePageSpec("marked", "Marked", lambda _s: MarkedPage(), table, ("marked_option",))
+    )
+
+    def choose(dialog) -> bool:  # type: ignore[no-untyped-def]
+        assert [s.ruleset for s in dialog.specs][-1] == "marked"
+        dialog.ruleset.setCurrentIndex(len(dialog.specs) - 1)
+        dialog.seed.setValue(5)
+        assert dialog.preview.text().startswith("marked 5")
+        return True
+
+    window.run_dialog = choose
+    window.document.undo_stack.setClean()
+    window.action_new.trigger()
+    scenario = window.document.scenario
+    assert scenario.battlefield == table
+    # Every other page's game options are dropped, never this page's own.
+    assert scenario.title == "marked 5 deploys_first,mission,modules,table_halves"
+
+
+def test_the_registry_has_every_rule_system_and_the_window_names_none() -> None:
+    assert list(RULESET_UIS) == ["wh40k-ca2026", "scrollhammer", "shared-modules"]
+    window_source = (GUI / "main_window.py").read_text()
+    for name in ("MissionDock", "ScrollhammerDock", "SharedModulesDock", "SecondaryDock"):
+        assert name not in window_source
+    outside = [
+        f"{path.relative_to(GUI)}:{number}"
+        for path in GUI.rglob("*.py")
+        if path.parent.parent != GUI / "rulesets"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if RULESET_COMPARISON.search(line)
+    ]
+    assert outside == []
