@@ -196,7 +196,8 @@ class LiveRules(QObject):
         self._rest_timer.timeout.connect(self._start_pending)
         self._analyses: list[Analysis] = []
         self._results: dict[str, AnalysisResult] = {}
-        self._analyses_in_flight = False
+        self._analyses_in_flight: tuple[Scenario, frozenset[str]] | None = None
+        """The scenario value and the analyses the worker is running now."""
         self._analyses_pending: tuple[Scenario, Evaluation | None, tuple[Analysis, ...]] | None
         self._analyses_pending = None
         self._signals.analysed.connect(self._on_analysed)
@@ -206,7 +207,8 @@ class LiveRules(QObject):
         self._analyses_timer.setInterval(REST_BEFORE_ANALYSES_MS)
         self._analyses_timer.timeout.connect(self._start_analyses)
         document.changed.connect(self._on_changed)
-        document.replaced.connect(lambda _scenario: self.refresh())
+        document.replaced.connect(self._on_replaced)
+        self._evaluate(None)
 
     def refresh(self) -> None:
         """Evaluate the current scenario from scratch."""
@@ -214,6 +216,9 @@ class LiveRules(QObject):
         self._evaluate(None)
         self.request_analyses()
         self.request_visibility()
+
+    def _on_replaced(self, _scenario: Scenario) -> None:
+        self.refresh()
 
     def _on_changed(self, change: Change) -> None:
         self._evaluate(change.units if change.only_units_moved else None)
@@ -268,10 +273,15 @@ class LiveRules(QObject):
         """Queue the analyses the current scenario has no result of yet (latest request wins)."""
         scenario = self.document.scenario
         dragging = self.document.is_dragging
+        running: frozenset[str] = frozenset()
+        if self._analyses_in_flight is not None and self._analyses_in_flight[0] is scenario:
+            running = self._analyses_in_flight[1]
         due = tuple(
             a
             for a in self._analyses
-            if (a.during_drag or not dragging) and self.analysis(a.name) is None
+            if (a.during_drag or not dragging)
+            and a.name not in running
+            and self.analysis(a.name) is None
         )
         if not due:
             return
@@ -283,11 +293,11 @@ class LiveRules(QObject):
         self._start_analyses()
 
     def _start_analyses(self) -> None:
-        if self._analyses_in_flight or self._analyses_pending is None:
+        if self._analyses_in_flight is not None or self._analyses_pending is None:
             return
         scenario, evaluation, due = self._analyses_pending
         self._analyses_pending = None
-        self._analyses_in_flight = True
+        self._analyses_in_flight = (scenario, frozenset(a.name for a in due))
         self._pool.start(_AnalysesTask(scenario, evaluation, due, self._signals))
 
     @Slot(object)
@@ -298,7 +308,7 @@ class LiveRules(QObject):
 
     @Slot(object)
     def _on_analyses_done(self, _scenario: Scenario) -> None:
-        self._analyses_in_flight = False
+        self._analyses_in_flight = None
         self._start_analyses()
 
     def wait_for_analyses(self, timeout_ms: int = 30000) -> bool:
@@ -311,11 +321,11 @@ class LiveRules(QObject):
             self._analyses_timer.stop()
             self._start_analyses()
         while (
-            self._analyses_in_flight or self._analyses_pending is not None
+            self._analyses_in_flight is not None or self._analyses_pending is not None
         ) and time.monotonic() < deadline:
             self._pool.waitForDone(20)
             QCoreApplication.processEvents()
-        return not (self._analyses_in_flight or self._analyses_pending is not None)
+        return self._analyses_in_flight is None and self._analyses_pending is None
 
     # ------------------------------------------------------------------ line of sight
 

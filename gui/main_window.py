@@ -163,7 +163,6 @@ class MainWindow(QMainWindow):
         if restore_layout:
             self.restore_layout()
         self._show_ruleset_docks()
-        self.live.refresh()
         self.overlays.refresh_all()
         self._update_title()
         self._update_ruling()
