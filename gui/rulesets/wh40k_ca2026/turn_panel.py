@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
 
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
 from engine.model import EMPTY, Scenario
+from engine.rulesets.wh40k_ca2026.scoring import ScoreReport
 from gui.panels.compact import compact_combo
 from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
-from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS
+from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS, card_result
 from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
 
 LEDGER_COLUMNS = ("Round", "Player", "What", "VP", "CP")
@@ -276,12 +277,10 @@ class TurnLedgerPanel(QWidget):
         )
 
 
-def _primary_now(report: object, player: str, primary: object) -> int | None:
+def _primary_now(report: ScoreReport | None, player: str, primary: object) -> int | None:
     """The VP the Primary Mission gives now, or None when nothing on it scores now."""
     if report is None or not primary:
         return None
-    from gui.rulesets.wh40k_ca2026.cards_view import card_result
-
     result = card_result(report, player, str(primary))
     if result is None or not result.lines:
         return None
