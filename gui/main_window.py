@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         self._dock_places: dict[str, DockPlace] = {}
         self._docks_in_front: list[str] = []
         self._ruleset_docks: dict[str, list[QDockWidget]] = {}
+        self._ruleset_actions: dict[str, list[QAction]] = {}
         self._docks_shown_for: str | None = None
         self._ruling_contributors: list[RulingContributor] = []
         self.new_game_pages: list[NewGamePageSpec] = []
@@ -210,6 +211,27 @@ class MainWindow(QMainWindow):
             self.tabifyDockWidget(same_place[0], dock)
         return dock
 
+    def add_overlay(
+        self,
+        name: str,
+        label: str,
+        tip: str,
+        toggled: Callable[[bool], object],
+        *,
+        ruleset: str | None = None,
+    ) -> QAction:
+        """A View menu and toolbar toggle for a plug-in's board marks (on at first); with
+        ``ruleset``, offered only while the scenario uses that ruleset."""
+        action = self._action(label, toggled=toggled, checked=True, tip=tip, name=f"overlay-{name}")
+        self._view_menu.insertAction(self._rule_system_overlays, action)
+        self._overlay_bar.addAction(action)
+        self.overlay_actions[name] = action
+        if ruleset is not None:
+            self._ruleset_actions.setdefault(ruleset, []).append(action)
+            shown = self._ruleset_actions.get(self.document.scenario.ruleset, [])
+            action.setVisible(action in shown)
+        return action
+
     def extend_ruling(self, contributor: RulingContributor) -> None:
         """Append ``contributor(scenario, selection)`` to the Ruling dock's text."""
         self._ruling_contributors.append(contributor)
@@ -226,8 +248,9 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 8_000)
 
     def _show_ruleset_docks(self) -> None:
-        """Show the docks of the scenario's ruleset, hide every other ruleset's (a restored
-        window layout may show a dock whose ruleset is not the scenario's)."""
+        """Show the docks and overlay toggles of the scenario's ruleset, hide every other
+        ruleset's (a restored window layout may show a dock whose ruleset is not the
+        scenario's)."""
         scenario = self.document.scenario
         switched = self._docks_shown_for != scenario.ruleset
         self._docks_shown_for = scenario.ruleset
@@ -241,6 +264,10 @@ class MainWindow(QMainWindow):
                 elif switched:
                     dock.show()
                     dock.raise_()
+        shown = self._ruleset_actions.get(scenario.ruleset, [])
+        for actions in self._ruleset_actions.values():
+            for action in actions:
+                action.setVisible(action in shown)
 
     def _action(
         self,
@@ -327,6 +354,7 @@ class MainWindow(QMainWindow):
         view_menu = menu.addMenu("&View")
         overlay_bar = self.addToolBar("Overlays")
         overlay_bar.setObjectName("OverlaysToolbar")
+        self._view_menu, self._overlay_bar = view_menu, overlay_bar
         overlay_tips = {
             "objectives": "Objective ranges coloured by who controls each one, with OC levels",
             "engagement": "Engagement range round the selected unit; lines between engaged models",
@@ -345,6 +373,7 @@ class MainWindow(QMainWindow):
             self.overlay_actions[name] = action
             view_menu.addAction(action)
             overlay_bar.addAction(action)
+        self._rule_system_overlays = view_menu.addSeparator()
         view_menu.addSeparator()
         self.action_engagement_all = self._action(
             "Engagement lines for all units",

@@ -4,7 +4,8 @@ Each rule system's app part is one package, ``gui/rulesets/<id>/``, exporting on
 :class:`RulesetUI`. The main window knows none of them by name: the registry
 (:mod:`gui.rulesets`) installs each through the window's plug-in API, :class:`AppHost`
 (napari's ``add_dock_widget`` idea): add a dock (with its place in the first-start layout and,
-optionally, the one ruleset it belongs to), extend the ruling, add a New game page.
+optionally, the one ruleset it belongs to), add a board overlay's toggle, extend the ruling,
+add a New game page.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from engine.model import Battlefield, Scenario
@@ -95,6 +97,18 @@ class AppHost(Protocol):
     ) -> QDockWidget:
         """A dock with a stable ``object_name``; ``ruleset``: shown only for that rule system;
         ``in_front``: the visible tab of its place in the first-start layout."""
+
+    def add_overlay(
+        self,
+        name: str,
+        label: str,
+        tip: str,
+        toggled: Callable[[bool], object],
+        *,
+        ruleset: str | None = None,
+    ) -> QAction:
+        """A View menu and toolbar toggle for the plug-in's board marks; with ``ruleset``,
+        offered only while the scenario uses that ruleset."""
 
     def extend_ruling(self, contributor: RulingContributor) -> None:
         """Append ``contributor``'s text to the Ruling dock's (refreshed with it)."""

@@ -17,7 +17,9 @@ from engine.rulesets.scrollhammer.setup import new_game
 from gui.plugin_api import DockPlace, NewGamePageSpec
 from gui.rulesets import RULESET_UIS
 
-GUI = Path(__file__).resolve().parents[2] / "gui"
+ROOT = Path(__file__).resolve().parents[2]
+GUI = ROOT / "gui"
+HELD_GROUND = ROOT / "assets" / "scrollhammer" / "held-ground-demo.warplan.json"
 RULESET_COMPARISON = re.compile(r"ruleset *(==|!=| in | not in )")
 
 
@@ -32,6 +34,25 @@ def test_a_dock_of_one_ruleset_shows_only_while_the_scenario_uses_it(make_window
     assert dock.toggleViewAction().isVisible()
     window.document.load(duel_scenario(), None)
     assert not dock.isVisible()
+
+
+def test_a_rule_systems_overlay_toggle_is_offered_for_its_ruleset_and_hides_its_marks(
+    make_window,
+) -> None:  # type: ignore[no-untyped-def]
+    from engine.scenario_io import load_scenario
+
+    window = make_window(load_scenario(HELD_GROUND))
+    toggle = window.overlay_actions["scrollhammer"]
+    assert toggle.isVisible()
+    assert not window.overlay_actions["shared-modules"].isVisible()
+    window.plugins["scrollhammer"].context.refresh_now()
+    layer = window.plugins["scrollhammer"].overlay.layers["halves"]
+    assert layer.keys()
+    assert all(item.isVisible() for item in layer.graphics_items())
+    toggle.setChecked(False)
+    assert not any(item.isVisible() for item in layer.graphics_items())
+    window.document.load(duel_scenario(), None)
+    assert not toggle.isVisible()
 
 
 def test_docks_of_one_place_share_a_tab_group(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -109,6 +109,13 @@ def install(host: AppHost) -> ScrollhammerApp:
     context.message.connect(host.show_message)
     host.scene.selection_changed_ids.connect(lambda _s: app.on_selection())
     app.panel.battle.bands_box.toggled.connect(lambda _on: app.on_selection())
+    host.add_overlay(
+        RULESET,
+        "Scrollhammer marks",
+        "The centre line, deployment zones, terrain sections, set-up problems, Night Fighting",
+        app.overlay.set_visible,
+        ruleset=RULESET,
+    )
     host.extend_ruling(app.ruling)
     host.add_new_game_page(
         NewGamePageSpec(

@@ -78,6 +78,13 @@ def install(host: AppHost) -> SharedModulesApp:
     host.add_dock(app.panel, DOCK_TITLE, DOCK_NAME, DockPlace.EXPLANATIONS, ruleset=RULESET)
     context.refreshed.connect(app.refresh)
     context.message.connect(host.show_message)
+    host.add_overlay(
+        RULESET,
+        "Shared Modules marks",
+        "Deployment bands, Battle Formations problems, Scout and Secure, Reinforced Defenses",
+        app.overlay.set_visible,
+        ruleset=RULESET,
+    )
     host.extend_ruling(app.ruling)
     host.add_new_game_page(
         NewGamePageSpec(RULESET, TITLE, SharedModulesNewGamePage, game_options=GAME_OPTIONS)
