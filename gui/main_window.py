@@ -165,8 +165,8 @@ class MainWindow(QMainWindow):
             self.restore_layout()
         self._show_ruleset_docks()
         self.overlays.refresh_all()
+        self._on_evaluated(self.live.evaluation)
         self._update_title()
-        self._update_ruling()
         QTimer.singleShot(0, self.view.fit_battlefield)
 
     # ------------------------------------------------------------------ composition
