@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.edits import Selection, remove_selection
 from engine.errors import WarplanError
 from engine.model import Battlefield, Player, Scenario
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.ruling import RulingPanel, ruling_for
 from gui.document import Change, ScenarioDocument
-from gui.edits import Selection, remove_selection
 from gui.engine_bridge import engine_module, missing_message
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import (

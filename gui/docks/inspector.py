@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.edits import Selection
 from engine.model import (
     Battlefield,
     CircleBase,
@@ -35,7 +36,6 @@ from engine.model import (
     Unit,
 )
 from gui.document import ScenarioDocument
-from gui.edits import Selection
 
 ROLES = ("home", "central", "expansion", "other")
 
@@ -76,6 +76,8 @@ class InspectorPanel(QWidget):
     def set_selection(self, selection: Selection) -> None:
         self.selection = selection
         subject = self._pick_subject(selection)
+        if subject is not None and not self._exists(self.document.scenario, *subject):
+            subject = None
         if subject == self._subject:
             self.refresh_values()
             return
