@@ -4,8 +4,9 @@ drags and arrow keys into document edits.
 The scene never clears itself: items are created, updated in place and removed by id when the
 document changes, so after every edit, undo and redo its items are exactly the document's ids
 (:meth:`BattlefieldScene.shown_ids`). Selection signals wait until a change is mirrored whole:
-a listener never hears of an item whose element the document no longer has. Dragging previews the moved scenario on the document at every mouse move
-(rules and overlays follow) and commits one undo step on release.
+a listener never hears of an item whose element the document no longer has. Dragging previews
+the moved scenario on the document at every mouse move (rules and overlays follow) and commits
+one undo step on release.
 """
 
 from __future__ import annotations
