@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
 from engine.edits import TERRAIN_PRESETS
 from engine.references import dangling_references, known_ids, references
@@ -70,6 +70,7 @@ class EditRun:
             "add marker": self.window.palette.add_marker,
             "role": self.change_role,
             "owner": self.change_owner,
+            "inspector number": self.inspector_number,
             "next step": self.next_step,
             "undo": self.window.document.undo_stack.undo,
             "redo": self.window.document.undo_stack.redo,
@@ -150,6 +151,25 @@ class EditRun:
         combo = self._objective_field("owner")
         if combo is not None:
             combo.setCurrentIndex(self.rng.randrange(combo.count()))
+
+    def inspector_number(self) -> None:
+        """A number field of the Inspector set to a random value in its range and committed."""
+        known = known_ids(self.scenario)
+        kind = self.rng.choice(("models", "units", "objectives", "terrain", "markers"))
+        entity_id = self._pick(known[kind])  # type: ignore[index]
+        if entity_id is None:
+            return
+        self._select({entity_id})
+        boxes = self.window.inspector.findChildren(
+            QDoubleSpinBox
+        ) + self.window.inspector.findChildren(QSpinBox)
+        if boxes:
+            box = self.rng.choice(boxes)
+            if isinstance(box, QSpinBox):
+                box.setValue(self.rng.randint(box.minimum(), box.maximum()))
+            else:
+                box.setValue(self.rng.uniform(box.minimum(), box.maximum()))
+            box.editingFinished.emit()
 
     def next_step(self) -> None:
         turn = getattr(self.window.mission_docks, "turn", None)
