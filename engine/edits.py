@@ -27,7 +27,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import shapely
+from shapely.errors import ShapelyError
 
+from engine.deployments import resolve_deployment
 from engine.errors import GeometryError, RulesError, WarplanError
 from engine.model import (
     Base,
@@ -329,11 +331,17 @@ def extend_outline(points: Sequence[Point], point: Point) -> tuple[Point, ...]:
         return drawn
     if len(drawn) >= 2:
         closing = len(drawn) >= 3 and math.dist(drawn[0], point) <= 1e-9
-        side = shapely.LineString([drawn[-1], point])
-        # A click back on the first corner closes the outline: the side may meet it there.
-        earlier = shapely.LineString(drawn[1:] if closing else drawn)
-        touching = side.intersection(earlier)
-        if touching.length > 0 or not shapely.Point(drawn[-1]).buffer(1e-9).covers(touching):
+        try:
+            side = shapely.LineString([drawn[-1], point])
+            # A click back on the first corner closes the outline: the side may meet it there.
+            earlier = shapely.LineString(drawn[1:] if closing else drawn)
+            touching = side.intersection(earlier)
+            crosses = touching.length > 0 or not shapely.Point(drawn[-1]).buffer(1e-9).covers(
+                touching
+            )
+        except ShapelyError as error:
+            raise GeometryError(f"this corner cannot be measured: {error}") from None
+        if crosses:
             raise GeometryError("this side would cross the outline drawn so far")
     return (*drawn, point)
 
@@ -351,14 +359,21 @@ def closed_outline(points: Sequence[Point]) -> Polygon:
     ...
     engine.errors.GeometryError: a terrain area needs corners that are not all on one line
     """
+    if not all(math.isfinite(c) for point in points for c in point):
+        raise GeometryError("a terrain area needs finite corners")
     ring = _distinct(points)
     if len(ring) < 3:
         raise GeometryError(f"a terrain area needs at least 3 corners, got {len(ring)}")
-    shape = shapely.Polygon(ring)
-    if shape.convex_hull.area <= 1e-9:
+    try:
+        shape = shapely.Polygon(ring)
+        flat = shape.convex_hull.area <= 1e-9
+        reason = "" if shapely.is_valid(shape) else shapely.is_valid_reason(shape)
+    except ShapelyError as error:
+        raise GeometryError(f"the outline cannot be measured: {error}") from None
+    if flat:
         raise GeometryError("a terrain area needs corners that are not all on one line")
-    if not shapely.is_valid(shape):
-        raise GeometryError(f"the outline's sides cross ({shapely.is_valid_reason(shape)})")
+    if reason:
+        raise GeometryError(f"the outline's sides cross ({reason})")
     return tuple(ring)
 
 
@@ -375,8 +390,6 @@ def add_drawn_terrain(scenario: Scenario, points: Sequence[Point]) -> tuple[Scen
 def home_owner(scenario: Scenario, point: Point) -> str:
     """The player a new home objective at ``point`` belongs to: the one whose deployment zone
     is nearest (the first player when the scenario has no deployment or a tie)."""
-    from engine.deployments import resolve_deployment
-
     first = scenario.player_ids()[0]
     try:
         deployment = resolve_deployment(scenario)

@@ -261,7 +261,7 @@ def prune_references(scenario: Scenario) -> Scenario:
                 for index, o in enumerate(result.objectives)
             ),
         )
-    in_game = [ref for ref in dangling if ref.rule is not None]
+    in_game = [(ref.steps[1:], ref.rule.removal) for ref in dangling if ref.rule is not None]
     if in_game:
         game = thaw(result.game)
         _rewrite(game, in_game, result)
@@ -269,18 +269,18 @@ def prune_references(scenario: Scenario) -> Scenario:
     return result
 
 
-def _rewrite(game: dict[str, Any], dangling: list[Reference], scenario: Scenario) -> None:
-    """Apply each dangling reference's removal to the plain JSON ``game``, deepest first so
-    that array indices of later deletions stay right."""
+def _rewrite(
+    game: dict[str, Any], dangling: list[tuple[tuple[Step, ...], Removal]], scenario: Scenario
+) -> None:
+    """Apply each dangling reference's removal (``steps`` from ``game``) to the plain JSON
+    ``game``, deepest first so that array indices of later deletions stay right."""
     deletions: set[tuple[Step, ...]] = set()
-    for ref in dangling:
-        assert ref.rule is not None
-        steps = ref.steps[1:]
-        if ref.rule.removal == "drop":
+    for steps, removal in dangling:
+        if removal == "drop":
             deletions.add(steps)
-        elif ref.rule.removal == "drop-holder":
+        elif removal == "drop-holder":
             deletions.add(steps[:-1])
-        elif ref.rule.removal == "next-lead":
+        elif removal == "next-lead":
             unit_id = str(steps[-2])
             try:
                 remaining = scenario.unit(unit_id).models

@@ -111,6 +111,8 @@ if sys.platform == "win32":
     import msvcrt
 
     def _try_lock(handle: IO[bytes]) -> bool:
+        # msvcrt locks bytes from the current position: always the first one.
+        handle.seek(0)
         try:
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
         except OSError:
@@ -331,7 +333,8 @@ class SaveProblemBanner(QFrame):
         host = self.parentWidget()
         if host is not None:
             width = host.width()
-            self.setGeometry(0, 0, width, self.heightForWidth(width) or self.sizeHint().height())
+            wrapped = self.heightForWidth(width)
+            self.setGeometry(0, 0, width, wrapped if wrapped > 0 else self.sizeHint().height())
 
 
 # ------------------------------------------------------------------------------ file flows

@@ -59,6 +59,7 @@ class BattlefieldScene(QGraphicsScene):
         self.objectives: dict[str, ObjectiveItem] = {}
         self.markers: dict[str, MarkerItem] = {}
         self._models_of_unit: dict[str, frozenset[str]] = {}
+        self._mirroring = False
         self.edge_labels: list[LabelItem] = []
         self.snap_step: float | None = None
         self.interactive = True
@@ -108,14 +109,18 @@ class BattlefieldScene(QGraphicsScene):
 
     @contextmanager
     def _selection_settled(self) -> Iterator[None]:
-        """Hold selection signals while items come and go; report the selection once after,
-        if it changed (removing a selected item deselects it)."""
+        """Hold ``selection_changed_ids`` while items come and go; report the selection once
+        after, if it changed (removing a selected item deselects it). Other signals (the scene
+        rect the views follow) go on as usual."""
+        if self._mirroring:
+            yield
+            return
         before = self.selection()
-        self.blockSignals(True)
+        self._mirroring = True
         try:
             yield
         finally:
-            self.blockSignals(False)
+            self._mirroring = False
         if self.selection() != before:
             self._emit_selection()
 
@@ -371,7 +376,8 @@ class BattlefieldScene(QGraphicsScene):
         self._emit_selection()
 
     def _emit_selection(self) -> None:
-        self.selection_changed_ids.emit(self.selection())
+        if not self._mirroring:
+            self.selection_changed_ids.emit(self.selection())
 
     # ------------------------------------------------------------------ dragging
 

@@ -201,3 +201,8 @@ def test_a_drawn_outline_becomes_a_saveable_area() -> None:
     assert _saves(scenario)
     with pytest.raises(GeometryError):
         add_drawn_terrain(demo, [(1, 1), (3, 3), (5, 5)])
+
+
+def test_an_outline_with_a_non_finite_corner_is_refused() -> None:
+    with pytest.raises(GeometryError, match="finite"):
+        closed_outline([(0.0, 0.0), (4.0, 0.0), (float("nan"), 4.0)])

@@ -181,6 +181,7 @@ def test_a_failing_autosave_shows_the_banner_at_once(
     assert "Autosave failed" in banner.text.text()
     assert "Save As" in banner.text.text()
     assert banner.geometry().width() == window.view.width()
+    assert banner.geometry().height() > 0
 
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda _p, title, *a: shown.append(title))
