@@ -120,6 +120,7 @@ def move_selection(scenario: Scenario, selection: Selection, dx: float, dy: floa
             replace(
                 t,
                 area=_shift(t.area, dx, dy),
+                other_footprints=tuple(_shift(p, dx, dy) for p in t.other_footprints),
                 features=tuple(replace(f, shape=_shift(f.shape, dx, dy)) for f in t.features),
             )
             if t.id in selection.terrain

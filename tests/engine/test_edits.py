@@ -16,6 +16,7 @@ from engine.edits import (
     closed_outline,
     extend_outline,
     home_owner,
+    move_selection,
     remove_selection,
     set_objective_owner,
     set_objective_role,
@@ -28,6 +29,7 @@ from engine.model import (
     DeploymentRegion,
     Player,
     Scenario,
+    TerrainPiece,
     freeze,
     thaw,
 )
@@ -206,3 +208,16 @@ def test_a_drawn_outline_becomes_a_saveable_area() -> None:
 def test_an_outline_with_a_non_finite_corner_is_refused() -> None:
     with pytest.raises(GeometryError, match="finite"):
         closed_outline([(0.0, 0.0), (4.0, 0.0), (float("nan"), 4.0)])
+
+
+def test_moving_terrain_moves_every_footprint_of_its_area() -> None:
+    left = ((0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0))
+    right = ((5.0, 0.0), (7.0, 0.0), (7.0, 2.0), (5.0, 2.0))
+    piece = TerrainPiece("split-ruin", left, other_footprints=(right,))
+    scenario = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), terrain=(piece,))
+    moved = move_selection(scenario, Selection(terrain=frozenset({"split-ruin"})), 1.0, 3.0)
+    assert moved.terrain_piece("split-ruin").footprints == (
+        ((1.0, 3.0), (3.0, 3.0), (3.0, 5.0), (1.0, 5.0)),
+        ((6.0, 3.0), (8.0, 3.0), (8.0, 5.0), (6.0, 5.0)),
+    )
+    assert _saves(moved)

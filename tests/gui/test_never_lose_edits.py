@@ -7,6 +7,7 @@ and then saves: the file reader is the judge.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,13 @@ from gui_helpers import duel_scenario, view_pos
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit
 
-from engine.model import CustomDeployment, DeploymentRegion
+from engine.edits import Selection, move_selection
+from engine.model import CustomDeployment, DeploymentRegion, TerrainPiece
 from engine.references import known_ids
 from engine.scenario_io import load_scenario
 from gui.app import DEMO_SCENARIO
 from gui.files import read_scenario
+from gui.shapes import scene_point
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 FORMATIONS = ASSETS / "shared-modules" / "battle-formations-demo.warplan.json"
@@ -148,8 +151,6 @@ def test_an_owner_for_a_central_objective_is_refused_with_the_reason(make_window
 def test_a_new_objective_never_takes_a_custom_zone_id(make_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     zone = DeploymentRegion("obj-1", "red", ((0, 0), (60, 0), (60, 6), (0, 6)))
     scenario = duel_scenario()
-    from dataclasses import replace
-
     window = make_window(replace(scenario, deployment=CustomDeployment(zones=(zone,))))
     objective_id = window.palette.add_objective()
     assert objective_id != "obj-1"
@@ -226,3 +227,18 @@ def test_enter_on_a_rounded_position_makes_no_undo_step(qtbot, make_window) -> N
     qtbot.keyClick(x, Qt.Key.Key_Return)
     assert window.document.undo_stack.count() == 1
     assert window.document.scenario.model("red-1").x == pytest.approx(31.5)
+
+
+def test_a_terrain_area_of_several_footprints_is_drawn_and_moved_whole(make_window) -> None:  # type: ignore[no-untyped-def]
+    left = ((10.0, 10.0), (12.0, 10.0), (12.0, 12.0), (10.0, 12.0))
+    right = ((20.0, 10.0), (22.0, 10.0), (22.0, 12.0), (20.0, 12.0))
+    piece = TerrainPiece("split-ruin", left, other_footprints=(right,))
+    window = make_window(replace(duel_scenario(), terrain=(piece,)))
+    item = window.scene.terrain["split-ruin"]
+    assert item.area_path().contains(scene_point(21.0, 11.0))
+    moved = move_selection(
+        window.document.scenario, Selection(terrain=frozenset({"split-ruin"})), 0.0, 5.0
+    )
+    window.document.apply(moved, "Move")
+    assert item.area_path().contains(scene_point(21.0, 16.0))
+    assert not item.area_path().contains(scene_point(21.0, 11.0))
