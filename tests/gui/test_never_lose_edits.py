@@ -242,3 +242,24 @@ def test_a_terrain_area_of_several_footprints_is_drawn_and_moved_whole(make_wind
     window.document.apply(moved, "Move")
     assert item.area_path().contains(scene_point(21.0, 16.0))
     assert not item.area_path().contains(scene_point(21.0, 11.0))
+
+
+def test_undoing_the_subject_away_while_its_field_has_focus_raises_nothing(  # type: ignore[no-untyped-def]
+    qtbot, make_window
+) -> None:
+    window = make_window()
+    window.palette.add_unit()
+    unit_id = next(iter(window.scene.selection().units))
+    inspector = window.inspector
+    assert inspector._subject == ("unit", unit_id)
+    name = inspector.findChild(QLineEdit, "inspector-name")
+    name.setFocus()
+    qtbot.keyClicks(name, " renamed")
+    steps = window.document.undo_stack.count()
+    window.document.undo_stack.undo()
+    assert unit_id not in known_ids(window.document.scenario)["units"]
+    assert window.document.undo_stack.index() == steps - 1
+    window.view.setFocus()
+    qtbot.wait(10)
+    assert window.document.undo_stack.index() == steps - 1
+    assert inspector._subject is None
