@@ -102,6 +102,26 @@ def test_an_autosave_left_by_a_dead_session_with_the_same_pid_is_offered(
     assert [entry.session for entry in orphans] == [crashed.session]
     assert orphans[0].pid == os.getpid()
     assert read_scenario(orphans[0].scenario_path) == moved
+    # The live session's own autosave goes to its own files: the orphan is not overwritten.
+    autosave_store.write(duel_scenario(), None)
+    assert read_scenario(crashed.scenario_path) == moved
+    assert [entry.session for entry in autosave_store.orphans()] == [crashed.session]
+
+
+def test_an_autosave_written_before_sessions_had_locks_is_offered(
+    autosave_store: AutosaveStore,
+) -> None:
+    """Earlier versions named autosaves by process id and left no lock file."""
+    directory = autosave_store.directory
+    directory.mkdir(parents=True)
+    moved = duel_scenario().with_unit_moved("red-squad", 1.0, 0.0)
+    write_scenario(moved, directory / f"autosave-{os.getpid()}.warplan.json")
+    (directory / f"autosave-{os.getpid()}.meta.json").write_text(
+        f'{{"pid": {os.getpid()}, "original": null, "saved_at": 1.0, "title": "Duel"}}'
+    )
+    orphans = autosave_store.orphans()
+    assert [entry.session for entry in orphans] == [str(os.getpid())]
+    assert read_scenario(orphans[0].scenario_path) == moved
 
 
 def test_a_running_session_is_not_offered_until_it_dies(
