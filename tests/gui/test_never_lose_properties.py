@@ -2,9 +2,10 @@
 undo or redo the document saves, reads back equal, and the scene draws exactly its ids.
 
 Seeded (the seed and step are in every failure message); sized to run in well under a minute:
-3 demos x 3 seeds x 40 steps = 360 edits, each saved and read back. One edit deletes what the
-``game`` section names (a recorded objective, the Scout and Secure unit or its lead model), so
-every run on a demo whose game section names elements exercises the rewriting of references.
+3 demos x 3 seeds x 32 steps = 288 edits, each saved and read back. Game edits make the ``game``
+section name elements (Next step records controlled objectives, Scout and Secure a unit and its
+lead model, Scrollhammer reserves and control choices); in every eight edits one is a game edit
+and the next deletes something named there, so every run rewrites references.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import pytest
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
 from engine.edits import TERRAIN_PRESETS
+from engine.errors import RulesError
 from engine.references import dangling_references, known_ids, references
+from engine.rulesets.shared_modules.edits import scout_edit
+from engine.scenario_edits import game_section, with_game_key
 from engine.scenario_io import load_scenario
 from gui.app import DEMO_SCENARIO
 from gui.files import read_scenario
@@ -28,7 +32,7 @@ DEMOS = {
     "shared-modules": ASSETS / "shared-modules" / "battle-formations-demo.warplan.json",
     "scrollhammer": ASSETS / "scrollhammer" / "held-ground-demo.warplan.json",
 }
-STEPS = 40
+STEPS = 32
 SEEDS = (1, 2, 3)
 ROLES = ("home", "central", "expansion", "other")
 
@@ -71,7 +75,7 @@ class EditRun:
             "role": self.change_role,
             "owner": self.change_owner,
             "inspector number": self.inspector_number,
-            "next step": self.next_step,
+            "game edit": self.game_edit,
             "undo": self.window.document.undo_stack.undo,
             "redo": self.window.document.undo_stack.redo,
         }
@@ -171,10 +175,32 @@ class EditRun:
                 box.setValue(self.rng.uniform(box.minimum(), box.maximum()))
             box.editingFinished.emit()
 
-    def next_step(self) -> None:
-        turn = getattr(self.window.mission_docks, "turn", None)
-        if turn is not None and self.scenario.ruleset == "wh40k-ca2026":
-            turn.next_step()
+    def game_edit(self) -> None:
+        """The rule system's bookkeeping: Next step (the turn tracker's button), Scout and
+        Secure a unit, or record Scrollhammer reserves and a control choice."""
+        scenario = self.scenario
+        known = known_ids(scenario)
+        if scenario.ruleset == "wh40k-ca2026":
+            self.window.mission_docks.turn.next_step()
+            return
+        unit_id = self._pick(known["units"])
+        if unit_id is None:
+            return
+        if scenario.ruleset == "shared-modules":
+            try:
+                edited = scout_edit(scenario, unit_id)
+            except RulesError:
+                return
+        else:
+            state = game_section(scenario, "scrollhammer")
+            edited = with_game_key(
+                scenario, "scrollhammer", "reserves", sorted({*state.get("reserves", ()), unit_id})
+            )
+            objective_id = self._pick(known["objectives"])
+            if objective_id is not None:
+                choices = {**state.get("control_choices", {}), unit_id: objective_id}
+                edited = with_game_key(edited, "scrollhammer", "control_choices", choices)
+        self.window.document.apply(edited, "Game edit")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -190,8 +216,9 @@ def test_random_edits_always_save_and_the_scene_follows(  # type: ignore[no-unty
     path = tmp_path / "run.warplan.json"
     done: list[str] = []
     for step in range(STEPS):
-        # Every eighth edit deletes something named elsewhere; the others are drawn at random.
-        name = "delete referenced" if step % 8 == 7 else rng.choice(names)
+        # In every eight edits, a game edit then the deletion of something named elsewhere;
+        # the others are drawn at random.
+        name = {6: "game edit", 7: "delete referenced"}.get(step % 8) or rng.choice(names)
         done.append(name)
         where = f"{ruleset} seed {seed} step {step}: {' > '.join(done)}"
         edits[name]()
@@ -203,7 +230,6 @@ def test_random_edits_always_save_and_the_scene_follows(  # type: ignore[no-unty
         known = known_ids(scenario)
         for kind in shown:
             assert shown[kind] == known[kind], f"{where}: {kind}"
-    if ruleset != "scrollhammer":
-        # These demos' game sections name units and models, or the turn tracker records
-        # objectives: the run must have deleted something named there.
-        assert run.referenced_deletions > 0
+    # The game sections name units, models and objectives (the demos' own, or recorded by the
+    # game edits): the run must have deleted something named there.
+    assert run.referenced_deletions > 0
