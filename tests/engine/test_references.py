@@ -7,7 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.edits import Selection, remove_selection
 from engine.errors import ScenarioError
 from engine.model import (
     Battlefield,
@@ -24,9 +27,12 @@ from engine.model import (
     thaw,
 )
 from engine.references import (
+    EVERY_VALUE,
     GAME_REFERENCES,
+    KEYS,
     dangling_references,
     element_ids,
+    known_ids,
     prune_references,
     references,
 )
@@ -205,3 +211,65 @@ def test_element_ids_include_custom_deployment_regions() -> None:
         deployment=CustomDeployment(zones=(zone,)),
     )
     assert "obj-1" in element_ids(scenario)
+
+
+def _everything_present() -> Scenario:
+    """The fixture above with every ``gone-`` id naming an element that exists."""
+    names = {
+        "gone-unit": "squad2",
+        "gone-model": "squad2-1",
+        "gone-obj": "obj-b",
+        "gone-ruin": "ruin2",
+    }
+
+    def rename(value: object) -> object:
+        if isinstance(value, dict):
+            return {names.get(k, k): rename(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rename(v) for v in value]
+        return names.get(value, value) if isinstance(value, str) else value
+
+    base = _everything_referenced()
+    second = Unit("squad2", "blue", (Model("squad2-1", 9, 9, BASE), Model("squad2-2", 11, 9, BASE)))
+    return replace(
+        base,
+        units=(*base.units, second),
+        terrain=(*base.terrain, TerrainPiece("ruin2", tuple((x + 20, y) for x, y in SQUARE))),
+        objectives=(Objective("obj-a", 10, 10), Objective("obj-b", 2, 2, terrain="ruin2")),
+        game=freeze(rename(thaw(base.game))),
+    )
+
+
+DELETABLE = ("squad", "squad2", "squad-1", "squad-2", "squad2-1", "squad2-2", "obj-a", "obj-b")
+DELETABLE += ("ruin", "ruin2")
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sets(st.sampled_from(DELETABLE)))
+def test_deleting_any_elements_keeps_the_document_saveable(deleted: set[str]) -> None:
+    """Law: after any deletion nothing dangles, the file reads back, and every reference to a
+    surviving element stays, except where it shares an entry with a deleted one (a challenge's
+    winner and loser; an object entry's key and value, such as a guard's objective and unit) or
+    hands the lead on."""
+    scenario = _everything_present()
+    assert _reader_problems(scenario) == []
+    known = known_ids(scenario)
+    selection = Selection(
+        units=frozenset(deleted & known["units"]),
+        models=frozenset(deleted & known["models"]),
+        objectives=frozenset(deleted & known["objectives"]),
+        terrain=frozenset(deleted & known["terrain"]),
+    )
+    after = remove_selection(scenario, selection)
+    assert dangling_references(after) == ()
+    assert _reader_problems(after) == []
+    surviving = {
+        (ref.rule, ref.target)
+        for ref in references(scenario)
+        if ref.rule is not None
+        and ref.rule.removal not in ("drop-holder", "next-lead")
+        and ref.rule.pattern[-1] not in (KEYS, EVERY_VALUE)
+        and any(ref.target in ids for ids in known_ids(after).values())
+    }
+    kept = {(ref.rule, ref.target) for ref in references(after)}
+    assert surviving <= kept
