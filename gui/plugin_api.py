@@ -22,8 +22,8 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 from engine.model import Battlefield, Scenario
 
 if TYPE_CHECKING:
+    from engine.edits import Selection
     from gui.document import ScenarioDocument
-    from gui.edits import Selection
     from gui.live import LiveRules
     from gui.scene import BattlefieldScene
 

@@ -5,8 +5,6 @@ polygon, objectives and operation markers. New things appear at the centre of th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -15,7 +13,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -23,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.model import Base, CircleBase, OvalBase, Point, RectBase, TerrainPiece
-from gui.document import ScenarioDocument
-from gui.edits import (
+from engine.bases import standard_bases
+from engine.edits import (
     TERRAIN_PRESETS,
+    add_drawn_terrain,
     add_marker,
     add_objective,
     add_terrain,
@@ -34,7 +31,8 @@ from gui.edits import (
     terrain_preset,
     unique_id,
 )
-from gui.engine_bridge import engine_module, missing_message
+from engine.model import Point
+from gui.document import ScenarioDocument
 
 PRESET_LABELS = {
     "ruin": "Ruin with walls",
@@ -43,19 +41,6 @@ PRESET_LABELS = {
     "container": "Container",
     "barricade": "Barricade",
 }
-
-
-def catalogue_base(entry: Any) -> Base:
-    """The :mod:`engine.model` base of a catalogue entry from ``engine.bases``."""
-    base = getattr(entry, "base", None)
-    if isinstance(base, CircleBase | OvalBase | RectBase):
-        return base
-    shape = getattr(entry, "shape", "circle")
-    if shape == "circle":
-        return CircleBase(float(entry.diameter))
-    if shape == "oval":
-        return OvalBase(float(entry.length), float(entry.width))
-    return RectBase(float(entry.length), float(entry.width))
 
 
 class PalettePanel(QWidget):
@@ -100,24 +85,15 @@ class PalettePanel(QWidget):
         self.unit_models.setValue(5)
         self.unit_base = QComboBox()
         self.unit_base.setObjectName("palette-base")
-        self.base_note = QLabel("")
-        self.base_note.setWordWrap(True)
-        module = engine_module("engine.bases")
-        if module is None:
-            self.base_note.setText(missing_message("engine.bases"))
-        else:
-            for entry in module.standard_bases():
-                self.unit_base.addItem(
-                    str(getattr(entry, "label", entry.id)), catalogue_base(entry)
-                )
-            default = 0
-            for index in range(self.unit_base.count()):
-                if "32" in self.unit_base.itemText(index):
-                    default = index
-                    break
-            self.unit_base.setCurrentIndex(max(0, default))
+        for entry in standard_bases():
+            self.unit_base.addItem(entry.label, entry.base)
+        default = 0
+        for index in range(self.unit_base.count()):
+            if "32" in self.unit_base.itemText(index):
+                default = index
+                break
+        self.unit_base.setCurrentIndex(max(0, default))
         self.add_unit_button = QPushButton("Add unit")
-        self.add_unit_button.setEnabled(module is not None)
         self.add_unit_button.clicked.connect(self.add_unit)
         form.addRow("Name", self.unit_name)
         form.addRow("Player", self.unit_player)
@@ -125,7 +101,6 @@ class PalettePanel(QWidget):
         form.addRow("OC", self.unit_oc)
         form.addRow("Models", self.unit_models)
         form.addRow("Base", self.unit_base)
-        form.addRow(self.base_note)
         form.addRow(self.add_unit_button)
         self._refresh_players()
         return box
@@ -184,11 +159,12 @@ class PalettePanel(QWidget):
         return piece.id
 
     def add_drawn_terrain(self, polygon: tuple[Point, ...]) -> str:
-        scenario = self.document.scenario
-        piece = TerrainPiece(unique_id(scenario, "area"), polygon, kind="area")
-        self.document.apply(add_terrain(scenario, piece), f"Draw terrain {piece.id}")
-        self.selection_requested.emit({piece.id})
-        return piece.id
+        """Add the drawn area (the polygon tool refuses outlines the engine would reject, so
+        the engine's ``GeometryError`` here means a caller skipped that check)."""
+        scenario, piece_id = add_drawn_terrain(self.document.scenario, polygon)
+        self.document.apply(scenario, f"Draw terrain {piece_id}")
+        self.selection_requested.emit({piece_id})
+        return piece_id
 
     # ------------------------------------------------------------------ objectives, markers
 
@@ -209,14 +185,11 @@ class PalettePanel(QWidget):
 
     def add_objective(self) -> str:
         scenario, objective_id = add_objective(
-            self.document.scenario, self._placement(), role=self.objective_role.currentData()
+            self.document.scenario,
+            self._placement(),
+            role=self.objective_role.currentData(),
+            owner=str(self.unit_player.currentData()),
         )
-        if self.objective_role.currentData() == "home":
-            owner = str(self.unit_player.currentData())
-            objectives = tuple(
-                replace(o, owner=owner) if o.id == objective_id else o for o in scenario.objectives
-            )
-            scenario = replace(scenario, objectives=objectives)
         self.document.apply(scenario, f"Add objective {objective_id}")
         self.selection_requested.emit({objective_id})
         return objective_id

@@ -9,9 +9,9 @@ from __future__ import annotations
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from engine.edits import Selection
 from engine.evaluate import Evaluation
 from engine.model import Scenario
-from gui.edits import Selection
 from gui.live import VisibilityResult
 from gui.overlays.visibility import visibility_summary
 

@@ -7,11 +7,10 @@ import doctest
 import pytest
 
 import gui.document
-import gui.edits
 from gui.rulesets.wh40k_ca2026 import game_state_edits
 
 
-@pytest.mark.parametrize("module", [gui.document, gui.edits, game_state_edits])
+@pytest.mark.parametrize("module", [gui.document, game_state_edits])
 def test_docstring_examples(module, qapp) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0

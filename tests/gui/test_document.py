@@ -6,10 +6,7 @@ import pytest
 import shapely
 from gui_helpers import BASE_32, duel_scenario
 
-from engine.model import Model, OvalBase, RectBase
-from engine.overlaps import base_overlaps
-from gui.document import ScenarioDocument, diff_scenarios
-from gui.edits import (
+from engine.edits import (
     TERRAIN_PRESETS,
     Selection,
     add_objective,
@@ -21,6 +18,9 @@ from gui.edits import (
     terrain_preset,
     unique_id,
 )
+from engine.model import Model, OvalBase, RectBase
+from engine.overlaps import base_overlaps
+from gui.document import ScenarioDocument, diff_scenarios
 
 
 def test_diff_names_exactly_what_changed() -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.edits import Selection
 from engine.errors import WarplanError
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import ScrollhammerReport
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
 from engine.rulesets.scrollhammer.setup import BATTLEFIELD
-from gui.edits import Selection
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
 from gui.rulesets.common import RulesetContext
 from gui.rulesets.scrollhammer.mission import chart_caption, mission_summary

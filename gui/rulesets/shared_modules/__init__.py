@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.edits import Selection
 from engine.model import Scenario
 from engine.rulesets.shared_modules import SharedModulesReport
-from gui.edits import Selection
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
 from gui.rulesets.common import RulesetContext
 from gui.rulesets.shared_modules.mission import chart_caption, mission_summary
