@@ -4,7 +4,7 @@ Shared by the file format (``engine.scenario_io``, ``engine.format_schema``) and
 section (``engine.game_state``), so every message renders values the same way.
 
 >>> show(float("nan")), show(10**400), len(show("x" * 10**6))
-('NaN', 'a huge integer', 60)
+('NaN', 'a huge integer', 61)
 >>> join("units[0]", "x"), index("units", 3)
 ('units[0].x', 'units[3]')
 """
