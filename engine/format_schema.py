@@ -27,7 +27,7 @@ from typing import Any, Final, Literal, TypeAlias, cast
 import shapely
 
 from engine.errors import Problem
-from engine.format_messages import index, join, listing, show
+from engine.format_messages import index, join, listing, show, unknown_name
 from engine.limits import (
     MAX_BASE_MM,
     MAX_BATTLEFIELD,
@@ -879,6 +879,16 @@ class MissionKind(Kind):
         if isinstance(value, bool) or not isinstance(value, str | int):
             reader.problem(path, f"must be a mission id, name or number, got {show(value)}")
             return INVALID
+        if reader.read.get("ruleset") == "scrollhammer":
+            from engine.errors import UnknownReferenceError
+            from engine.rulesets.scrollhammer.missions import standard_mission, standard_missions
+
+            try:
+                standard_mission(value)
+            except UnknownReferenceError:
+                names = [m.id for m in standard_missions()] + [m.name for m in standard_missions()]
+                reader.problem(path, unknown_name("Standard Mission", value, names))
+                return INVALID
         return value
 
     def describe(self) -> str:

@@ -15,14 +15,16 @@ Unknown keys are errors.
 from __future__ import annotations
 
 import importlib
-import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from engine.errors import Problem
+from engine.format_messages import join as _join
+from engine.format_messages import show as _show
+from engine.format_messages import unknown_name
+from engine.limits import MAX_COUNT, MAX_GAME_LIST, MAX_SEED
 
 if TYPE_CHECKING:
     from engine.model import Scenario
@@ -58,27 +60,6 @@ class GameIds:
 GameCheck = Callable[[object, str, GameIds], list[Problem]]
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _show(value: object) -> str:
-    if isinstance(value, str):
-        shown = json.dumps(value, ensure_ascii=False)
-        return shown if len(shown) <= 60 else shown[:57] + '..."'
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    return str(value)
-
-
 # ---------------------------------------------------------------------------------------------
 # Check builders
 
@@ -95,15 +76,17 @@ def text_check() -> GameCheck:
 
 
 def integer_check(lowest: int, highest: int | None = None) -> GameCheck:
-    """An integer in ``lowest..highest`` (no upper bound when ``highest`` is None)."""
+    """An integer in ``lowest..highest`` (up to :data:`~engine.limits.MAX_COUNT` when
+    ``highest`` is None)."""
+    top = MAX_COUNT if highest is None else highest
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         if isinstance(value, bool) or not isinstance(value, int):
             return [Problem(path, f"must be an integer, got {_show(value)}")]
-        if value < lowest or (highest is not None and value > highest):
-            if highest is None:
-                return [Problem(path, f"must be an integer of at least {lowest}, got {value}")]
-            return [Problem(path, f"must be an integer from {lowest} to {highest}, got {value}")]
+        if value < lowest and highest is None:
+            return [Problem(path, f"must be an integer of at least {lowest}, got {value}")]
+        if not lowest <= value <= top:
+            return [Problem(path, f"must be an integer from {lowest} to {top}, got {_show(value)}")]
         return []
 
     return check
@@ -136,15 +119,23 @@ def reference_check(kind: str) -> GameCheck:
     return check
 
 
-def list_check(item: GameCheck) -> GameCheck:
-    """An array whose every item passes ``item``."""
+def list_check(item: GameCheck, longest: int = MAX_GAME_LIST, distinct: bool = False) -> GameCheck:
+    """An array of at most ``longest`` items, each passing ``item`` (and all different when
+    ``distinct``)."""
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         if not isinstance(value, list | tuple):
             return [Problem(path, f"must be an array, got {_show(value)}")]
+        if len(value) > longest:
+            return [Problem(path, f"must have at most {longest} items, got {len(value)}")]
         problems: list[Problem] = []
+        seen: set[object] = set()
         for i, element in enumerate(value):
             problems.extend(item(element, f"{path}[{i}]", ids))
+            if distinct and isinstance(element, str):
+                if element in seen:
+                    problems.append(Problem(f"{path}[{i}]", f"{_show(element)} is listed twice"))
+                seen.add(element)
         return problems
 
     return check
@@ -213,12 +204,14 @@ def bool_check() -> GameCheck:
     return check
 
 
-def any_integer_check() -> GameCheck:
-    """An integer of any sign (a CP change in a deck's log)."""
+def any_integer_check(low: int = -MAX_COUNT, high: int = MAX_COUNT) -> GameCheck:
+    """An integer of any sign within ``low .. high`` (a CP change in a deck's log)."""
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         if isinstance(value, bool) or not isinstance(value, int):
             return [Problem(path, f"must be an integer, got {_show(value)}")]
+        if not low <= value <= high:
+            return [Problem(path, f"must be an integer from {low} to {high}, got {_show(value)}")]
         return []
 
     return check
@@ -243,9 +236,46 @@ def secondary_card_check() -> GameCheck:
 
         names = [c.name for c in secondary_missions()]
         if not isinstance(value, str) or value not in names:
-            return [
-                Problem(path, f"must be a Secondary Mission name as printed, got {_show(value)}")
-            ]
+            if not isinstance(value, str):
+                message = f"must be a Secondary Mission name as printed, got {_show(value)}"
+                return [Problem(path, message)]
+            return [Problem(path, unknown_name("Secondary Mission", value, names))]
+        return []
+
+    return check
+
+
+def card_name_check(kind: str) -> GameCheck:
+    """A name the Chapter Approved 2026-27 data knows (``engine.rulesets.wh40k_ca2026.cards``):
+    a ``"primary"`` or ``"secondary"`` Mission, a ``"twist"`` or a ``"force disposition"``, as
+    the engine looks it up (by printed name or id, in any case)."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        from engine.errors import UnknownReferenceError
+        from engine.rulesets.wh40k_ca2026 import cards
+
+        if not isinstance(value, str) or not value.strip():
+            return [Problem(path, f"must be a non-empty string, got {_show(value)}")]
+        lookups: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
+            "Primary Mission": (
+                lambda name: cards.card(name, "primary"),
+                lambda: [c.name for c in cards.primary_missions()],
+            ),
+            "Secondary Mission": (
+                lambda name: cards.card(name, "secondary"),
+                lambda: [c.name for c in cards.secondary_missions()],
+            ),
+            "twist": (cards.twist, lambda: [t.id for t in cards.twists()]),
+            "Force Disposition": (
+                cards.force_disposition,
+                lambda: [f.name for f in cards.force_dispositions()],
+            ),
+        }
+        find, known = lookups[kind]
+        try:
+            find(value)
+        except UnknownReferenceError:
+            return [Problem(path, unknown_name(kind, value, known()))]
         return []
 
     return check
@@ -286,7 +316,7 @@ DECK_EVENT_KEYS: dict[str, GameCheck] = {
 
 DECK_KEYS: dict[str, GameCheck] = {
     "mode": choice_check(SECONDARY_MODES),
-    "seed": any_integer_check(),
+    "seed": any_integer_check(-MAX_SEED - 1, MAX_SEED),
     "shuffles": integer_check(0),
     "draw_pile": list_check(secondary_card_check()),
     "active": list_check(object_check(DECK_CARD_KEYS, required=("card",))),
@@ -307,8 +337,9 @@ DESTROYED_UNIT_KEYS: dict[str, GameCheck] = {
     "started_within_terrain": list_check(reference_check("terrain")),
     "starting_strength": integer_check(1),
 }
-"""An entry of ``game.destroyed_this_turn``: the unit (it may be off the table now), its owner,
-the unit that destroyed it, and where it started the turn."""
+"""An entry of ``game.destroyed_this_turn``: the unit (it may be off the table now, and gone
+from the file, so its id is not checked against the units), its owner, the unit that destroyed
+it, and where it started the turn."""
 
 DESTROYED_MODEL_KEYS: dict[str, GameCheck] = {
     "model": text_check(),
@@ -334,10 +365,10 @@ OBJECTIVE_STATUSES = ("decoyed", "triangulated", "consecrated")
 
 
 PLAYER_KEYS: dict[str, GameCheck] = {
-    "force_disposition": text_check(),
-    "primary": text_check(),
+    "force_disposition": card_name_check("Force Disposition"),
+    "primary": card_name_check("Primary Mission"),
     "secondary_mode": choice_check(SECONDARY_MODES),
-    "secondaries": list_check(text_check()),
+    "secondaries": list_check(card_name_check("Secondary Mission"), longest=20, distinct=True),
     "vp": integer_check(0),
     "cp": integer_check(0),
     "deck": object_check(DECK_KEYS, required=("mode",)),
@@ -382,7 +413,7 @@ GAME_KEYS: dict[str, GameCheck] = {
     "battle_round": _check_battle_round,
     "active_player": reference_check("players"),
     "timing": choice_check(TIMINGS),
-    "twist": text_check(),
+    "twist": card_name_check("twist"),
     "players": _check_players,
     "first_player": reference_check("players"),
     "setup": free_object_check(),
