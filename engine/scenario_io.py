@@ -445,7 +445,9 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
     except FileNotFoundError:
         mode = 0o644
     else:
-        if not os.access(target, os.W_OK):
+        # The mode bits too: an administrator may write anything, but a file marked read-only
+        # was marked so to be kept.
+        if not mode & 0o222 or not os.access(target, os.W_OK):
             raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     _remove_leftovers(folder)
     handle, temp_name = _temporary_file(folder)
