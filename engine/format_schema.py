@@ -19,6 +19,7 @@ extra=mappingproxy({}))
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -237,7 +238,8 @@ class Number(Kind):
         return value
 
     def describe(self) -> str:
-        return f"number, {self.unit}, {self.low:g} to {self.high:g}"
+        low = "more than 0" if self.sign == "positive" and self.low <= 0 else f"{self.low:g}"
+        return f"number, {self.unit}, {low} to {self.high:g}"
 
 
 @dataclass(frozen=True)
@@ -300,6 +302,7 @@ class Extra(Kind):
 
     def describe(self) -> str:
         return "object, kept as written"
+
 
 
 @dataclass(frozen=True)
@@ -643,7 +646,7 @@ HEIGHT = _inches("non-negative", MAX_HEIGHT)
 BASE_SIZE = Number("positive", MIN_BASE_MM, MAX_BASE_MM, "mm")
 COUNT = Integer(0, MAX_COUNT)
 TABLE_SIDE = _inches("positive", MAX_BATTLEFIELD, MIN_BATTLEFIELD)
-EXTRA = Field("extra", Extra(), "anything, for tools; kept as written", default=EMPTY)
+EXTRA = Field("extra", Extra(), "anything, for tools", default=EMPTY)
 
 
 BATTLEFIELD = Entity(
@@ -1165,33 +1168,44 @@ def _default_text(spec: Field) -> str:
         return "required"
     if isinstance(spec.default, Derived):
         return spec.default.doc
-    if spec.default is None or spec.default in ((), "", EMPTY):
-        return "none"
     if isinstance(spec.default, UnitStatus):
         return "all false"
-    if isinstance(spec.default, bool):
-        return "true" if spec.default else "false"
-    if isinstance(spec.default, str):
-        return f'`"{spec.default}"`'
-    return f"{spec.default:g}" if isinstance(spec.default, float) else str(spec.default)
+    return f"`{json.dumps(write_default(spec.default))}`" if spec.default is not None else "absent"
 
 
-def field_tables() -> str:
-    """The Markdown field tables of every entity (the generated part of the format's docs)."""
+def write_default(value: Any) -> Any:
+    """A default as the JSON it would be written as."""
+    return thaw(value) if isinstance(value, Mapping | tuple) else value
+
+
+def _table(title: str, rows: list[str], header: str) -> str:
+    ruler = "| " + " | ".join("---" for _ in header.split("|")[1:-1]) + " |"
+    return "\n".join([f"#### {title}", "", header, ruler, *rows])
+
+
+def field_tables(document: Entity) -> str:
+    """The Markdown field tables of the document and every entity, and the ``options`` keys:
+    the generated part of ``docs/scenario-format.md``."""
+    header = "| key | type | default | meaning |"
     blocks: list[str] = []
-    for entity in ENTITIES:
-        rows = [
-            f"#### {entity.title[0].upper()}{entity.title[1:]}",
-            "",
-            "| key | type | default | meaning |",
-            "| --- | --- | --- | --- |",
-        ]
+    for entity in (document, *ENTITIES):
+        rows = []
         for spec in entity.fields:
-            if spec.fixed is not None:
-                rows.append(f'| `{spec.key}` | `"{spec.fixed}"` | required | the kind of base |')
-                continue
-            rows.append(
-                f"| `{spec.key}` | {spec.kind.describe()} | {_default_text(spec)} | {spec.doc} |"
-            )
-        blocks.append("\n".join(rows))
+            kind = f'`"{spec.fixed}"`' if spec.fixed is not None else spec.kind.describe()
+            rows.append(f"| `{spec.key}` | {kind} | {_default_text(spec)} | {spec.doc} |")
+        blocks.append(_table(entity.title[0].upper() + entity.title[1:], rows, header))
+    options = [f"| `{key}` | {kind.describe()} |" for key, kind in option_kinds().items()]
+    blocks.append(_table("Options", options, "| key | type |"))
     return "\n\n".join(blocks) + "\n"
+
+
+DOCS_BEGIN = "<!-- field tables: generated from engine/format_schema.py, do not edit -->"
+DOCS_END = "<!-- end of the generated field tables -->"
+
+
+def with_field_tables(text: str, document: Entity) -> str:
+    """``text`` (the format's documentation) with its generated section brought up to date."""
+    start = text.index(DOCS_BEGIN) + len(DOCS_BEGIN)
+    end = text.index(DOCS_END)
+    return text[:start] + "\n\n" + field_tables(document) + "\n" + text[end:]
+
