@@ -23,6 +23,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, Literal, TypeAlias, cast
 
 import shapely
@@ -101,14 +102,15 @@ class Reader:
         self.problems.append(Problem(path, message))
 
     def obj(
-        self, value: object, path: str, allowed: Sequence[str], required: Sequence[str] = ()
+        self, value: object, path: str, allowed: tuple[str, ...], required: Sequence[str] = ()
     ) -> Mapping[str, Any] | None:
         if not isinstance(value, Mapping):
             self.problem(path, f"must be an object, got {show(value)}")
             return None
-        for key in value:
-            if isinstance(key, str) and key not in allowed:
-                self.problem(join(path, key), f"unknown key (allowed: {', '.join(allowed)})")
+        if not value.keys() <= _key_set(allowed):
+            for key in value:
+                if isinstance(key, str) and key not in allowed:
+                    self.problem(join(path, key), f"unknown key (allowed: {', '.join(allowed)})")
         for key in required:
             if key not in value:
                 self.problem(join(path, key), "missing required key")
@@ -139,6 +141,11 @@ class Reader:
                     path,
                     f"unknown {kind} {show(ref)}; known: {listing(known.get(kind, ())) or 'none'}",
                 )
+
+
+@lru_cache(maxsize=256)
+def _key_set(allowed: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(allowed)
 
 
 _ID_KINDS = {"players": "player", "terrain": "terrain"}
@@ -562,13 +569,27 @@ class Entity:
     """Whether later fields' kinds see the values read so far (``Reader.read``): the document."""
     keys: tuple[str, ...] = ()
     required: tuple[str, ...] = ()
-    read_order: tuple[Field, ...] = ()
+    plan: tuple[tuple[str, str, Callable[[Reader, object, str], Any], Any, int, int], ...] = ()
+    """Per field, in reading order: key, attribute, its kind's reader, default, how, phase."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "keys", tuple(f.key for f in self.fields))
         required = tuple(f.key for f in self.fields if f.default is REQUIRED)
         object.__setattr__(self, "required", required)
-        object.__setattr__(self, "read_order", tuple(sorted(self.fields, key=lambda f: f.phase)))
+        plan = []
+        for spec in sorted(self.fields, key=lambda f: f.phase):
+            how = (
+                _FIXED
+                if spec.fixed is not None
+                else _REQUIRED
+                if spec.default is REQUIRED
+                else _DERIVED
+                if isinstance(spec.default, Derived)
+                else _DEFAULT
+            )
+            default = spec.fixed if how == _FIXED else spec.default
+            plan.append((spec.key, spec.name, spec.kind.read, default, how, spec.phase))
+        object.__setattr__(self, "plan", tuple(plan))
 
     def field(self, key: str) -> Field:
         return next(spec for spec in self.fields if spec.key == key)
@@ -580,38 +601,42 @@ class Entity:
         values: dict[str, Any] = {}
         if self.shares_values:
             reader.read = values
-        derived: list[Field] = []
+        derived: list[tuple[str, Derived]] = []
         sound = True
-        phase = 0
-        for spec in self.read_order:
-            if spec.phase >= AFTER_IDS > phase:
+        prefix = f"{path}." if path else ""
+        ids_known = False
+        for key, name, read, default, how, phase in self.plan:
+            if phase >= AFTER_IDS and not ids_known:
                 reader.check_references()
-            phase = spec.phase
-            if spec.key in entry:
-                if spec.fixed is not None:
-                    if entry[spec.key] != spec.fixed:
-                        shown = show(entry[spec.key])
-                        reader.problem(join(path, spec.key), f'must be "{spec.fixed}", got {shown}')
+                ids_known = True
+            if key in entry:
+                if how == _FIXED:
+                    if entry[key] != default:
+                        shown = show(entry[key])
+                        reader.problem(prefix + key, f'must be "{default}", got {shown}')
                     continue
-                got = spec.kind.read(reader, entry[spec.key], join(path, spec.key))
+                got = read(reader, entry[key], prefix + key)
                 if got is INVALID:
                     sound = False
-                values[spec.name] = got
-            elif spec.default is REQUIRED:
+                values[name] = got
+            elif how == _DEFAULT:
+                values[name] = default
+            elif how == _DERIVED:
+                derived.append((name, default))
+            elif how == _REQUIRED:
                 sound = False
-            elif isinstance(spec.default, Derived):
-                derived.append(spec)
-            elif spec.fixed is None:
-                values[spec.name] = spec.default
-        if phase < AFTER_IDS and self.shares_values:
+        if self.shares_values and not ids_known:
             reader.check_references()
         if self.check is not None:
             self.check(reader, entry, values, path)
         if not sound:
             return INVALID
-        for spec in derived:
-            values[spec.name] = spec.default.compute(values.__getitem__)
+        for name, rule in derived:
+            values[name] = rule.compute(values.__getitem__)
         return self.build(**values)
+
+
+_DEFAULT, _REQUIRED, _DERIVED, _FIXED = range(4)
 
 
 def write_entity(entity: Entity, value: Any) -> dict[str, Any]:

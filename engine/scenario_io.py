@@ -144,22 +144,22 @@ def _nesting_exceeds(raw: bytes, limit: int) -> bool:
     runs in chunks, carrying the depth and whether it is inside a string: memory stays a copy of
     the text plus one chunk, whatever the text holds.
     """
-    cleaned = raw.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+    cleaned = raw.replace(b"\\\\", b"__").replace(b'\\"', b"__") if b"\\" in raw else raw
     data = np.frombuffer(cleaned, dtype=np.uint8)
     depth = 0
-    quotes_so_far = 0
+    inside = False
     for start in range(0, data.size, _DEPTH_SCAN_CHUNK):
         chunk = data[start : start + _DEPTH_SCAN_CHUNK]
-        quotes = np.cumsum(chunk == ord('"')) + quotes_so_far
-        outside = quotes % 2 == 0
-        opening = (chunk == ord("[")) | (chunk == ord("{"))
-        closing = (chunk == ord("]")) | (chunk == ord("}"))
-        steps = (opening & outside).astype(np.int64) - (closing & outside)
-        running = np.cumsum(steps) + depth
+        quotes = np.cumsum(chunk == ord('"'), dtype=np.int32)
+        outside = (quotes & 1) == int(inside)
+        steps = np.zeros(chunk.size, dtype=np.int32)
+        steps[(chunk == ord("[")) | (chunk == ord("{"))] = 1
+        steps[(chunk == ord("]")) | (chunk == ord("}"))] = -1
+        running = np.cumsum(steps * outside, dtype=np.int32) + depth
         if int(running.max()) > limit:
             return True
         depth = int(running[-1])
-        quotes_so_far = int(quotes[-1])
+        inside = bool((int(quotes[-1]) & 1) ^ inside)
     return False
 
 

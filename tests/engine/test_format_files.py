@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine import scenario_io
 from engine.cli import main
 from engine.errors import Problem, ScenarioError
 from engine.format_messages import capped
@@ -261,3 +264,36 @@ def test_a_scenario_that_does_not_read_back_is_not_saved(tmp_path: Path) -> None
         save_scenario(broken, target)
     assert target.read_text(encoding="utf-8") == "the old document"
     assert dumps_scenario(spec()) == SPEC.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The nesting pre-scan agrees with the JSON parser, across chunk boundaries
+
+
+def json_depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((json_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((json_depth(v) for v in value), default=0)
+    return 0
+
+
+tricky_text = st.text(alphabet='[]{}"\\ ab\n', max_size=12)
+nested_json = st.recursive(
+    st.none() | st.integers(-5, 5) | tricky_text,
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(tricky_text, children, max_size=3)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=nested_json, limit=st.integers(0, 8), chunk=st.sampled_from([1, 2, 3, 7, 1 << 20]))
+def test_the_nesting_scan_measures_what_the_parser_reads(
+    value: Any, limit: int, chunk: int
+) -> None:
+    raw = json.dumps(value).encode()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scenario_io, "_DEPTH_SCAN_CHUNK", chunk)
+        assert scenario_io._nesting_exceeds(raw, limit) is (json_depth(value) > limit)
