@@ -311,7 +311,6 @@ class Extra(Kind):
         return "object, kept as written"
 
 
-
 @dataclass(frozen=True)
 class Identifier(Kind):
     def read(self, reader: Reader, value: object, path: str) -> Any:
@@ -1080,8 +1079,7 @@ class DeploymentKind(Kind):
         if not isinstance(value, Mapping):
             reader.problem(
                 path,
-                "must be a deployment id or an object of zones and territories, "
-                f"got {show(value)}",
+                f"must be a deployment id or an object of zones and territories, got {show(value)}",
             )
             return INVALID
         return CUSTOM_DEPLOYMENT.read(reader, value, path)
@@ -1146,7 +1144,10 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
             Field("title", Text(), "shown in the app", default=""),
             Field("ruleset", Choice(ruleset_ids), "the rule system"),
             Field(
-                "options", OptionsKind(), "ruleset parameters", default=EMPTY,
+                "options",
+                OptionsKind(),
+                "ruleset parameters",
+                default=EMPTY,
                 phase=AFTER_DEPLOYMENT,
             ),
             Field("battlefield", Nested(BATTLEFIELD), "its size"),
@@ -1156,8 +1157,9 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
             Field("terrain", ListOf(Nested(TERRAIN)), "terrain pieces", default=()),
             Field("objectives", ListOf(Nested(OBJECTIVE)), "objective markers", default=()),
             Field("markers", ListOf(Nested(MARKER)), "operation markers, tokens", default=()),
-            Field("game", GameKind(), "the moment and mission state", default=None,
-                  phase=AFTER_IDS),
+            Field(
+                "game", GameKind(), "the moment and mission state", default=None, phase=AFTER_IDS
+            ),
             EXTRA,
         ),
         _scenario,
@@ -1233,4 +1235,3 @@ def with_field_tables(text: str, document: Entity) -> str:
     start = text.index(DOCS_BEGIN) + len(DOCS_BEGIN)
     end = text.index(DOCS_END)
     return text[:start] + "\n\n" + field_tables(document) + "\n" + text[end:]
-

@@ -445,12 +445,89 @@ def validate_game(data: object, path: str, ids: GameIds) -> list[Problem]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Typed view
+# Typed views
+#
+# What the engine reads of ``game``. A list the file does not record is ``None`` (the engine
+# counts conditions it cannot decide as not met, and says so), an empty list is a record of
+# nothing.
+
+
+_NO_MAPPING: Mapping[str, Any] = MappingProxyType({})
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    return tuple(str(item) for item in value or ())
+
+
+def _recorded(section: Mapping[str, Any], key: str) -> tuple[Mapping[str, Any], ...] | None:
+    return tuple(section[key]) if key in section else None
+
+
+@dataclass(frozen=True)
+class DestroyedUnit:
+    """An entry of ``game.destroyed_this_turn`` or ``destroyed_previous_turn``."""
+
+    unit: str
+    player: str
+    by: str | None = None
+    by_within_objective_range: bool = False
+    started_within_objective_range: bool = False
+    started_within_central_objective_range: bool = False
+    started_within_terrain: tuple[str, ...] = ()
+    starting_strength: int = 0
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> DestroyedUnit:
+        return cls(
+            unit=str(raw["unit"]),
+            player=str(raw["player"]),
+            by=raw.get("by"),
+            by_within_objective_range=bool(raw.get("by_within_objective_range", False)),
+            started_within_objective_range=bool(raw.get("started_within_objective_range", False)),
+            started_within_central_objective_range=bool(
+                raw.get("started_within_central_objective_range", False)
+            ),
+            started_within_terrain=_texts(raw.get("started_within_terrain")),
+            starting_strength=int(raw.get("starting_strength", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class DestroyedModel:
+    """An entry of ``game.models_destroyed_this_turn``."""
+
+    model: str
+    player: str
+    wounds: int = 0
+    keywords: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> DestroyedModel:
+        return cls(
+            str(raw["model"]),
+            str(raw["player"]),
+            int(raw.get("wounds", 0)),
+            _texts(raw.get("keywords")),
+        )
+
+
+@dataclass(frozen=True)
+class CompletedAction:
+    """An entry of ``game.players.<id>.actions_completed_this_turn``."""
+
+    action: str
+    unit: str | None = None
+    objective: str | None = None
+    terrain: str | None = None
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> CompletedAction:
+        return cls(str(raw["action"]), raw.get("unit"), raw.get("objective"), raw.get("terrain"))
 
 
 @dataclass(frozen=True)
 class PlayerGameState:
-    """One player's mission state."""
+    """One player's mission state (``game.players.<id>``)."""
 
     force_disposition: str | None = None
     primary: str | None = None
@@ -458,6 +535,53 @@ class PlayerGameState:
     secondaries: tuple[str, ...] = ()
     vp: int = 0
     cp: int = 0
+    deck: Mapping[str, Any] | None = None
+    """The saved Secondary deck's JSON (``engine.rulesets.wh40k_ca2026.decks.DeckState``)."""
+    vp_this_round: int = 0
+    controlled_at_start_of_turn: tuple[str, ...] | None = None
+    actions_completed_this_turn: tuple[CompletedAction, ...] | None = None
+    objective_status: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NO_MAPPING)
+    condemned: tuple[str, ...] | None = None
+    surveilled_this_turn: tuple[str, ...] | None = None
+    card_choices: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_MAPPING)
+    all_characters_destroyed: bool = False
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> PlayerGameState:
+        def listed(key: str) -> tuple[str, ...] | None:
+            return _texts(raw[key]) if key in raw else None
+
+        actions = raw.get("actions_completed_this_turn")
+        return cls(
+            force_disposition=raw.get("force_disposition"),
+            primary=raw.get("primary"),
+            secondary_mode=raw.get("secondary_mode"),
+            secondaries=_texts(raw.get("secondaries")),
+            vp=int(raw.get("vp", 0)),
+            cp=int(raw.get("cp", 0)),
+            deck=raw.get("deck"),
+            vp_this_round=int(raw.get("vp_this_round", 0)),
+            controlled_at_start_of_turn=listed("controlled_at_start_of_turn"),
+            actions_completed_this_turn=(
+                None if actions is None else tuple(CompletedAction.of(a) for a in actions)
+            ),
+            objective_status=MappingProxyType(
+                {k: _texts(v) for k, v in raw.get("objective_status", {}).items()}
+            ),
+            condemned=listed("condemned"),
+            surveilled_this_turn=listed("surveilled_this_turn"),
+            card_choices=MappingProxyType(dict(raw.get("card_choices", {}))),
+            all_characters_destroyed=bool(raw.get("all_characters_destroyed", False)),
+        )
+
+    def choices_for(self, card_name: str) -> Mapping[str, Any]:
+        """What the player chose for an active Secondary (the deck's record first)."""
+        if self.deck:
+            for active in self.deck.get("active", ()):
+                if active.get("card") == card_name:
+                    choices: Mapping[str, Any] = active.get("choices", _NO_MAPPING)
+                    return choices
+        return self.card_choices.get(card_name, _NO_MAPPING)
 
 
 @dataclass(frozen=True)
@@ -472,37 +596,49 @@ class GameState:
     >>> state = GameState.from_scenario(s)
     >>> state.battle_round, state.player("red").vp, state.player("blue").vp
     (2, 7, 0)
+    >>> state.destroyed_this_turn is None
+    True
     """
 
     battle_round: int | None = None
     active_player: str | None = None
     timing: Timing | None = None
     twist: str | None = None
+    first_player: str | None = None
     players: Mapping[str, PlayerGameState] = field(default_factory=lambda: MappingProxyType({}))
+    destroyed_this_turn: tuple[DestroyedUnit, ...] | None = None
+    destroyed_previous_turn: tuple[DestroyedUnit, ...] | None = None
+    models_destroyed_this_turn: tuple[DestroyedModel, ...] | None = None
+    left_battlefield_this_turn: tuple[str, ...] | None = None
     raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> GameState:
         """The game state of ``scenario`` (all defaults when it has no ``game`` section)."""
-        raw: Mapping[str, Any] = scenario.game or MappingProxyType({})
-        players_raw: Mapping[str, Mapping[str, Any]] = raw.get("players", {})
-        players = {
-            player_id: PlayerGameState(
-                force_disposition=entry.get("force_disposition"),
-                primary=entry.get("primary"),
-                secondary_mode=entry.get("secondary_mode"),
-                secondaries=tuple(entry.get("secondaries", ())),
-                vp=entry.get("vp", 0),
-                cp=entry.get("cp", 0),
-            )
-            for player_id, entry in players_raw.items()
-        }
+        raw: Mapping[str, Any] = scenario.game or _NO_MAPPING
+        players_raw: Mapping[str, Mapping[str, Any]] = raw.get("players", _NO_MAPPING)
+
+        def units(key: str) -> tuple[DestroyedUnit, ...] | None:
+            entries = _recorded(raw, key)
+            return None if entries is None else tuple(DestroyedUnit.of(e) for e in entries)
+
+        models = _recorded(raw, "models_destroyed_this_turn")
+        left = raw.get("left_battlefield_this_turn")
         return cls(
             battle_round=raw.get("battle_round"),
             active_player=raw.get("active_player"),
             timing=cast(Timing | None, raw.get("timing")),
             twist=raw.get("twist"),
-            players=MappingProxyType(players),
+            first_player=raw.get("first_player"),
+            players=MappingProxyType(
+                {pid: PlayerGameState.of(entry) for pid, entry in players_raw.items()}
+            ),
+            destroyed_this_turn=units("destroyed_this_turn"),
+            destroyed_previous_turn=units("destroyed_previous_turn"),
+            models_destroyed_this_turn=(
+                None if models is None else tuple(DestroyedModel.of(e) for e in models)
+            ),
+            left_battlefield_this_turn=None if left is None else _texts(left),
             raw=raw,
         )
 

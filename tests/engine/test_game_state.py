@@ -289,3 +289,86 @@ def test_game_lists_are_bounded() -> None:
     assert messages({"destroyed_this_turn": [entry] * 1001}) == [
         "game.destroyed_this_turn: must have at most 1000 items, got 1001"
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed views: what the engine reads of the game section
+
+
+def state_of(game: dict[str, Any]) -> GameState:
+    from engine.scenario_io import parse_scenario
+
+    document = {
+        "format": "warplan.scenario",
+        "version": 1,
+        "ruleset": "wh40k-ca2026",
+        "battlefield": {"width": 60, "depth": 44},
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "objectives": [{"id": "obj-centre", "x": 30, "y": 22}],
+        "game": game,
+    }
+    return GameState.from_scenario(parse_scenario(document))
+
+
+def test_a_list_not_recorded_is_none_and_an_empty_one_is_a_record_of_nothing() -> None:
+    absent = state_of({})
+    assert absent.destroyed_this_turn is None
+    assert absent.models_destroyed_this_turn is None
+    assert absent.player("red").condemned is None
+    empty = state_of(
+        {
+            "destroyed_this_turn": [],
+            "models_destroyed_this_turn": [],
+            "players": {"red": {"condemned": []}},
+        }
+    )
+    assert empty.destroyed_this_turn == ()
+    assert empty.models_destroyed_this_turn == ()
+    assert empty.player("red").condemned == ()
+
+
+def test_destroyed_units_and_models_are_typed() -> None:
+    state = state_of(
+        {
+            "destroyed_this_turn": [
+                {"unit": "gone", "player": "blue", "by": "red-1", "starting_strength": 10}
+            ],
+            "models_destroyed_this_turn": [
+                {"model": "m", "player": "blue", "wounds": 4, "keywords": ["CHARACTER"]}
+            ],
+        }
+    )
+    assert state.destroyed_this_turn is not None
+    (unit,) = state.destroyed_this_turn
+    assert (unit.unit, unit.player, unit.by, unit.starting_strength) == (
+        "gone",
+        "blue",
+        "red-1",
+        10,
+    )
+    assert unit.started_within_terrain == ()
+    assert state.models_destroyed_this_turn is not None
+    (model,) = state.models_destroyed_this_turn
+    assert (model.wounds, model.keywords) == (4, ("CHARACTER",))
+
+
+def test_card_choices_come_from_the_deck_first() -> None:
+    state = state_of(
+        {
+            "players": {
+                "red": {
+                    "card_choices": {"BEACON": {"target": "from-choices"}},
+                    "deck": {
+                        "mode": "tactical",
+                        "active": [
+                            {"card": "BEACON", "choices": {"target": "from-deck"}}
+                        ],
+                    },
+                },
+                "blue": {"card_choices": {"BEACON": {"target": "only"}}},
+            }
+        }
+    )
+    assert state.player("red").choices_for("BEACON") == {"target": "from-deck"}
+    assert state.player("blue").choices_for("BEACON") == {"target": "only"}
+    assert state.player("blue").choices_for("ASSASSINATION") == {}
