@@ -159,10 +159,12 @@ def scenarios(draw: st.DrawFn) -> Scenario:
                     draw(heights),
                     draw(st.booleans()),
                     draw(extras),
+                    category=draw(st.sampled_from([None, "dense", "light"])),
                 )
                 for _ in range(draw(st.integers(0, 2)))
             ),
             extra=draw(extras),
+            other_footprints=tuple(draw(rectangles()) for _ in range(draw(st.integers(0, 2)))),
         )
         for _ in range(draw(st.integers(0, 2)))
     )
