@@ -384,7 +384,7 @@ class PolygonKind(Kind):
         return "polygon `[[x, y], ...]`, inches"
 
 
-POINT = Number("any", -MAX_COORDINATE, MAX_COORDINATE, "inches")
+COORDINATE = Number("any", -MAX_COORDINATE, MAX_COORDINATE, "inches")
 POLYGON = PolygonKind()
 
 
@@ -395,8 +395,8 @@ def _point(reader: Reader, value: object, path: str) -> Any:
     if len(pair) != 2:
         reader.problem(path, f"must be a point [x, y], got an array of {len(pair)} values")
         return INVALID
-    x = POINT.read(reader, pair[0], index(path, 0))
-    y = POINT.read(reader, pair[1], index(path, 1))
+    x = COORDINATE.read(reader, pair[0], index(path, 0))
+    y = COORDINATE.read(reader, pair[1], index(path, 1))
     if x is INVALID or y is INVALID:
         return INVALID
     return (x, y)
@@ -590,9 +590,6 @@ class Entity:
             plan.append((spec.key, spec.name, spec.kind.read, default, how, spec.phase))
         object.__setattr__(self, "plan", tuple(plan))
 
-    def field(self, key: str) -> Field:
-        return next(spec for spec in self.fields if spec.key == key)
-
     def read(self, reader: Reader, value: object, path: str) -> Any:
         entry = reader.obj(value, path, self.keys, self.required)
         if entry is None:
@@ -665,7 +662,6 @@ def _inches(sign: Sign, high: float, low: float | None = None) -> Number:
     return Number(sign, 0.0 if low is None else low, high, "inches")
 
 
-COORDINATE = POINT
 HEIGHT = _inches("non-negative", MAX_HEIGHT)
 BASE_SIZE = Number("positive", MIN_BASE_MM, MAX_BASE_MM, "mm")
 COUNT = Integer(0, MAX_COUNT)
@@ -1197,10 +1193,10 @@ def _default_text(spec: Field) -> str:
         return spec.default.doc
     if isinstance(spec.default, UnitStatus):
         return "all false"
-    return f"`{json.dumps(write_default(spec.default))}`" if spec.default is not None else "absent"
+    return f"`{json.dumps(_as_json(spec.default))}`" if spec.default is not None else "absent"
 
 
-def write_default(value: Any) -> Any:
+def _as_json(value: Any) -> Any:
     """A default as the JSON it would be written as."""
     return thaw(value) if isinstance(value, Mapping | tuple) else value
 
