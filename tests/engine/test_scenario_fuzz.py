@@ -253,6 +253,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
                                         "secondaries": st.lists(
                                             st.sampled_from(["CENTRE GROUND", "NO PRISONERS"]),
                                             max_size=2,
+                                            unique=True,
                                         ),
                                     },
                                 )
