@@ -1,10 +1,9 @@
 """Engagement: which enemy models, and so which units, are engaged with each other.
 
-``wh40k-ca2026``: two enemy models are engaged when within 2" horizontally and 5" vertically;
-units are engaged when any of their models are. Other rulesets take the range from
-``options.engagement_range`` (defaults: ``shared-modules`` 2", ``scrollhammer`` base contact,
-taken as within 1 mm) and check no vertical distance unless ``options.engagement_vertical_range``
-is given.
+Two enemy models are engaged when within the rule system's engagement range (Chapter Approved
+2" horizontally and 5" vertically; Shared Scenario Modules 2"; Scrollhammer base contact, taken
+as within 1 mm, with no vertical limit), overridden by ``options.engagement_range`` and
+``options.engagement_vertical_range``; units are engaged when any of their models are.
 
 >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
 >>> red = Unit("red-u", "red", (Model("red-m", 10.0, 10.0, CircleBase(32)),))
@@ -26,47 +25,51 @@ import numpy as np
 from engine.errors import RulesError
 from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import TOLERANCE, IntArray, ModelTable, close_pairs, model_table
-from engine.model import MM_PER_INCH, Scenario
-
-_DEFAULT_RANGE = {"wh40k-ca2026": 2.0, "shared-modules": 2.0, "scrollhammer": 1.0 / MM_PER_INCH}
-_SECTION = {
-    "wh40k-ca2026": "03.04 Engagement",
-    "shared-modules": "Engagement range (options.engagement_range)",
-    "scrollhammer": "Base contact (within 1 mm)",
-}
+from engine.model import Scenario
+from engine.rulesets import ruleset_for
 
 
 @dataclass(frozen=True)
 class EngagementRules:
+    """The engagement range in force: horizontal and (``None``: heights do not count)
+    vertical inches, and the rule's section."""
+
     ruleset: str
     horizontal: float
     vertical: float | None
+    section: str = "Engagement"
 
     @property
     def rule(self) -> RuleRef:
-        return RuleRef(self.ruleset, _SECTION.get(self.ruleset, "Engagement"))
+        return RuleRef(self.ruleset, self.section)
 
 
 def engagement_rules(scenario: Scenario) -> EngagementRules:
-    """The engagement range in force.
+    """The engagement range in force: the rule system's, overridden by the options.
 
     >>> from engine.model import Player, Scenario
     >>> rules = engagement_rules(Scenario("scrollhammer", (Player("a"), Player("b"))))
     >>> round(rules.horizontal * 25.4, 9)
     1.0
     """
-    ruleset = scenario.ruleset
-    default_vertical = 5.0 if ruleset == "wh40k-ca2026" else None
-    horizontal = scenario.option("engagement_range", _DEFAULT_RANGE.get(ruleset))
-    vertical = scenario.option("engagement_vertical_range", default_vertical)
+    return ruleset_for(scenario).engagement_rules(scenario)
+
+
+def engagement_with_options(scenario: Scenario, defaults: EngagementRules) -> EngagementRules:
+    """A rule system's engagement values overridden by ``options.engagement_range`` and
+    ``options.engagement_vertical_range`` (``RulesError`` for a bad value)."""
+    horizontal = scenario.option("engagement_range", defaults.horizontal)
+    vertical = scenario.option("engagement_vertical_range", defaults.vertical)
     for key, value in (("engagement_range", horizontal), ("engagement_vertical_range", vertical)):
         if value is None and key == "engagement_vertical_range":
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
             raise RulesError(f"options.{key} must be a non-negative number, got {value!r}")
-    assert horizontal is not None
     return EngagementRules(
-        ruleset, float(horizontal), None if vertical is None else float(vertical)
+        defaults.ruleset,
+        float(horizontal),
+        None if vertical is None else float(vertical),
+        defaults.section,
     )
 
 

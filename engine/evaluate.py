@@ -13,9 +13,8 @@ while a unit is dragged.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -46,6 +45,10 @@ from engine.objectives import (
     objective_rules,
 )
 from engine.overlaps import ModelPair, overlapping_pairs
+from engine.rulesets import ruleset_for
+from engine.rulesets.base import RulesetReport, Score
+from engine.visibility import PairVisibility
+from engine.visibility import visibility as line_of_sight
 
 
 @dataclass(frozen=True)
@@ -194,8 +197,19 @@ class Evaluation:
     overlaps: tuple[ModelPair, ...]
     """Pairs of models whose bases overlap (see :mod:`engine.overlaps`), sorted."""
     player_names: Mapping[str, str]
-    visibility: tuple[Any, ...] | None = None
+    scenario: Scenario = field(repr=False, compare=False)
+    visibility: tuple[PairVisibility, ...] | None = None
     notes: tuple[str, ...] = ()
+
+    @cached_property
+    def ruleset_report(self) -> RulesetReport:
+        """The rule system's own report (:meth:`engine.rulesets.base.Ruleset.report`), worked
+        out on first use from this evaluation."""
+        return ruleset_for(self.scenario).report(self.scenario, self)
+
+    def score(self) -> Score:
+        """The rule system's score of the moment the file's ``game`` describes."""
+        return ruleset_for(self.scenario).score(self.scenario, self)
 
     def objective(self, objective_id: str) -> ObjectiveControl:
         return next(o for o in self.objectives if o.id == objective_id)
@@ -224,6 +238,7 @@ class Evaluation:
             "engagements": self.engagements.to_json(),
             "rules": self.rules.to_json(),
             "overlaps": [list(pair) for pair in self.overlaps],
+            "ruleset_report": self.ruleset_report.to_json(),
         }
         if self.visibility is not None:
             data["visibility"] = [v.to_json() for v in self.visibility]
@@ -262,8 +277,8 @@ class Evaluation:
                     )
         if self.visibility is not None:
             lines.append("Visibility")
-            for pair in self.visibility:
-                data = pair.to_json()
+            for seen in self.visibility:
+                data = seen.to_json()
                 lines.append(
                     f"  {data.get('observer')} -> {data.get('target')}: "
                     f"visible {data.get('visible')}, fully visible {data.get('fully_visible')}, "
@@ -277,18 +292,13 @@ class Evaluation:
 def evaluate(scenario: Scenario, *, visibility: bool = True) -> Evaluation:
     """Everything the engine concludes about ``scenario``.
 
-    Line of sight comes from ``engine.visibility`` when ``visibility`` is true and that module
-    is available; otherwise ``Evaluation.visibility`` is ``None``.
+    Line of sight (:func:`engine.visibility.visibility`) only when ``visibility`` is true;
+    otherwise ``Evaluation.visibility`` is ``None``.
     """
     evaluation = _State(scenario).evaluation()
     if not visibility:
         return evaluation
-    try:
-        module: Any = importlib.import_module("engine.visibility")
-    except ImportError:
-        return evaluation
-    pairs = tuple(module.visibility(scenario))
-    return replace(evaluation, visibility=pairs)
+    return replace(evaluation, visibility=tuple(line_of_sight(scenario)))
 
 
 class _State:
@@ -372,6 +382,7 @@ class _State:
             self.rules,
             self.overlaps,
             self.player_names,
+            self.scenario,
             None,
             notes,
         )
@@ -413,16 +424,7 @@ class IncrementalEvaluator:
 
 def _changed_units(old: Scenario, new: Scenario, moved: set[str]) -> list[int] | None:
     """Indices of units to recompute, or ``None`` when the layout changed (start afresh)."""
-    if (
-        len(old.units) != len(new.units)
-        or old.ruleset != new.ruleset
-        or old.players != new.players
-        or old.battlefield != new.battlefield
-        or old.options != new.options
-        or old.deployment != new.deployment
-        or old.terrain != new.terrain
-        or old.objectives != new.objectives
-    ):
+    if len(old.units) != len(new.units) or _setting(old) != _setting(new):
         return None
     changed: list[int] = []
     for index, (before, after) in enumerate(zip(old.units, new.units, strict=True)):
@@ -437,3 +439,17 @@ def _changed_units(old: Scenario, new: Scenario, moved: set[str]) -> list[int] |
         if after.id in moved or before != after:
             changed.append(index)
     return changed
+
+
+def _setting(scenario: Scenario) -> tuple[object, ...]:
+    """Everything but the units: when any of it changes, an update starts afresh."""
+    return (
+        scenario.ruleset,
+        scenario.players,
+        scenario.battlefield,
+        scenario.options,
+        scenario.deployment,
+        scenario.terrain,
+        scenario.objectives,
+        scenario.game,
+    )

@@ -42,8 +42,8 @@ from PySide6.QtWidgets import (
 
 from engine.errors import RulesError, WarplanError
 from engine.model import Model, Scenario
-from engine.rulesets.scrollhammer.battlefield import model_edge_distance, model_reach
-from engine.rulesets.scrollhammer.violations import inches
+from engine.battlefield_edges import model_edge_distance, model_reach
+from engine.explain import inches
 from engine.rulesets.shared_modules import (
     PlayerLedgers,
     SharedModulesReport,
