@@ -241,7 +241,7 @@ class UnitPosition:
     model_ids: tuple[str, ...]
     model_quarters: tuple[str | None, ...]
     centre_distances: tuple[float, ...]
-    ruleset: str = "wh40k-ca2026"
+    ruleset: str
 
     @property
     def quarter_rule(self) -> RuleRef:
