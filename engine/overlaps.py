@@ -19,12 +19,12 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine.geometry import (
-    KIND_CIRCLE,
     TOLERANCE,
     IntArray,
     ModelTable,
+    clearly_overlapping,
     model_table,
-    overlap_depth,
+    overlap_depths,
 )
 from engine.model import Scenario
 
@@ -59,16 +59,16 @@ def overlapping_pairs(
     if len(first) == 0 or count < 2:
         return ()
     i, j = _candidates(table, first)
-    shapes = table.shapes
+    if len(i) == 0:
+        return ()
+    crossing = clearly_overlapping(table.shapes, i, j, TOLERANCE)
+    unclear = np.flatnonzero(~crossing)
+    crossing[unclear] = overlap_depths(table.shapes, i[unclear], j[unclear]) > TOLERANCE
     ids = table.model_ids
-    found: set[ModelPair] = set()
-    for a, b in zip(i.tolist(), j.tolist(), strict=True):
-        if shapes.kind[a] == KIND_CIRCLE and shapes.kind[b] == KIND_CIRCLE:
-            overlapping = True
-        else:
-            overlapping = overlap_depth(shapes.shape(a), shapes.shape(b)) > TOLERANCE
-        if overlapping:
-            found.add((ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a]))
+    found = {
+        (ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a])
+        for a, b in zip(i[crossing].tolist(), j[crossing].tolist(), strict=True)
+    }
     return tuple(sorted(found))
 
 
