@@ -16,7 +16,7 @@ as within 1 mm, with no vertical limit), overridden by ``options.engagement_rang
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
@@ -27,6 +27,7 @@ from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import TOLERANCE, IntArray, ModelTable, close_pairs, model_table
 from engine.model import Scenario
 from engine.rulesets import ruleset_for
+from engine.spatial import near_pairs
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,13 @@ class Engagements:
 
     rules: EngagementRules
     pairs: tuple[EngagedPair, ...]
+    partners: Mapping[str, tuple[str, ...]] | None = field(default=None, compare=False)
+    """Each engaged unit's sorted partners, when the caller keeps them (else worked out)."""
 
     @cached_property
     def _partners(self) -> Mapping[str, tuple[str, ...]]:
+        if self.partners is not None:
+            return self.partners
         found: dict[str, set[str]] = {}
         for pair in self.pairs:
             found.setdefault(pair.unit_a, set()).add(pair.unit_b)
@@ -165,25 +170,21 @@ def engaged_pairs(
     rows: Iterable[int] | None = None,
 ) -> tuple[EngagedPair, ...]:
     """Engaged pairs among all models, or only those involving ``rows``, sorted by model ids."""
-    if rows is None:
-        first = np.flatnonzero(table.player_index == 0)
-        second = np.flatnonzero(table.player_index == 1)
-    else:
-        first = np.asarray(sorted(set(rows)), dtype=np.int64)
-        if len(first) == 0:
-            return ()
-        second = np.arange(len(table.model_ids), dtype=np.int64)
-    # Bounding circles prune the all-pairs matrix before any exact measuring.
     shapes = table.shapes
-    gap = np.hypot(
-        shapes.x[first][:, None] - shapes.x[second][None, :],
-        shapes.y[first][:, None] - shapes.y[second][None, :],
-    )
-    gap -= shapes.bounding[first][:, None] + shapes.bounding[second][None, :]
+    queried: IntArray | None = None
+    if rows is not None:
+        queried = np.asarray(sorted(set(rows)), dtype=np.int64)
+        if len(queried) == 0:
+            return ()
+    # The grid and then bounding circles prune the pairs before any exact measuring.
+    reach = 2.0 * float(shapes.bounding.max()) + rules.horizontal + TOLERANCE if len(shapes) else 0
+    i, j = near_pairs(shapes.x, shapes.y, reach, queried)
+    enemies = table.player_index[i] != table.player_index[j]
+    i, j = i[enemies], j[enemies]
+    gap = np.hypot(shapes.x[i] - shapes.x[j], shapes.y[i] - shapes.y[j])
+    gap -= shapes.bounding[i] + shapes.bounding[j]
     reachable = gap <= rules.horizontal + TOLERANCE
-    reachable &= table.player_index[first][:, None] != table.player_index[second][None, :]
-    i, j = np.nonzero(reachable)
-    return _pairs(scenario, table, rules, first[i], second[j])
+    return _pairs(scenario, table, rules, i[reachable], j[reachable])
 
 
 def _pairs(

@@ -320,12 +320,16 @@ class _State:
         self.player_names = player_names(scenario)
         self.control_cache: ControlCache | None = None
         self.changed_rows: IntArray | None = None
-        self.rulings: dict[str, UnitRuling] = {}
         self.positions: list[UnitPosition] = list(
             positions_of_units(
                 scenario, self.table, self.regions, self.areas, range(len(scenario.units))
             )
         )
+        self.unit_index = {u.id: k for k, u in enumerate(scenario.units)}
+        self.partners = _partners(self.pairs)
+        self.rulings: list[UnitRuling] = [
+            UnitRuling(p, self.partners.get(p.id, ())) for p in self.positions
+        ]
 
     def update(self, scenario: Scenario, unit_indices: Sequence[int]) -> None:
         self.scenario = scenario
@@ -340,11 +344,17 @@ class _State:
             fresh = model_areas(scenario, self.table.shapes.take(rows), self.regions)
             self.areas = self.areas.with_rows(rows, fresh)
             moved_ids = {self.table.model_ids[r] for r in rows.tolist()}
-            kept = [
-                p for p in self.pairs if p.model_a not in moved_ids and p.model_b not in moved_ids
-            ]
+            kept: list[EngagedPair] = []
+            touched: set[str] = set()
+            for pair in self.pairs:
+                if pair.model_a in moved_ids or pair.model_b in moved_ids:
+                    touched.update((pair.unit_a, pair.unit_b))
+                else:
+                    kept.append(pair)
             added = set(engaged_pairs(scenario, self.table, self.engagement_rules, rows.tolist()))
+            touched.update(u for p in added for u in (p.unit_a, p.unit_b))
             self.pairs = tuple(sorted([*kept, *added], key=lambda p: (p.model_a, p.model_b)))
+            self.partners = _partners(self.pairs)
             untouched = [
                 p for p in self.overlaps if p[0] not in moved_ids and p[1] not in moved_ids
             ]
@@ -355,16 +365,16 @@ class _State:
         )
         for u, position in zip(unit_indices, fresh_positions, strict=True):
             self.positions[u] = position
-
-    def _ruling(self, position: UnitPosition, engaged_with: tuple[str, ...]) -> UnitRuling:
-        known = self.rulings.get(position.id)
-        if known is not None and known.position is position and known.engaged_with == engaged_with:
-            return known
-        ruling = self.rulings[position.id] = UnitRuling(position, engaged_with)
-        return ruling
+        # Only the moved units and those whose engagement changed get a new row.
+        refreshed = set(unit_indices)
+        if len(rows):
+            refreshed.update(self.unit_index[u] for u in touched)
+        for u in refreshed:
+            position = self.positions[u]
+            self.rulings[u] = UnitRuling(position, self.partners.get(position.id, ()))
 
     def evaluation(self) -> Evaluation:
-        engagements = Engagements(self.engagement_rules, self.pairs)
+        engagements = Engagements(self.engagement_rules, self.pairs, self.partners)
         objectives, self.control_cache = control_from_distances(
             self.scenario,
             self.table,
@@ -373,7 +383,7 @@ class _State:
             self.control_cache,
             self.changed_rows,
         )
-        units = tuple(self._ruling(p, engagements.engaged_with(p.id)) for p in self.positions)
+        units = tuple(self.rulings)
         notes = (self.regions.note,) if self.regions.note else ()
         return Evaluation(
             objectives,
@@ -420,6 +430,15 @@ class IncrementalEvaluator:
             self._state.update(scenario, changed)
         self._evaluation = self._state.evaluation()
         return self._evaluation
+
+
+def _partners(pairs: Iterable[EngagedPair]) -> dict[str, tuple[str, ...]]:
+    """Each engaged unit's partners, sorted."""
+    found: dict[str, set[str]] = {}
+    for pair in pairs:
+        found.setdefault(pair.unit_a, set()).add(pair.unit_b)
+        found.setdefault(pair.unit_b, set()).add(pair.unit_a)
+    return {u: tuple(sorted(v)) for u, v in found.items()}
 
 
 def _changed_units(old: Scenario, new: Scenario, moved: set[str]) -> list[int] | None:

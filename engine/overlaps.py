@@ -27,6 +27,7 @@ from engine.geometry import (
     overlap_depths,
 )
 from engine.model import Scenario
+from engine.spatial import near_pairs
 
 ModelPair = tuple[str, str]
 """Two model ids, the smaller first."""
@@ -74,15 +75,11 @@ def overlapping_pairs(
 
 def _candidates(table: ModelTable, first: IntArray) -> tuple[IntArray, IntArray]:
     """Row pairs whose bounding circles cross by more than the tolerance (round pairs: exactly
-    the overlapping ones), each pair once, smaller row first."""
+    the overlapping ones), each pair once, smaller row first, found through the grid."""
     shapes = table.shapes
-    gap = np.hypot(
-        shapes.x[first][:, None] - shapes.x[None, :], shapes.y[first][:, None] - shapes.y[None, :]
-    )
-    gap -= shapes.bounding[first][:, None] + shapes.bounding[None, :]
-    k, j = np.nonzero(gap < -TOLERANCE)
-    i = first[k]
-    keep = i != j
-    low, high = np.minimum(i[keep], j[keep]), np.maximum(i[keep], j[keep])
-    pairs = np.unique(np.stack((low, high), axis=1), axis=0) if len(low) else np.zeros((0, 2))
-    return pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
+    reach = 2.0 * float(shapes.bounding.max())
+    rows = None if len(first) == len(shapes.x) else first
+    i, j = near_pairs(shapes.x, shapes.y, reach, rows)
+    gap = np.hypot(shapes.x[i] - shapes.x[j], shapes.y[i] - shapes.y[j])
+    keep = gap - shapes.bounding[i] - shapes.bounding[j] < -TOLERANCE
+    return i[keep], j[keep]
