@@ -27,7 +27,7 @@ from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import TOLERANCE, IntArray, ModelTable, close_pairs, model_table
 from engine.model import Scenario
 from engine.rulesets import ruleset_for
-from engine.spatial import near_pairs
+from engine.spatial import Grid
 
 
 @dataclass(frozen=True)
@@ -163,13 +163,22 @@ def engagements(scenario: Scenario) -> Engagements:
     return Engagements(rules, engaged_pairs(scenario, table, rules))
 
 
+def engagement_grid(table: ModelTable, rules: EngagementRules) -> Grid:
+    """The grid :func:`engaged_pairs` searches: cells as wide as two of the largest bases plus
+    the engagement range."""
+    largest = float(table.shapes.bounding.max()) if len(table.model_ids) else 0.0
+    return Grid.build(table.shapes.x, table.shapes.y, 2.0 * largest + rules.horizontal + TOLERANCE)
+
+
 def engaged_pairs(
     scenario: Scenario,
     table: ModelTable,
     rules: EngagementRules,
     rows: Iterable[int] | None = None,
+    grid: Grid | None = None,
 ) -> tuple[EngagedPair, ...]:
-    """Engaged pairs among all models, or only those involving ``rows``, sorted by model ids."""
+    """Engaged pairs among all models, or only those involving ``rows``, sorted by model ids;
+    ``grid``: the table's :func:`engagement_grid`, when the caller keeps one."""
     shapes = table.shapes
     queried: IntArray | None = None
     if rows is not None:
@@ -177,8 +186,7 @@ def engaged_pairs(
         if len(queried) == 0:
             return ()
     # The grid and then bounding circles prune the pairs before any exact measuring.
-    reach = 2.0 * float(shapes.bounding.max()) + rules.horizontal + TOLERANCE if len(shapes) else 0
-    i, j = near_pairs(shapes.x, shapes.y, reach, queried)
+    i, j = (grid or engagement_grid(table, rules)).pairs(queried)
     enemies = table.player_index[i] != table.player_index[j]
     i, j = i[enemies], j[enemies]
     gap = np.hypot(shapes.x[i] - shapes.x[j], shapes.y[i] - shapes.y[j])

@@ -13,10 +13,11 @@ while a unit is dragged.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine.areas import (
     ModelAreas,
@@ -31,6 +32,7 @@ from engine.engagement import (
     EngagementRules,
     Engagements,
     engaged_pairs,
+    engagement_grid,
     engagement_rules,
 )
 from engine.explain import Explanation, inches, player_names
@@ -44,7 +46,7 @@ from engine.objectives import (
     objective_distances,
     objective_rules,
 )
-from engine.overlaps import ModelPair, overlapping_pairs
+from engine.overlaps import ModelPair, overlap_grid, overlapping_pairs
 from engine.rulesets import ruleset_for
 from engine.rulesets.base import RulesetReport, Score
 from engine.visibility import PairVisibility
@@ -301,6 +303,48 @@ def evaluate(scenario: Scenario, *, visibility: bool = True) -> Evaluation:
     return replace(evaluation, visibility=tuple(line_of_sight(scenario)))
 
 
+PairValue = TypeVar("PairValue")
+
+
+class _SortedPairs(Generic[PairValue]):
+    """Values keyed by a pair of model ids, kept sorted by key, with each model's keys indexed,
+    so that removing a moved model's pairs and adding its new ones costs O(its pairs + log)."""
+
+    def __init__(self, items: Iterable[tuple[ModelPair, PairValue]]) -> None:
+        self.by_key: dict[ModelPair, PairValue] = dict(items)
+        self.keys: list[ModelPair] = sorted(self.by_key)
+        self.of_model: dict[str, set[ModelPair]] = {}
+        for key in self.keys:
+            self._index(key)
+        self.values: tuple[PairValue, ...] = tuple(self.by_key[k] for k in self.keys)
+
+    def _index(self, key: ModelPair) -> None:
+        for model_id in key:
+            self.of_model.setdefault(model_id, set()).add(key)
+
+    def replace(
+        self, models: Iterable[str], fresh: Iterable[tuple[ModelPair, PairValue]]
+    ) -> list[PairValue]:
+        """Drop every pair of ``models``, add ``fresh``; the dropped values."""
+        dropped: list[PairValue] = []
+        for model_id in models:
+            for key in self.of_model.pop(model_id, set()):
+                value = self.by_key.pop(key, None)
+                if value is None:
+                    continue
+                dropped.append(value)
+                del self.keys[bisect.bisect_left(self.keys, key)]
+                other = key[1] if key[0] == model_id else key[0]
+                self.of_model.get(other, set()).discard(key)
+        for key, value in fresh:
+            if key not in self.by_key:
+                bisect.insort(self.keys, key)
+                self._index(key)
+            self.by_key[key] = value
+        self.values = tuple(self.by_key[k] for k in self.keys)
+        return dropped
+
+
 class _State:
     """Everything needed to answer for one scenario, kept so it can be updated in part."""
 
@@ -312,11 +356,17 @@ class _State:
         self.regions: Regions = regions(scenario)
         self.distances: FloatArray = objective_distances(scenario, self.table, self.objective_rules)
         self.areas: ModelAreas = model_areas(scenario, self.table.shapes, self.regions)
-        self.pairs: tuple[EngagedPair, ...] = engaged_pairs(
-            scenario, self.table, self.engagement_rules
+        self._grids()
+        self.pairs = _SortedPairs(
+            ((p.model_a, p.model_b), p)
+            for p in engaged_pairs(
+                scenario, self.table, self.engagement_rules, grid=self.engagement_grid
+            )
         )
         self.rules = _rules_in_force(self.objective_rules, self.engagement_rules)
-        self.overlaps: tuple[ModelPair, ...] = overlapping_pairs(self.table)
+        self.overlaps = _SortedPairs(
+            (p, p) for p in overlapping_pairs(self.table, grid=self.overlap_grid)
+        )
         self.player_names = player_names(scenario)
         self.control_cache: ControlCache | None = None
         self.changed_rows: IntArray | None = None
@@ -326,55 +376,75 @@ class _State:
             )
         )
         self.unit_index = {u.id: k for k, u in enumerate(scenario.units)}
-        self.partners = _partners(self.pairs)
+        self.links: dict[str, dict[str, int]] = {}
+        self._link(self.pairs.values, 1)
+        self.partners: dict[str, tuple[str, ...]] = {
+            u: tuple(sorted(v)) for u, v in self.links.items()
+        }
         self.rulings: list[UnitRuling] = [
             UnitRuling(p, self.partners.get(p.id, ())) for p in self.positions
         ]
+
+    def _grids(self) -> None:
+        shapes = self.table.shapes
+        self.largest_base = float(shapes.bounding.max()) if len(shapes) else 0.0
+        self.engagement_grid = engagement_grid(self.table, self.engagement_rules)
+        self.overlap_grid = overlap_grid(self.table)
+
+    def _link(self, pairs: Iterable[EngagedPair], change: int) -> None:
+        """Count (``change`` +1) or uncount (-1) each pair in its units' engagement links."""
+        for pair in pairs:
+            for unit, other in ((pair.unit_a, pair.unit_b), (pair.unit_b, pair.unit_a)):
+                links = self.links.setdefault(unit, {})
+                links[other] = links.get(other, 0) + change
+                if links[other] == 0:
+                    del links[other]
+                if not links:
+                    del self.links[unit]
 
     def update(self, scenario: Scenario, unit_indices: Sequence[int]) -> None:
         self.scenario = scenario
         self.table = self.table.with_units(scenario, unit_indices)
         rows = self.table.rows_of_units(unit_indices)
         self.changed_rows = rows
+        touched: set[str] = set()
         if len(rows):
+            shapes = self.table.shapes
+            if float(shapes.bounding[rows].max()) > self.largest_base:
+                self._grids()
+            else:
+                self.engagement_grid = self.engagement_grid.moved(rows, shapes.x, shapes.y)
+                self.overlap_grid = self.overlap_grid.moved(rows, shapes.x, shapes.y)
             self.distances = self.distances.copy()
             self.distances[:, rows] = objective_distances(
                 scenario, self.table, self.objective_rules, rows.tolist()
             )
-            fresh = model_areas(scenario, self.table.shapes.take(rows), self.regions)
+            fresh = model_areas(scenario, shapes.take(rows), self.regions)
             self.areas = self.areas.with_rows(rows, fresh)
-            moved_ids = {self.table.model_ids[r] for r in rows.tolist()}
-            kept: list[EngagedPair] = []
-            touched: set[str] = set()
-            for pair in self.pairs:
-                if pair.model_a in moved_ids or pair.model_b in moved_ids:
-                    touched.update((pair.unit_a, pair.unit_b))
-                else:
-                    kept.append(pair)
-            added = set(engaged_pairs(scenario, self.table, self.engagement_rules, rows.tolist()))
-            touched.update(u for p in added for u in (p.unit_a, p.unit_b))
-            self.pairs = tuple(sorted([*kept, *added], key=lambda p: (p.model_a, p.model_b)))
-            self.partners = _partners(self.pairs)
-            untouched = [
-                p for p in self.overlaps if p[0] not in moved_ids and p[1] not in moved_ids
-            ]
-            fresh_overlaps = overlapping_pairs(self.table, rows.tolist())
-            self.overlaps = tuple(sorted({*untouched, *fresh_overlaps}))
+            moved_ids = [self.table.model_ids[r] for r in rows.tolist()]
+            added = engaged_pairs(
+                scenario, self.table, self.engagement_rules, rows.tolist(), self.engagement_grid
+            )
+            dropped = self.pairs.replace(moved_ids, (((p.model_a, p.model_b), p) for p in added))
+            self._link(dropped, -1)
+            self._link(added, 1)
+            touched = {u for p in (*dropped, *added) for u in (p.unit_a, p.unit_b)}
+            for unit in touched:
+                self.partners[unit] = tuple(sorted(self.links.get(unit, {})))
+            fresh_overlaps = overlapping_pairs(self.table, rows.tolist(), self.overlap_grid)
+            self.overlaps.replace(moved_ids, ((p, p) for p in fresh_overlaps))
         fresh_positions = positions_of_units(
             scenario, self.table, self.regions, self.areas, unit_indices
         )
         for u, position in zip(unit_indices, fresh_positions, strict=True):
             self.positions[u] = position
         # Only the moved units and those whose engagement changed get a new row.
-        refreshed = set(unit_indices)
-        if len(rows):
-            refreshed.update(self.unit_index[u] for u in touched)
-        for u in refreshed:
+        for u in {*unit_indices, *(self.unit_index[unit] for unit in touched)}:
             position = self.positions[u]
             self.rulings[u] = UnitRuling(position, self.partners.get(position.id, ()))
 
     def evaluation(self) -> Evaluation:
-        engagements = Engagements(self.engagement_rules, self.pairs, self.partners)
+        engagements = Engagements(self.engagement_rules, self.pairs.values, self.partners)
         objectives, self.control_cache = control_from_distances(
             self.scenario,
             self.table,
@@ -390,7 +460,7 @@ class _State:
             units,
             engagements,
             self.rules,
-            self.overlaps,
+            self.overlaps.values,
             self.player_names,
             self.scenario,
             None,
@@ -430,15 +500,6 @@ class IncrementalEvaluator:
             self._state.update(scenario, changed)
         self._evaluation = self._state.evaluation()
         return self._evaluation
-
-
-def _partners(pairs: Iterable[EngagedPair]) -> dict[str, tuple[str, ...]]:
-    """Each engaged unit's partners, sorted."""
-    found: dict[str, set[str]] = {}
-    for pair in pairs:
-        found.setdefault(pair.unit_a, set()).add(pair.unit_b)
-        found.setdefault(pair.unit_b, set()).add(pair.unit_a)
-    return {u: tuple(sorted(v)) for u, v in found.items()}
 
 
 def _changed_units(old: Scenario, new: Scenario, moved: set[str]) -> list[int] | None:
