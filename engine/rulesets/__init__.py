@@ -40,6 +40,25 @@ def ruleset_for(scenario_or_id: Scenario | str) -> Ruleset:
     return found
 
 
+def other_systems_options(ruleset_id: str) -> frozenset[str]:
+    """The option keys other rule systems read and ``ruleset_id``'s does not: what a new game
+    of ``ruleset_id`` drops from a scenario.
+
+    >>> sorted(other_systems_options("wh40k-ca2026"))[:3]
+    ['annihilation_counts_undeployed', 'base_contact', 'centre_clear_radius']
+    >>> "mission" in other_systems_options("scrollhammer")
+    False
+    """
+    own = set(ruleset_for(ruleset_id).option_checks)
+    return frozenset(
+        key
+        for other in RULESET_IDS
+        if other != ruleset_id
+        for key in ruleset_for(other).option_checks
+        if key not in own
+    )
+
+
 @cache
 def _registry() -> Mapping[str, Ruleset]:
     # Imported on first use: the packages build on the core rules modules, which look their

@@ -23,6 +23,7 @@ from engine.engagement import EngagementRules, engagement_with_options
 from engine.model import MM_PER_INCH, Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
 from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.scrollhammer._data import standard_rules
 from engine.rulesets.scrollhammer.control import RULE, declared_choices
@@ -108,6 +109,7 @@ class Scrollhammer:
         )
 
     def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
+        choices.setdefault("dropped_options", other_systems_options(self.id))
         return new_game(scenario, seed=seed, **choices)
 
     def _details(self, scenario: Scenario, evaluation: Evaluation | None) -> ScrollhammerReport:

@@ -23,6 +23,7 @@ from engine.explain import Violation
 from engine.model import Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
 from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.shared_modules._data import number
 from engine.rulesets.shared_modules.formations import follower_violations, lead_model_violations
@@ -109,6 +110,7 @@ class SharedModules:
         )
 
     def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
+        choices.setdefault("dropped_options", other_systems_options(self.id))
         return new_game(scenario, seed=seed, **choices)
 
 

@@ -27,6 +27,7 @@ from engine.explain import Violation
 from engine.model import Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
 from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress, new_game
 from engine.rulesets.wh40k_ca2026.scoring import score
@@ -100,6 +101,7 @@ class ChapterApproved:
         return score(scenario, evaluation)
 
     def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
+        choices.setdefault("dropped_options", other_systems_options(self.id))
         return new_game(scenario, seed=seed, **choices)
 
 

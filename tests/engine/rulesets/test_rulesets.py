@@ -229,3 +229,16 @@ def test_score_takes_the_one_evaluation() -> None:
     evaluation = evaluate(demo, visibility=False)
     assert score(demo, evaluation).to_json() == score(demo).to_json()
     assert evaluation.score().to_json() == score(demo).to_json()
+
+
+def test_a_new_game_drops_the_other_systems_options() -> None:
+    scrollhammer = load_scenario(HELD_GROUND)
+    assert "mission" in scrollhammer.options
+    ca = ruleset_for("wh40k-ca2026").new_game(
+        scrollhammer, seed=2, force_dispositions=("Take and Hold", "Purge the Foe")
+    )
+    assert "mission" not in ca.options
+    assert "diagonal" not in ca.options
+    shared = ruleset_for("shared-modules").new_game(scrollhammer, seed=2)
+    assert "mission" not in shared.options
+    assert shared.options["deploys_first"] in ("red", "blue")
