@@ -29,6 +29,8 @@ from engine.geometry import FloatArray, IntArray
 _SHIFT = np.int64(1 << 32)
 _CENTRE = np.int64(1 << 31)
 _OFFSETS = np.array([dx * (1 << 32) + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
+_FORWARD = np.array([0, 1 << 32, (1 << 32) + 1, (1 << 32) - 1, 1], dtype=np.int64)
+"""The own cell and four of the eight neighbours: each pair of cells met once."""
 
 
 def _keys(x: FloatArray, y: FloatArray, cell: float) -> IntArray:
@@ -69,20 +71,32 @@ class Grid:
         """Candidate row pairs ``(i[k], j[k])``, ``i < j``, each once, holding every pair of
         centres within :attr:`cell` of each other; with ``rows``, only pairs with one of them."""
         count = len(self.keys)
-        queried = np.arange(count, dtype=np.int64) if rows is None else np.unique(rows)
+        if rows is None:
+            queried = np.arange(count, dtype=np.int64)
+            offsets = _FORWARD
+        else:
+            queried = np.unique(rows)
+            offsets = _OFFSETS
         if count < 2 or len(queried) == 0:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty
-        wanted = self.keys[queried][:, None] + _OFFSETS[None, :]
+        wanted = self.keys[queried][:, None] + offsets[None, :]
         low = np.searchsorted(self.sorted_keys, wanted, side="left").ravel()
         counts = np.searchsorted(self.sorted_keys, wanted, side="right").ravel() - low
         total = int(counts.sum())
-        first = np.repeat(np.repeat(queried, len(_OFFSETS)), counts)
+        first = np.repeat(np.repeat(queried, len(offsets)), counts)
         within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
         second = self.order[np.repeat(low, counts) + within]
-        low_row, high_row = np.minimum(first, second), np.maximum(first, second)
-        distinct = low_row != high_row
-        codes = np.unique(low_row[distinct] * count + high_row[distinct])
-        found_i: IntArray = codes // count
-        found_j: IntArray = codes % count
+        if rows is None:
+            # Forward cells hold each pair once, except the own cell, which holds it twice.
+            own_cell = np.repeat(np.tile(offsets == 0, len(queried)), counts)
+            keep = ~own_cell | (second > first)
+        else:
+            # A pair of two queried rows is met from both: keep it from its smaller row.
+            is_queried = np.zeros(count, dtype=bool)
+            is_queried[queried] = True
+            keep = (second != first) & (~is_queried[second] | (second > first))
+        first, second = first[keep], second[keep]
+        found_i: IntArray = np.minimum(first, second)
+        found_j: IntArray = np.maximum(first, second)
         return found_i, found_j
