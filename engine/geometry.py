@@ -1081,14 +1081,12 @@ def close_pairs(
     kr, kc = shapes.kind[rows], shapes.kind[cols]
     mixed = np.flatnonzero((kr != KIND_CIRCLE) | (kc != KIND_CIRCLE))
     if len(mixed):
-        distance[mixed] = mixed_distances(shapes, rows[mixed], cols[mixed])
+        distance[mixed] = _mixed_distances(shapes, rows[mixed], cols[mixed])
     keep = distance <= reach
     return rows[keep], cols[keep], distance[keep]
 
 
-def mixed_distances(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> FloatArray:
-    """Exact distances between the bases of pairs where at least one is not round (a round one
-    against the other as a point distance less its radius; two non-round ones one by one)."""
+def _mixed_distances(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> FloatArray:
     kr, kc = shapes.kind[rows], shapes.kind[cols]
     circle_first = kr == KIND_CIRCLE
     circle_second = kc == KIND_CIRCLE

@@ -19,14 +19,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine.geometry import (
-    KIND_CIRCLE,
     TOLERANCE,
-    FloatArray,
     IntArray,
     ModelTable,
-    ShapeArrays,
     clearly_overlapping,
-    mixed_distances,
     model_table,
     overlap_depths,
 )
@@ -76,9 +72,7 @@ def overlapping_pairs(
     shapes = table.shapes
     crossing = clearly_overlapping(shapes, i, j, TOLERANCE)
     unclear = np.flatnonzero(~crossing)
-    # Bases apart (exact distance above 0) cannot overlap; the rest are measured in depth.
-    touching = unclear[_distances(shapes, i[unclear], j[unclear]) == 0.0]
-    crossing[touching] = overlap_depths(shapes, i[touching], j[touching]) > TOLERANCE
+    crossing[unclear] = overlap_depths(shapes, i[unclear], j[unclear]) > TOLERANCE
     ids = table.model_ids
     found = {
         (ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a])
@@ -95,17 +89,3 @@ def _candidates(table: ModelTable, rows: IntArray | None, grid: Grid) -> tuple[I
     gap = np.hypot(shapes.x[i] - shapes.x[j], shapes.y[i] - shapes.y[j])
     keep = gap - shapes.bounding[i] - shapes.bounding[j] < -TOLERANCE
     return i[keep], j[keep]
-
-
-def _distances(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> FloatArray:
-    """Exact distances between the bases of each pair (0 when they meet)."""
-    found = np.zeros(len(rows))
-    round_pair = (shapes.kind[rows] == KIND_CIRCLE) & (shapes.kind[cols] == KIND_CIRCLE)
-    if np.any(round_pair):
-        r, c = rows[round_pair], cols[round_pair]
-        centre = np.hypot(shapes.x[r] - shapes.x[c], shapes.y[r] - shapes.y[c])
-        found[round_pair] = np.maximum(centre - shapes.a[r] - shapes.a[c], 0.0)
-    others = np.flatnonzero(~round_pair)
-    if len(others):
-        found[others] = mixed_distances(shapes, rows[others], cols[others])
-    return found
