@@ -6,8 +6,9 @@ items paint cached paths, rebuilt only for the units whose state changed.
 
 * **Line of sight** (the View menu's "Line of sight" toggle), for the selected unit: each enemy
   unit is ringed by what the selected unit sees of it (green: fully visible; yellow: visible;
-  grey dashes: hidden; "in cover" in its tag), and every enemy unit that can see the selected
-  unit has its own sight line to it drawn in its player's colour. It follows the drag.
+  grey dashes: hidden; "in cover" in its tag) with the witness sight line to it dashed, and its
+  tag's second line says whether it can see the selected unit (when only it can, its own sight
+  line is drawn, dash-dotted in its player's colour). It follows the drag.
 * **Who sees whom** (its own toggle): every unit gets a purple halo, darker the more enemy units
   can see it, and a "seen by N" badge by its name; clicking a badge lists those units in the
   Ruling dock (and a tooltip), with the engine's verdicts.
@@ -81,6 +82,9 @@ STALE_DELAY_MS = 150
 STALE_OPACITY = 0.4
 
 TIPS = {
+    "visibility": "Select a unit: each enemy unit is ringed by what it sees of it (green fully "
+    "visible, yellow visible, grey dashes hidden) and tagged with whether it can see the "
+    "selected unit; it follows a drag. Hover an enemy unit for the sight line or what blocks it",
     "who-sees-whom": "Shade every unit by how many enemy units can see it (a purple halo, "
     "darker when more can), with a 'seen by N' badge by its name; click a badge to list them",
 }
@@ -382,23 +386,30 @@ class SightOverlay(QObject):
             back = result.pair(target.id, observer.id)
             if not target.models or back is None:
                 continue
-            back_line = sight_line_of(back) if back.visible else None
-            back_points = None if back_line is None else (back_line.start, back_line.end)
-            state = (_positions(target), verdict(pair), verdict(back), back_points)
+            # One line per unit pair: the selected unit's witness when it sees the target,
+            # else the target's own witness when only it sees the selected unit.
+            forward = sight_line_of(pair) if pair.visible else None
+            backward = sight_line_of(back) if back.visible and forward is None else None
+            lines = tuple((w.start, w.end) for w in (forward, backward) if w is not None)
+            state = (_positions(target), verdict(pair), verdict(back), lines)
 
             def build(
                 pair: Any = pair,
                 back: Any = back,
                 target: Unit = target,
-                back_line: Any = back_line,
+                forward: Any = forward,
+                backward: Any = backward,
             ) -> tuple[list[Stroke], LabelSpec]:
                 colour = ring_colour(pair)
                 style = Qt.PenStyle.SolidLine if pair.visible else Qt.PenStyle.DashLine
                 strokes = [Stroke(_models_ring(target, 0.12), cosmetic_pen(colour, 2.5, style))]
-                if back_line is not None:
+                if forward is not None:
+                    pen = cosmetic_pen(colour.darker(115), 1.6, Qt.PenStyle.DashLine)
+                    strokes.append(Stroke(_line_path(forward), pen))
+                if backward is not None:
                     enemy = player_colour(scenario, target.player)
-                    pen = cosmetic_pen(enemy, 1.6, Qt.PenStyle.DashLine)
-                    strokes.append(Stroke(_line_path(back_line), pen))
+                    pen = cosmetic_pen(enemy, 1.6, Qt.PenStyle.DashDotLine)
+                    strokes.append(Stroke(_line_path(backward), pen))
                 sees_back = (
                     f"sees {_unit_name(observer)}: {verdict(back)}"
                     if back.visible
@@ -438,7 +449,7 @@ class SightOverlay(QObject):
                 colour = seen_by_colour(count)
                 pen = cosmetic_pen(colour.darker(150), 1.0)
                 return [
-                    Stroke(_models_ring(unit, 0.3), pen, QBrush(translucent(colour, 200)))
+                    Stroke(_models_ring(unit, 0.35), pen, QBrush(translucent(colour, 230)))
                 ], None
 
             layer.put(("halo", unit.id), (_positions(unit), count), build)
@@ -639,7 +650,10 @@ def install_sight(window: Any, restore_ruling: Callable[[], None]) -> SightOverl
         superseded=window.overlays.layers["visibility"],
         parent=window,
     )
-    overlay.set_line_of_sight(window.overlay_actions["visibility"].isChecked())
+    line_of_sight = window.overlay_actions["visibility"]
+    line_of_sight.setToolTip(TIPS["visibility"])
+    line_of_sight.setStatusTip(TIPS["visibility"])
+    overlay.set_line_of_sight(line_of_sight.isChecked())
     action = QAction("Who sees whom", window)
     action.setObjectName("overlay-who-sees-whom")
     action.setCheckable(True)
