@@ -114,7 +114,7 @@ def seen_by_listing(result: SightResult, unit_id: str) -> tuple[str, str]:
         blocks.append(
             f"{observer.name or observer.id} ({observer.id}): {verdict(pair)}\n  {pair.explanation}"
         )
-    return heading, "\n".join(blocks)
+    return heading, "\n\n".join(blocks)
 
 
 @dataclass(frozen=True)
