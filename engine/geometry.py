@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TypeAlias
 
 import numpy as np
@@ -31,7 +31,16 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import GeometryError
-from engine.model import MM_PER_INCH, Base, CircleBase, Model, OvalBase, Scenario
+from engine.model import (
+    MM_PER_INCH,
+    Base,
+    CircleBase,
+    Model,
+    OvalBase,
+    Polygon,
+    Scenario,
+    TerrainPiece,
+)
 
 TOLERANCE = 1e-6
 """Inches: "within N" means ``distance <= N + TOLERANCE``."""
@@ -566,6 +575,39 @@ def model_wholly_within(model: Model, area: AreaLike) -> bool:
     False
     """
     return shape_wholly_within(shape_of(model), prepared_area(area))
+
+
+def terrain_area(piece: TerrainPiece) -> PreparedArea:
+    """A terrain piece's whole terrain area (the union of its footprints), prepared for tests.
+
+    >>> left = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> right = ((3.0, 0.0), (4.0, 0.0), (4.0, 1.0), (3.0, 1.0))
+    >>> terrain_area(TerrainPiece("ruin", left, other_footprints=(right,))).bounds
+    (0.0, 0.0, 4.0, 1.0)
+    """
+    return _footprints_area(piece.footprints)
+
+
+@lru_cache(maxsize=1024)
+def _footprints_area(footprints: tuple[Polygon, ...]) -> PreparedArea:
+    if len(footprints) == 1:
+        return PreparedArea(footprints[0])
+    return PreparedArea(shapely.union_all([shapely.Polygon(p) for p in footprints]))
+
+
+def model_within_terrain(model: Model, piece: TerrainPiece) -> bool:
+    """Whether a model is within a terrain area: part of its base over any of its footprints.
+
+    >>> from engine.model import CircleBase
+    >>> left = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> right = ((3.0, 0.0), (4.0, 0.0), (4.0, 1.0), (3.0, 1.0))
+    >>> piece = TerrainPiece("ruin", left, other_footprints=(right,))
+    >>> model_within_terrain(Model("m", 3.5, 0.5, CircleBase(25.4)), piece)
+    True
+    >>> model_within_terrain(Model("m", 2.0, 0.5, CircleBase(25.4)), piece)
+    False
+    """
+    return shape_overlaps(shape_of(model), terrain_area(piece))
 
 
 def base_outline(model: Model, segments: int = 64) -> shapely.Polygon:
