@@ -141,7 +141,9 @@ def _blocker_path(scenario: Scenario, blocker_id: str) -> QPainterPath | None:
     except KeyError:
         pass
     else:
-        path = polygon_path(piece.area)
+        path = QPainterPath()
+        for footprint in piece.footprints:
+            path.addPath(polygon_path(footprint))
         for feature in piece.features:
             if feature.solid:
                 path.addPath(polygon_path(feature.shape))
