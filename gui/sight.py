@@ -59,7 +59,21 @@ def verdict(pair: Any) -> str:
 
 @dataclass(frozen=True)
 class SightResult:
-    """The engine's whole visibility matrix for one scenario value, indexed by unit."""
+    """The engine's whole visibility matrix for one scenario value, indexed by unit.
+
+    >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+    >>> from engine.visibility import visibility
+    >>> red = Unit("red-a", "red", (Model("r1", 10.0, 10.0, CircleBase(32)),), name="Alpha")
+    >>> blue = Unit("blue-a", "blue", (Model("b1", 20.0, 10.0, CircleBase(32)),))
+    >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue))
+    >>> result = SightResult(s, 1, visibility(s), 0.0)
+    >>> result.seen_by_counts()
+    {'red-a': 1, 'blue-a': 1}
+    >>> verdict(result.pair("blue-a", "red-a"))
+    'fully visible'
+    >>> seen_by_listing(result, "red-a")[0]
+    'Who sees Alpha: 1 enemy unit'
+    """
 
     scenario: Scenario
     generation: int
