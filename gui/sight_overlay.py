@@ -181,6 +181,8 @@ class SeenCountBadge(QGraphicsItem):
         """Show ``count``; the badge starts ``left`` pixels right of its position and its
         bottom is ``bottom`` pixels below it (beside the unit's name tag)."""
         text = f"seen by {count}" if count else "unseen"
+        if (text, left, bottom) == (self._text, self._rect.left(), self._rect.bottom()):
+            return
         self.prepareGeometryChange()
         self.count = count
         self._text = text
@@ -460,7 +462,9 @@ class SightOverlay(QObject):
                 badge = SeenCountBadge(unit.id)
                 self.badges[unit.id] = badge
                 self.scene.addItem(badge)
-            badge.setToolTip("\n".join(seen_by_listing(result, unit.id)))
+            tip = "\n".join(seen_by_listing(result, unit.id))
+            if tip != badge.toolTip():
+                badge.setToolTip(tip)
             badge.set_count(count, *self._badge_offset(unit.id))
         layer.end()
         for unit_id in [u for u in self.badges if u not in counts]:
