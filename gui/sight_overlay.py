@@ -369,6 +369,9 @@ class SightOverlay(QObject):
 
     def refresh(self) -> None:
         result = self.controller.result
+        if result is not None and result.error:
+            # No pairs is not "nobody sees anybody": draw nothing (the status bar says why).
+            result = None
         self._refresh_selected(result)
         self._refresh_who_sees_whom(result)
         self._refresh_hover(result)
@@ -600,7 +603,7 @@ class SightOverlay(QObject):
     def list_seen_by(self, unit_id: str, global_pos: QPointF | None = None) -> None:
         """Name the enemy units that can see ``unit_id`` (the Ruling dock and a tooltip)."""
         result = self.controller.result
-        if result is None:
+        if result is None or result.error:
             return
         heading, text = seen_by_listing(result, unit_id)
         self._show_ruling(heading, text)
@@ -655,6 +658,12 @@ def install_sight(window: Any, restore_ruling: Callable[[], None]) -> SightOverl
         restore_ruling,
         superseded=window.overlays.layers["visibility"],
         parent=window,
+    )
+    controller.sight_ready.connect(
+        lambda result: (
+            result.error
+            and window.statusBar().showMessage(f"Line of sight failed: {result.error}", 15_000)
+        )
     )
     line_of_sight = window.overlay_actions["visibility"]
     line_of_sight.setToolTip(TIPS["visibility"])

@@ -248,3 +248,30 @@ def test_the_line_of_sight_toggle_stops_the_selected_units_drawing(qtbot, make_w
     assert not any(
         item.isVisible() for item in window.overlays.layers["visibility"].graphics_items()
     )
+
+
+def test_an_engine_failure_is_reported_and_the_next_request_starts_afresh(
+    qtbot, make_window, monkeypatch
+) -> None:
+    from engine.errors import GeometryError
+
+    real_engine = visibility_module.VisibilityEngine
+
+    class FailingEngine:
+        def __init__(self, scenario: Scenario) -> None:
+            raise GeometryError("a degenerate base")
+
+    monkeypatch.setattr(visibility_module, "VisibilityEngine", FailingEngine)
+    window = make_window(wall_scenario())
+    controller = window.sight.controller
+    window.overlay_actions["who-sees-whom"].setChecked(True)
+    qtbot.waitUntil(controller.is_current, timeout=60_000)
+    assert "GeometryError: a degenerate base" in controller.result.error
+    assert "Line of sight failed: " in window.statusBar().currentMessage()
+    assert window.sight.badges == {}
+    monkeypatch.setattr(visibility_module, "VisibilityEngine", real_engine)
+    document = window.document
+    document.apply(replace(document.scenario, units=wall_scenario(BEHIND_WALL).units), "Move")
+    result = wait_current(qtbot, window)
+    assert contract(result.pairs) == contract(visibility_module.visibility(result.scenario))
+    assert window.sight.badges["red-squad"].text() == "seen by 1"
