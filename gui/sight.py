@@ -14,6 +14,10 @@ Threading, in short:
 * A finished result is shown only if its generation is still the newest; otherwise it is
   dropped (it describes a position the unit has already left) and the waiting request starts.
 * Nothing here blocks the UI thread: a mouse move only records the request.
+* During a drag, a new request starts at once only while the engine's updates are quick (under
+  :data:`LIVE_UPDATE_BUDGET_S`); when they are slower (a big board), it starts once the pointer
+  rests for :data:`REST_MS`, since an answer for a position already left is thrown away and
+  computing it would only take processor time from the drag.
 
 The words shown to the player (verdicts, explanations) are the engine's; this module only
 indexes the engine's pairs for the app (who sees whom, per unit).
@@ -26,11 +30,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from engine.model import Scenario
 from gui.document import Change, ScenarioDocument
 from gui.engine_bridge import engine_module
+
+LIVE_UPDATE_BUDGET_S = 0.05
+"""An incremental update quicker than this follows a drag step by step."""
+REST_MS = 120
+"""Otherwise the update for a drag starts when the pointer has rested this long."""
 
 
 def sight_line_of(pair: Any) -> Any:
@@ -80,6 +89,8 @@ class SightResult:
     pairs: tuple[Any, ...]
     seconds: float
     error: str = ""
+    incremental: bool = False
+    """Made by updating the previous matrix (not computed from scratch)."""
     _by_key: dict[tuple[str, str], Any] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -164,6 +175,7 @@ class _SightTask(QRunnable):
         started = time.perf_counter()
         error = ""
         pairs: tuple[Any, ...] = ()
+        incremental = False
         try:
             module = engine_module("engine.visibility")
             if module is None:
@@ -172,6 +184,7 @@ class _SightTask(QRunnable):
                 self._holder.engine = module.VisibilityEngine(request.scenario)
                 pairs = tuple(self._holder.engine.matrix())
             else:
+                incremental = True
                 pairs = tuple(
                     self._holder.engine.update(request.scenario, sorted(request.moved_unit_ids))
                 )
@@ -180,7 +193,12 @@ class _SightTask(QRunnable):
             self._holder.engine = None
             error = f"{type(problem).__name__}: {problem}"
         result = SightResult(
-            request.scenario, request.generation, pairs, time.perf_counter() - started, error
+            request.scenario,
+            request.generation,
+            pairs,
+            time.perf_counter() - started,
+            error,
+            incremental,
         )
         try:
             self._signals.finished.emit(result)
@@ -212,6 +230,13 @@ class SightController(QObject):
         self._signals.finished.connect(self._on_finished)
         self._in_flight = False
         self._pending: SightRequest | None = None
+        self.live_update_budget_s = LIVE_UPDATE_BUDGET_S
+        self.last_update_seconds = 0.0
+        """How long the latest incremental update took (it decides how a drag is followed)."""
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(REST_MS)
+        self._rest_timer.timeout.connect(self._start_pending)
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
 
@@ -240,7 +265,11 @@ class SightController(QObject):
             fresh = fresh or self._pending.fresh
         self._pending = SightRequest(self.document.scenario, moved, self.generation, fresh)
         self.sight_stale.emit()
-        self._start_pending()
+        if self.document.is_dragging and self.last_update_seconds > self.live_update_budget_s:
+            self._rest_timer.start()
+        else:
+            self._rest_timer.stop()
+            self._start_pending()
         return self.generation
 
     def is_current(self) -> bool:
@@ -250,6 +279,9 @@ class SightController(QObject):
     def wait(self, timeout_ms: int = 30_000) -> bool:
         """Block until no request is queued or running (tests, screenshots, closing)."""
         deadline = time.monotonic() + timeout_ms / 1000
+        if self._rest_timer.isActive():
+            self._rest_timer.stop()
+            self._start_pending()
         while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
             self._pool.waitForDone(20)
             QCoreApplication.processEvents()
@@ -267,6 +299,8 @@ class SightController(QObject):
     def _start_pending(self) -> None:
         if self._in_flight or self._pending is None or not self.available:
             return
+        if self._rest_timer.isActive():
+            return
         request, self._pending = self._pending, None
         self._in_flight = True
         self._pool.start(_SightTask(request, self._holder, self._signals))
@@ -274,6 +308,8 @@ class SightController(QObject):
     @Slot(object)
     def _on_finished(self, result: SightResult) -> None:
         self._in_flight = False
+        if result.incremental and not result.error:
+            self.last_update_seconds = result.seconds
         if result.generation == self.generation:
             self.result = result
             self.sight_ready.emit(result)

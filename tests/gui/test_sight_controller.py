@@ -80,3 +80,28 @@ def test_a_new_document_drops_the_old_result_and_judges_the_new_one(qtbot) -> No
     assert controller.result.scenario is moved
     expected = visibility_module.visibility(moved)
     assert [p.to_json() for p in controller.result.pairs] == [p.to_json() for p in expected]
+
+
+def test_slow_updates_wait_for_the_pointer_to_rest_during_a_drag(qtbot) -> None:
+    document = ScenarioDocument(duel_scenario())
+    controller = SightController(document)
+    controller.set_active(True)
+    assert controller.wait(60_000)
+    document.apply(document.scenario.with_unit_moved("red-squad", 0.5, 0.0), "Move")
+    assert controller.wait(60_000)
+    assert controller.result.incremental
+    # Any update counts as slow now: drag steps only queue; the newest starts on rest.
+    controller.live_update_budget_s = -1.0
+    shown: list[SightResult] = []
+    controller.sight_ready.connect(shown.append)
+    dropped = controller.dropped
+    document.begin_drag()
+    for _ in range(5):
+        document.preview(document.scenario.with_unit_moved("red-squad", 0.0, 1.0))
+        assert controller.result.scenario is not document.scenario
+    with qtbot.waitSignal(controller.sight_ready, timeout=60_000):
+        pass
+    assert document.is_dragging
+    assert controller.dropped == dropped
+    assert [r.scenario for r in shown] == [document.scenario]
+    document.end_drag("Drag")
