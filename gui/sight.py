@@ -35,6 +35,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QT
 from engine.model import Scenario
 from gui.document import Change, ScenarioDocument
 from gui.engine_bridge import engine_module
+from gui.overlays import visibility_verdict
 
 LIVE_UPDATE_BUDGET_S = 0.05
 """An incremental update quicker than this follows a drag step by step."""
@@ -56,16 +57,6 @@ def blockers_of(pair: Any) -> tuple[str, ...]:
     return tuple(pair.blockers)
 
 
-def verdict(pair: Any) -> str:
-    """The engine's three conclusions for one pair in a player's words."""
-    if not pair.visible:
-        return "hidden"
-    words = "fully visible" if pair.fully_visible else "visible"
-    if pair.cover:
-        words += ", in cover"
-    return words
-
-
 @dataclass(frozen=True)
 class SightResult:
     """The engine's whole visibility matrix for one scenario value, indexed by unit.
@@ -78,7 +69,7 @@ class SightResult:
     >>> result = SightResult(s, 1, visibility(s), 0.0)
     >>> result.seen_by_counts()
     {'red-a': 1, 'blue-a': 1}
-    >>> verdict(result.pair("blue-a", "red-a"))
+    >>> visibility_verdict(result.pair("blue-a", "red-a"))
     'fully visible'
     >>> seen_by_listing(result, "red-a")[0]
     'Who sees Alpha: 1 enemy unit'
@@ -137,7 +128,8 @@ def seen_by_listing(result: SightResult, unit_id: str) -> tuple[str, str]:
     for pair in seen:
         observer = scenario.unit(pair.observer)
         blocks.append(
-            f"{observer.name or observer.id} ({observer.id}): {verdict(pair)}\n  {pair.explanation}"
+            f"{observer.name or observer.id} ({observer.id}): {visibility_verdict(pair)}\n"
+            f"  {pair.explanation}"
         )
     return heading, "\n\n".join(blocks)
 

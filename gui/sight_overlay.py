@@ -45,7 +45,15 @@ from PySide6.QtWidgets import (
 
 from engine.model import Scenario, Unit
 from gui.items import Z_LABEL, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, ModelItem, cosmetic_pen
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from gui.overlays import (
+    FULLY_VISIBLE_COLOUR,
+    HIDDEN_COLOUR,
+    VISIBLE_COLOUR,
+    LabelSpec,
+    OverlayLayer,
+    Stroke,
+    visibility_verdict,
+)
 from gui.scene import BattlefieldScene
 from gui.shapes import (
     grown_base_path,
@@ -61,12 +69,8 @@ from gui.sight import (
     blockers_of,
     seen_by_listing,
     sight_line_of,
-    verdict,
 )
 
-FULLY_VISIBLE_COLOUR = QColor("#27ae60")
-VISIBLE_COLOUR = QColor("#f1c40f")
-HIDDEN_COLOUR = QColor("#5d6d7e")
 BLOCKER_COLOUR = QColor("#e74c3c")
 WITNESS_COLOUR = QColor("#111111")
 SEEN_BY_COLOURS = (
@@ -398,7 +402,7 @@ class SightOverlay(QObject):
             forward = sight_line_of(pair) if pair.visible else None
             backward = sight_line_of(back) if back.visible and forward is None else None
             lines = tuple((w.start, w.end) for w in (forward, backward) if w is not None)
-            state = (_positions(target), verdict(pair), verdict(back), lines)
+            state = (_positions(target), visibility_verdict(pair), visibility_verdict(back), lines)
 
             def build(
                 pair: Any = pair,
@@ -418,12 +422,12 @@ class SightOverlay(QObject):
                     pen = cosmetic_pen(enemy, 1.6, Qt.PenStyle.DashDotLine)
                     strokes.append(Stroke(_line_path(backward), pen))
                 sees_back = (
-                    f"sees {_unit_name(observer)}: {verdict(back)}"
+                    f"sees {_unit_name(observer)}: {visibility_verdict(back)}"
                     if back.visible
                     else f"cannot see {_unit_name(observer)}"
                 )
                 label = LabelSpec(
-                    f"{verdict(pair)}\n{sees_back}",
+                    f"{visibility_verdict(pair)}\n{sees_back}",
                     _tag_point(target),
                     _text_colour(colour.darker(130)),
                     translucent(colour.darker(130), 230),
@@ -577,11 +581,14 @@ class SightOverlay(QObject):
         back = result.pair(target.id, observer.id)
         heading = f"Line of sight: {_unit_name(observer)} and {_unit_name(target)}"
         parts = [
-            f"{_unit_name(observer)} -> {_unit_name(target)}: {verdict(pair)}",
+            f"{_unit_name(observer)} -> {_unit_name(target)}: {visibility_verdict(pair)}",
             pair.explanation,
         ]
         if back is not None:
-            parts += ["", f"{_unit_name(target)} -> {_unit_name(observer)}: {verdict(back)}"]
+            parts += [
+                "",
+                f"{_unit_name(target)} -> {_unit_name(observer)}: {visibility_verdict(back)}",
+            ]
             parts.append(back.explanation)
         self._show_ruling(heading, "\n".join(parts))
 
