@@ -84,6 +84,7 @@ SEEN_BY_COLOURS = (
 STALE_DELAY_MS = 150
 """A result older than the document dims only after this long (a drag step must not flicker)."""
 STALE_OPACITY = 0.4
+LEGEND_DROP_PX = 22.0
 
 TIPS = {
     "visibility": "Select a unit: each enemy unit is ringed by what it sees of it (green fully "
@@ -227,7 +228,8 @@ class SeenByLegend(QGraphicsItem):
         self._swatch = metrics.height()
         widths = [metrics.horizontalAdvance(self._title) + 8]
         widths += [self._swatch + metrics.horizontalAdvance(t) + 12 for t in self._labels]
-        self._rect = QRectF(0, 0, sum(widths) + 8, self._swatch + 8)
+        # Below the tags on the table's south edge (edge name, quarter presence), at any zoom.
+        self._rect = QRectF(0, LEGEND_DROP_PX, sum(widths) + 8, self._swatch + 8)
         self._widths = widths
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setZValue(Z_LABEL)
@@ -245,7 +247,7 @@ class SeenByLegend(QGraphicsItem):
         painter.drawRoundedRect(self._rect, 4, 4)
         painter.setFont(self._font)
         x = 6.0
-        top = 4.0
+        top = self._rect.top() + 4.0
         painter.setPen(QColor("#1b1b1b"))
         painter.drawText(
             QRectF(x, top, self._widths[0], self._swatch),
@@ -448,7 +450,7 @@ class SightOverlay(QObject):
             self.badges = {}
             return
         scenario = result.scenario
-        self.legend.setPos(scene_point(0.0, -1.4))
+        self.legend.setPos(scene_point(0.0, 0.0))
         counts = result.seen_by_counts()
         layer.begin()
         for unit in scenario.units:
