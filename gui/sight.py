@@ -85,9 +85,16 @@ class SightResult:
     _by_key: dict[tuple[str, str], Any] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
+    _rows: dict[str, list[Any]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _columns: dict[str, list[Any]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
-        self._by_key.update({(p.observer, p.target): p for p in self.pairs})
+        for p in self.pairs:
+            self._by_key[(p.observer, p.target)] = p
+            self._rows.setdefault(p.observer, []).append(p)
+            self._columns.setdefault(p.target, []).append(p)
 
     def pair(self, observer: str, target: str) -> Any | None:
         """What ``observer`` sees of ``target`` (``None`` for units of the same player)."""
@@ -95,11 +102,11 @@ class SightResult:
 
     def row(self, unit_id: str) -> tuple[Any, ...]:
         """What ``unit_id`` sees of every enemy unit."""
-        return tuple(p for p in self.pairs if p.observer == unit_id)
+        return tuple(self._rows.get(unit_id, ()))
 
     def column(self, unit_id: str) -> tuple[Any, ...]:
         """What every enemy unit sees of ``unit_id``."""
-        return tuple(p for p in self.pairs if p.target == unit_id)
+        return tuple(self._columns.get(unit_id, ()))
 
     def seen_by(self, unit_id: str) -> tuple[Any, ...]:
         """The pairs whose observer can see ``unit_id`` (sorted by observer)."""

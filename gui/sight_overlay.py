@@ -166,12 +166,14 @@ def _blocker_path(scenario: Scenario, blocker_id: str) -> QPainterPath | None:
 
 
 class SeenCountBadge(QGraphicsItem):
-    """ "seen by N" by a unit's name, at a fixed pixel size; a click lists the units."""
+    """A "seen by N" badge by a unit's name, at a fixed pixel size; a click lists the units."""
 
     def __init__(self, unit_id: str) -> None:
         super().__init__()
         self.unit_id = unit_id
         self.count = 0
+        self.listed: tuple[Any, ...] = ()
+        """The engine's pairs its tooltip lists."""
         self._text = ""
         self._font = QFont()
         self._font.setPointSizeF(7.5)
@@ -471,9 +473,14 @@ class SightOverlay(QObject):
                 badge = SeenCountBadge(unit.id)
                 self.badges[unit.id] = badge
                 self.scene.addItem(badge)
-            tip = "\n".join(seen_by_listing(result, unit.id))
-            if tip != badge.toolTip():
-                badge.setToolTip(tip)
+            seers = result.seen_by(unit.id)
+            # The engine keeps the pairs a move cannot change as the same objects: the list
+            # is rebuilt only when one of them was recomputed.
+            if len(seers) != len(badge.listed) or any(
+                a is not b for a, b in zip(seers, badge.listed, strict=False)
+            ):
+                badge.listed = seers
+                badge.setToolTip("\n".join(seen_by_listing(result, unit.id)))
             badge.set_count(count, *self._badge_offset(unit.id))
         layer.end()
         for unit_id in [u for u in self.badges if u not in counts]:
