@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.model import Scenario, Unit
+from gui.document import Change
 from gui.items import Z_LABEL, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, ModelItem, cosmetic_pen
 from gui.overlays import (
     FULLY_VISIBLE_COLOUR,
@@ -312,9 +313,10 @@ class SightOverlay(QObject):
         self._stale_timer.timeout.connect(lambda: self._set_opacity(STALE_OPACITY))
         controller.sight_ready.connect(self._on_ready)
         controller.sight_stale.connect(self._on_stale)
-        scene.selection_changed_ids.connect(lambda _selection: self._on_selection())
-        scene.document.changed.connect(lambda change: self._place_badges(change.units))
-        scene.document.replaced.connect(lambda _scenario: self._on_replaced())
+        # Bound methods, not lambdas: Qt drops these connections when the overlay goes.
+        scene.selection_changed_ids.connect(self._on_selection)
+        scene.document.changed.connect(self._on_document_changed)
+        scene.document.replaced.connect(self._on_replaced)
         viewport.installEventFilter(self)
 
     @property
@@ -340,7 +342,10 @@ class SightOverlay(QObject):
             self.who_sees_whom_enabled or (self.line_of_sight_enabled and self.observer is not None)
         )
 
-    def _on_selection(self) -> None:
+    def _on_document_changed(self, change: Change) -> None:
+        self._place_badges(change.units)
+
+    def _on_selection(self, _selection: object = None) -> None:
         observer = self.scene.selected_unit_id()
         if observer != self.observer:
             self.observer = observer
@@ -348,7 +353,7 @@ class SightOverlay(QObject):
             self._update_activity()
             self.refresh()
 
-    def _on_replaced(self) -> None:
+    def _on_replaced(self, _scenario: object = None) -> None:
         self.observer = None
         self.hovered = None
         for badge in self.badges.values():
