@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     window.show()
     if problem:
         window.show_error("Cannot open this file", problem)
-    window.offer_recovery()
+    window.files.offer_recovery()
     return app.exec()
 
 

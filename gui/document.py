@@ -173,8 +173,8 @@ class ScenarioDocument(QObject):
         self.replaced.emit(scenario)
         self.undo_stack.setClean()
         if modified:
-            # A recovered autosave differs from the file on disk: make that an undo step, so
-            # the unsaved flag is set and the user can undo back to the file's state.
+            # A recovered autosave with no readable file behind it: nothing on disk holds this
+            # value, so it is unsaved, yet there is no state to undo back to (no undo step).
             self.undo_stack.resetClean()
         self.modified_changed.emit(self.is_modified)
 

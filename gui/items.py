@@ -213,7 +213,7 @@ class UnitLabelItem(LabelItem):
 
 
 class TerrainItem(QGraphicsItem):
-    """A terrain area (footprint) with its solid features drawn darker on top."""
+    """A terrain area (every footprint of it) with its solid features drawn darker on top."""
 
     kind = "terrain"
 
@@ -232,7 +232,9 @@ class TerrainItem(QGraphicsItem):
 
     def update_from(self, piece: TerrainPiece) -> None:
         self.prepareGeometryChange()
-        self._area = polygon_path(piece.area)
+        self._area = QPainterPath()
+        for footprint in piece.footprints:
+            self._area.addPath(polygon_path(footprint))
         self._features = QPainterPath()
         self._see_through = QPainterPath()
         for feature in piece.features:

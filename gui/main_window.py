@@ -29,24 +29,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.edits import Selection, remove_selection
 from engine.errors import WarplanError
 from engine.model import Battlefield, Player, Scenario
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.ruling import RulingPanel, ruling_for
 from gui.document import Change, ScenarioDocument
-from gui.edits import Selection, remove_selection
 from gui.engine_bridge import engine_module, missing_message
 from gui.export import EXPORT_FILTER, export_battlefield
-from gui.files import (
-    SCENARIO_FILTER,
-    AutosaveEntry,
-    AutosaveStore,
-    error_text,
-    read_scenario,
-    with_suffix,
-    write_scenario,
-)
+from gui.files import AutosaveStore, FileController, error_text
 from gui.live import LiveRules
 from gui.missions import install_mission_docks
 from gui.overlays import OVERLAY_NAMES, OverlayController
@@ -56,8 +48,6 @@ from gui.shapes import battlefield_point
 from gui.sight_overlay import install_sight
 from gui.view import BattlefieldView
 
-AUTOSAVE_DELAY_MS = 5_000
-MAX_RECENT = 8
 SNAP_STEP = 0.5
 
 
@@ -86,13 +76,15 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("WarplanMainWindow")
         self.settings = settings or QSettings()
-        self.autosave = autosave or AutosaveStore()
         self.document = ScenarioDocument(scenario or blank_scenario(), path, parent=self)
         self.scene = BattlefieldScene(self.document)
         self.view = BattlefieldView(self.scene)
         self.live = LiveRules(self.document, parent=self)
         self.overlays = OverlayController(self.scene, self.live)
         self.setCentralWidget(self.view)
+        self.files = FileController(
+            self.document, self.settings, autosave or AutosaveStore(), window=self
+        )
         self.docks: dict[str, QDockWidget] = {}
         self.overlay_actions: dict[str, QAction] = {}
 
@@ -119,10 +111,6 @@ class MainWindow(QMainWindow):
         self._ruling_timer.setSingleShot(True)
         self._ruling_timer.setInterval(150)
         self._ruling_timer.timeout.connect(self._update_ruling)
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setSingleShot(True)
-        self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
-        self._autosave_timer.timeout.connect(self.write_autosave)
 
         self.resize(1600, 1000)
         self._layout_restored = False
@@ -195,10 +183,12 @@ class MainWindow(QMainWindow):
         self.action_new = self._action(
             "&New from mission generator...", self.new_document, QKeySequence.StandardKey.New
         )
-        self.action_open = self._action("&Open...", self.open_dialog, QKeySequence.StandardKey.Open)
-        self.action_save = self._action("&Save", self.save, QKeySequence.StandardKey.Save)
+        self.action_open = self._action(
+            "&Open...", self.files.open_dialog, QKeySequence.StandardKey.Open
+        )
+        self.action_save = self._action("&Save", self.files.save, QKeySequence.StandardKey.Save)
         self.action_save_as = self._action(
-            "Save &As...", self.save_as, QKeySequence.StandardKey.SaveAs
+            "Save &As...", self.files.save_as, QKeySequence.StandardKey.SaveAs
         )
         self.action_export = self._action(
             "&Export picture...",
@@ -206,10 +196,10 @@ class MainWindow(QMainWindow):
             "Ctrl+E",
             tip="Save the battlefield as PNG, SVG or PDF with the ruling",
         )
-        self.action_demo = self._action("Open the &demo", self.open_demo)
+        self.action_demo = self._action("Open the &demo", self.files.open_demo)
         file_menu.addAction(self.action_new)
         file_menu.addAction(self.action_open)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addMenu(self.files.recent_menu)
         file_menu.addAction(self.action_demo)
         file_menu.addSeparator()
         file_menu.addAction(self.action_save)
@@ -217,7 +207,6 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_export)
         file_menu.addSeparator()
         file_menu.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
-        self._rebuild_recent_menu()
 
         edit_menu = menu.addMenu("&Edit")
         self.action_undo = self.document.undo_stack.createUndoAction(self, "&Undo")
@@ -352,7 +341,6 @@ class MainWindow(QMainWindow):
         # the document may outlive it.
         self.document.replaced.connect(self._on_replaced)
         self.document.modified_changed.connect(self._update_title)
-        self.document.undo_stack.indexChanged.connect(self._on_history_changed)
         self.document.path_changed.connect(self._update_title)
         self.view.measured.connect(
             lambda d: self.statusBar().showMessage(f'Measured {d:.3f}"', 10_000)
@@ -361,6 +349,8 @@ class MainWindow(QMainWindow):
             lambda ppi: self._status_zoom.setText(f"{ppi:.1f} px per inch")
         )
         self.view.polygon_finished.connect(self._on_polygon)
+        self.view.drawing_refused.connect(self._show_status)
+        self.files.message.connect(self._show_status)
         self.scene.drag_started.connect(self._on_drag_started)
         self.scene.drag_finished.connect(self.view.end_static_cache)
         self.palette.selection_requested.connect(self.scene.select_ids)
@@ -402,8 +392,8 @@ class MainWindow(QMainWindow):
         static += self.overlays.layers["deployment"].graphics_items()
         self.view.begin_static_cache(static)
 
-    def _on_history_changed(self, _index: int = 0) -> None:
-        self._autosave_timer.start()
+    def _show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10_000)
 
     def _on_replaced(self, _scenario: object = None) -> None:
         self.live.refresh()
@@ -483,85 +473,11 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ documents
 
-    def confirm_discard(self) -> bool:
-        """Ask before unsaved changes are lost; True to go on."""
-        if not self.document.is_modified:
-            return True
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            "The battlefield has unsaved changes. Save them first?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
-
     def show_error(self, title: str, message: str) -> None:
         QMessageBox.critical(self, title, message)
 
-    def open_path(self, path: Path) -> bool:
-        """Open ``path``; on a bad file show what is wrong and change nothing."""
-        try:
-            scenario = read_scenario(path)
-        except WarplanError as error:
-            self.show_error(
-                "Cannot open this file",
-                f"{path.name} was not opened; nothing was changed.\n\n{error_text(error)}",
-            )
-            return False
-        self.document.load(scenario, path)
-        self._add_recent(path)
-        self.statusBar().showMessage(f"Opened {path}", 5_000)
-        return True
-
-    def open_dialog(self) -> None:
-        if not self.confirm_discard():
-            return
-        start = str(self.document.path.parent) if self.document.path else ""
-        name, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, SCENARIO_FILTER)
-        if name:
-            self.open_path(Path(name))
-
-    def open_demo(self) -> None:
-        from gui.app import DEMO_SCENARIO
-
-        if self.confirm_discard() and self.open_path(DEMO_SCENARIO):
-            self.document.set_path(None)
-
-    def save(self) -> bool:
-        if self.document.path is None:
-            return self.save_as()
-        return self.save_to(self.document.path)
-
-    def save_as(self, path: Path | None = None) -> bool:
-        if path is None:
-            start = str(
-                self.document.path
-                or (self.document.scenario.title or "battlefield") + ".warplan.json"
-            )
-            name, _ = QFileDialog.getSaveFileName(self, "Save scenario as", start, SCENARIO_FILTER)
-            if not name:
-                return False
-            path = with_suffix(Path(name))
-        return self.save_to(path)
-
-    def save_to(self, path: Path) -> bool:
-        try:
-            write_scenario(self.document.scenario, path)
-        except WarplanError as error:
-            self.show_error("Cannot save", f"The file was not saved.\n\n{error_text(error)}")
-            return False
-        self.document.mark_saved(path)
-        self.autosave.clear()
-        self._add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 5_000)
-        return True
-
     def new_document(self) -> None:
-        if not self.confirm_discard():
+        if not self.files.confirm_discard():
             return
         scenario = blank_scenario()
         missions = engine_module("engine.rulesets.wh40k_ca2026")
@@ -584,28 +500,6 @@ class MainWindow(QMainWindow):
 
             scenario = apply_setup(setup, scenario)
         self.document.load(scenario, None)
-
-    def _add_recent(self, path: Path) -> None:
-        recent = [p for p in self.recent_files() if p != str(path)]
-        recent.insert(0, str(path))
-        self.settings.setValue("recentFiles", recent[:MAX_RECENT])
-        self._rebuild_recent_menu()
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recentFiles", [])
-        if isinstance(value, str):
-            return [value]
-        return [str(v) for v in value or []]
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.recent_files()
-        for entry in recent:
-            action = self.recent_menu.addAction(entry)
-            action.triggered.connect(
-                lambda _c=False, p=entry: self.confirm_discard() and self.open_path(Path(p))
-            )
-        self.recent_menu.setEnabled(bool(recent))
 
     def export_dialog(self) -> None:
         name, _ = QFileDialog.getSaveFileName(
@@ -634,45 +528,6 @@ class MainWindow(QMainWindow):
         except WarplanError as error:
             self.show_error("Cannot export", error_text(error))
             return None
-
-    # ------------------------------------------------------------------ autosave and recovery
-
-    def write_autosave(self) -> None:
-        if not self.document.is_modified:
-            self.autosave.clear()
-            return
-        try:
-            self.autosave.write(self.document.scenario, self.document.path)
-        except WarplanError as error:
-            self.statusBar().showMessage(f"Autosave failed: {error_text(error)}", 10_000)
-
-    def ask_recover(self, entry: AutosaveEntry) -> bool:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.saved_at))
-        source = str(entry.original) if entry.original else "an unsaved battlefield"
-        answer = QMessageBox.question(
-            self,
-            "Recover unsaved work?",
-            f"Warplan closed unexpectedly. Unsaved changes to {source} "
-            f"({entry.title or 'untitled'}) were autosaved at {when}.\n\nRecover them?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def offer_recovery(self) -> bool:
-        """After a crash or kill: offer the newest orphaned autosave. True if one was loaded."""
-        for entry in self.autosave.orphans():
-            if self.ask_recover(entry):
-                try:
-                    scenario = read_scenario(entry.scenario_path)
-                except WarplanError as error:
-                    self.show_error("Cannot recover", error_text(error))
-                    continue
-                self.document.load(scenario, entry.original, modified=True)
-                self.autosave.discard(entry)
-                self.write_autosave()
-                return True
-            self.autosave.discard(entry)
-        return False
 
     # ------------------------------------------------------------------ layout, closing
 
@@ -747,12 +602,12 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
-        if not self.confirm_discard():
+        if not self.files.confirm_discard():
             event.ignore()
             return
         if self.keep_layout:
             self.save_layout()
-        self.autosave.clear()
+        self.files.end_session()
         self.live.wait_for_visibility(5_000)
         self.sight.controller.wait(5_000)
         event.accept()

@@ -2,22 +2,27 @@
 drags and arrow keys into document edits.
 
 The scene never clears itself: items are created, updated in place and removed by id when the
-document changes. Dragging previews the moved scenario on the document at every mouse move
-(rules and overlays follow) and commits one undo step on release.
+document changes, so after every edit, undo and redo its items are exactly the document's ids
+(:meth:`BattlefieldScene.shown_ids`). Selection signals wait until a change is mirrored whole:
+a listener never hears of an item whose element the document no longer has. Dragging previews
+the moved scenario on the document at every mouse move (rules and overlays follow) and commits
+one undo step on release.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
+from engine.edits import Selection, move_selection, rotate_models
 from engine.model import Scenario
 from gui.document import Change, ScenarioDocument
-from gui.edits import Selection, move_selection, rotate_models
 from gui.items import (
     LabelItem,
     MarkerItem,
@@ -53,6 +58,8 @@ class BattlefieldScene(QGraphicsScene):
         self.terrain: dict[str, TerrainItem] = {}
         self.objectives: dict[str, ObjectiveItem] = {}
         self.markers: dict[str, MarkerItem] = {}
+        self._models_of_unit: dict[str, frozenset[str]] = {}
+        self._mirroring = False
         self.edge_labels: list[LabelItem] = []
         self.snap_step: float | None = None
         self.interactive = True
@@ -76,17 +83,46 @@ class BattlefieldScene(QGraphicsScene):
 
     def rebuild(self, scenario: Scenario) -> None:
         """Mirror a whole new document: remove every entity item by id, then add all anew."""
-        for table in self._entity_tables():
-            for item in table.values():
-                self.removeItem(item)
-            table.clear()
-        self._overlapping = frozenset()
-        self._sync_all(scenario)
+        with self._selection_settled():
+            for table in self._entity_tables():
+                for item in table.values():
+                    self.removeItem(item)
+                table.clear()
+            self._models_of_unit.clear()
+            self._overlapping = frozenset()
+            self._sync_all(scenario)
         self._place_edge_labels()
         self.setSceneRect(
             self.board_rect().adjusted(-BOARD_MARGIN, -BOARD_MARGIN, BOARD_MARGIN, BOARD_MARGIN)
         )
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def shown_ids(self) -> dict[str, frozenset[str]]:
+        """The ids the scene draws, by kind (``units`` are the unit labels)."""
+        return {
+            "models": frozenset(self.models),
+            "units": frozenset(self.unit_labels),
+            "terrain": frozenset(self.terrain),
+            "objectives": frozenset(self.objectives),
+            "markers": frozenset(self.markers),
+        }
+
+    @contextmanager
+    def _selection_settled(self) -> Iterator[None]:
+        """Hold ``selection_changed_ids`` while items come and go; report the selection once
+        after, if it changed (removing a selected item deselects it). Other signals (the scene
+        rect the views follow) go on as usual."""
+        if self._mirroring:
+            yield
+            return
+        before = self.selection()
+        self._mirroring = True
+        try:
+            yield
+        finally:
+            self._mirroring = False
+        if self.selection() != before:
+            self._emit_selection()
 
     def _entity_tables(self) -> tuple[dict[str, Any], ...]:
         return (self.models, self.unit_labels, self.terrain, self.objectives, self.markers)
@@ -104,6 +140,10 @@ class BattlefieldScene(QGraphicsScene):
         self._sync_markers({k.id for k in scenario.markers})
 
     def _on_changed(self, change: Change) -> None:
+        with self._selection_settled():
+            self._mirror(change)
+
+    def _mirror(self, change: Change) -> None:
         scenario = self.scenario
         for removed in change.removed:
             for table in self._entity_tables():
@@ -134,6 +174,9 @@ class BattlefieldScene(QGraphicsScene):
         present = {m.id for _, m in scenario.all_models()}
         for model_id in [i for i in self.models if i not in present]:
             self.removeItem(self.models.pop(model_id))
+        units = {u.id for u in scenario.units}
+        for unit_id in [i for i in self._models_of_unit if i not in units]:
+            del self._models_of_unit[unit_id]
 
     def _sync_units(self, unit_ids: set[str] | frozenset[str]) -> None:
         scenario = self.scenario
@@ -143,6 +186,14 @@ class BattlefieldScene(QGraphicsScene):
             except KeyError:
                 continue
             colour = player_colour(scenario, unit.player)
+            model_ids = frozenset(m.id for m in unit.models)
+            # A model deleted from a unit that stays changes only that unit, not the set of
+            # units: its item goes here.
+            for gone in self._models_of_unit.get(unit.id, frozenset()) - model_ids:
+                item = self.models.get(gone)
+                if item is not None and item.unit_id == unit.id:
+                    self.removeItem(self.models.pop(gone))
+            self._models_of_unit[unit.id] = model_ids
             for model in unit.models:
                 item = self.models.get(model.id)
                 if item is None:
@@ -325,7 +376,8 @@ class BattlefieldScene(QGraphicsScene):
         self._emit_selection()
 
     def _emit_selection(self) -> None:
-        self.selection_changed_ids.emit(self.selection())
+        if not self._mirroring:
+            self.selection_changed_ids.emit(self.selection())
 
     # ------------------------------------------------------------------ dragging
 

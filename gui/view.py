@@ -1,5 +1,10 @@
 """The battlefield view: zoom (wheel, fit), pan (middle button, or Space + drag), rubber-band
 selection, the measuring tool and the polygon tool for drawing terrain.
+
+The polygon tool refuses, while it is drawn, a corner whose side would cross the outline and a
+finish that would enclose no area (the engine's :func:`engine.edits.extend_outline` and
+:func:`engine.edits.closed_outline` say why); the reason shows at the cursor and in
+``drawing_refused``, and the outline stays to be corrected.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsView
 
+from engine.edits import closed_outline, extend_outline
+from engine.errors import GeometryError
 from engine.model import Model, Point
 from gui.engine_bridge import engine_module
 from gui.items import Z_TOOL, LabelItem, ModelItem, cosmetic_pen
@@ -92,6 +99,8 @@ class BattlefieldView(QGraphicsView):
     polygon_finished = Signal(object)
     """Emitted with the drawn polygon (battlefield points) when the polygon tool finishes."""
     zoom_changed = Signal(float)
+    drawing_refused = Signal(str)
+    """Emitted with the reason when the polygon tool refuses a corner or a finish."""
 
     def __init__(self, scene: BattlefieldScene) -> None:
         super().__init__(scene)
@@ -100,7 +109,7 @@ class BattlefieldView(QGraphicsView):
         self._panning: QPointF | None = None
         self._space_held = False
         self._measurement: Measurement | None = None
-        self._polygon: list[Point] = []
+        self._polygon: tuple[Point, ...] = ()
         self._tool_path = QGraphicsPathItem()
         self._tool_path.setZValue(Z_TOOL)
         self._tool_path.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
@@ -230,7 +239,7 @@ class BattlefieldView(QGraphicsView):
     def set_tool(self, tool: str) -> None:
         self.tool = tool
         self._measurement = None
-        self._polygon = []
+        self._polygon = ()
         self._clear_tool_graphics()
         self.battlefield_scene.interactive = tool == "select"
         self.setDragMode(
@@ -267,8 +276,7 @@ class BattlefieldView(QGraphicsView):
             event.accept()
             return
         if self.tool == "polygon" and event.button() == Qt.MouseButton.LeftButton:
-            self._polygon.append(battlefield_point(scene_pos))
-            self._update_polygon(scene_pos)
+            self.add_polygon_corner(battlefield_point(scene_pos))
             event.accept()
             return
         if self.tool == "polygon" and event.button() == Qt.MouseButton.RightButton:
@@ -328,7 +336,7 @@ class BattlefieldView(QGraphicsView):
             return
         if event.key() == Qt.Key.Key_Escape:
             self._measurement = None
-            self._polygon = []
+            self._polygon = ()
             self._clear_tool_graphics()
             self.battlefield_scene.clearSelection()
             event.accept()
@@ -368,6 +376,17 @@ class BattlefieldView(QGraphicsView):
         self._tool_label.setPos(middle)
         self._tool_label.setVisible(True)
 
+    def add_polygon_corner(self, point: Point) -> bool:
+        """Add a corner to the outline being drawn; False (and the reason shown) when its side
+        would cross the outline."""
+        try:
+            self._polygon = extend_outline(self._polygon, point)
+        except GeometryError as error:
+            self._refuse(str(error), point)
+            return False
+        self._update_polygon(scene_point(*point))
+        return True
+
     def _update_polygon(self, scene_pos: QPointF) -> None:
         if not self._polygon:
             return
@@ -381,23 +400,23 @@ class BattlefieldView(QGraphicsView):
         self._tool_label.setPos(scene_pos)
         self._tool_label.setVisible(True)
 
-    def finish_polygon(self) -> None:
-        points = _without_repeats(self._polygon)
-        self._polygon = []
+    def _refuse(self, reason: str, where: Point) -> None:
+        self._tool_label.set_text(f"Not drawn: {reason}")
+        self._tool_label.setPos(scene_point(*where))
+        self._tool_label.setVisible(True)
+        self.drawing_refused.emit(reason)
+
+    def finish_polygon(self) -> bool:
+        """Emit the drawn outline as ``polygon_finished``; when it encloses no area or its
+        sides cross, keep drawing and say why (False)."""
+        if not self._polygon:
+            return False
+        try:
+            outline = closed_outline(self._polygon)
+        except GeometryError as error:
+            self._refuse(str(error), self._polygon[-1])
+            return False
+        self._polygon = ()
         self._clear_tool_graphics()
-        if len(points) >= 3:
-            self.polygon_finished.emit(tuple(points))
-
-
-def _without_repeats(points: list[Point]) -> list[Point]:
-    """Drop consecutive duplicate points (a double-click adds the last point twice)."""
-    result: list[Point] = []
-    for point in points:
-        if not result or abs(result[-1][0] - point[0]) + abs(result[-1][1] - point[1]) > 1e-9:
-            result.append(point)
-    if (
-        len(result) > 1
-        and abs(result[0][0] - result[-1][0]) + abs(result[0][1] - result[-1][1]) <= 1e-9
-    ):
-        result.pop()
-    return result
+        self.polygon_finished.emit(outline)
+        return True

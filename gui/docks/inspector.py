@@ -1,8 +1,10 @@
 """The Inspector dock: typed, validated fields for the one selected thing.
 
 Each field commits on its own (a spin box when editing finishes, a check box when toggled) as
-one undo step; fields refresh from the document when it changes (during a drag too) without
-echoing an edit back.
+one undo step, and only when the value differs from the document's: pressing Enter in an
+unchanged field makes no step. Fields refresh from the document when it changes (during a drag
+too) without echoing an edit back. An edit the engine refuses (an owner for an objective that
+is not a home one) changes nothing and says why under the fields.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.edits import Selection, set_objective_owner, set_objective_role
+from engine.errors import WarplanError
 from engine.model import (
     Battlefield,
     CircleBase,
@@ -35,7 +39,6 @@ from engine.model import (
     Unit,
 )
 from gui.document import ScenarioDocument
-from gui.edits import Selection
 
 ROLES = ("home", "central", "expansion", "other")
 
@@ -61,12 +64,18 @@ class InspectorPanel(QWidget):
         self._title.setWordWrap(True)
         self._form_host = QWidget()
         self._form = QFormLayout(self._form_host)
+        self.refusal = QLabel("")
+        self.refusal.setObjectName("inspector-refusal")
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #b00020;")
+        self.refusal.hide()
         self._refreshers: list[Callable[[Scenario], None]] = []
         self._subject: tuple[str, str] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self._title)
         layout.addWidget(self._form_host)
+        layout.addWidget(self.refusal)
         layout.addStretch(1)
         document.changed.connect(lambda _change: self.refresh_values())
         document.replaced.connect(lambda _s: self.set_selection(Selection()))
@@ -76,10 +85,13 @@ class InspectorPanel(QWidget):
     def set_selection(self, selection: Selection) -> None:
         self.selection = selection
         subject = self._pick_subject(selection)
+        if subject is not None and not self._exists(self.document.scenario, *subject):
+            subject = None
         if subject == self._subject:
             self.refresh_values()
             return
         self._subject = subject
+        self.refusal.hide()
         self._rebuild()
 
     @staticmethod
@@ -162,7 +174,19 @@ class InspectorPanel(QWidget):
         self._form.addRow(label, field)
 
     def _apply(self, label: str, write: Callable[[Scenario, Any], Scenario], value: Any) -> None:
-        self.document.apply(write(self.document.scenario, value), f"Set {label}")
+        """One undo step ``Set <label>``; none when the written document equals the current
+        one; a refusal of the engine is shown and the fields go back to the document's."""
+        scenario = self.document.scenario
+        try:
+            edited = write(scenario, value)
+        except WarplanError as error:
+            self.refusal.setText(f"{label} not changed: {error}")
+            self.refusal.show()
+            self.refresh_values()
+            return
+        self.refusal.hide()
+        if edited != scenario:
+            self.document.apply(edited, f"Set {label}")
 
     def _spin_row(
         self,
@@ -175,16 +199,24 @@ class InspectorPanel(QWidget):
         """Commit when editing finishes and the value ``differs`` from the document's; a box
         being typed in is not overwritten by a refresh."""
         box.setKeyboardTracking(False)
+        # The value the box showed for the document (rounded to its decimals): Enter on it
+        # is no edit, even when the document holds more digits than the box shows.
+        shown: list[Any] = [None]
 
         def commit() -> None:
-            if differs(read(self.document.scenario), box.value()):
+            if box.value() != shown[0] and differs(read(self.document.scenario), box.value()):
                 self._apply(label, write, box.value())
+            show(self.document.scenario)
+
+        def show(scenario: Scenario) -> None:
+            box.blockSignals(True)
+            box.setValue(read(scenario))
+            box.blockSignals(False)
+            shown[0] = box.value()
 
         def refresh(scenario: Scenario) -> None:
             if not box.hasFocus():
-                box.blockSignals(True)
-                box.setValue(read(scenario))
-                box.blockSignals(False)
+                show(scenario)
 
         box.editingFinished.connect(commit)
         self._row(label, box, refresh)
@@ -271,6 +303,9 @@ class InspectorPanel(QWidget):
         def commit() -> None:
             if read(self.document.scenario) != edit.text():
                 self._apply(label, write, edit.text())
+            # Show the value as written (trimmed, keywords in capitals), so Enter again is
+            # seen as no change.
+            edit.setText(read(self.document.scenario))
 
         def refresh(scenario: Scenario) -> None:
             if not edit.hasFocus():
@@ -410,14 +445,16 @@ class InspectorPanel(QWidget):
             "role",
             [(r, r) for r in ROLES],
             lambda s: objective_of(s).role,
-            lambda s, v: put(s, role=v),
+            lambda s, v: set_objective_role(s, objective_id, v),
         )
-        self._choice(
+        owner = self._choice(
             "owner",
             [("nobody", None)] + [(p.name or p.id, p.id) for p in scenario.players],
             lambda s: objective_of(s).owner,
-            lambda s, v: put(s, owner=v),
+            lambda s, v: set_objective_owner(s, objective_id, v),
         )
+        # Only home objectives have an owner: the engine refuses the others, the box says so.
+        self._refreshers.append(lambda s: owner.setEnabled(objective_of(s).role == "home"))
         self._number(
             "diameter",
             lambda s: objective_of(s).diameter,

@@ -5,7 +5,6 @@ polygon, objectives and operation markers. New things appear at the centre of th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -23,10 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.model import Base, CircleBase, OvalBase, Point, RectBase, TerrainPiece
-from gui.document import ScenarioDocument
-from gui.edits import (
+from engine.edits import (
     TERRAIN_PRESETS,
+    add_drawn_terrain,
     add_marker,
     add_objective,
     add_terrain,
@@ -34,6 +32,8 @@ from gui.edits import (
     terrain_preset,
     unique_id,
 )
+from engine.model import Base, CircleBase, OvalBase, Point, RectBase
+from gui.document import ScenarioDocument
 from gui.engine_bridge import engine_module, missing_message
 
 PRESET_LABELS = {
@@ -184,11 +184,12 @@ class PalettePanel(QWidget):
         return piece.id
 
     def add_drawn_terrain(self, polygon: tuple[Point, ...]) -> str:
-        scenario = self.document.scenario
-        piece = TerrainPiece(unique_id(scenario, "area"), polygon, kind="area")
-        self.document.apply(add_terrain(scenario, piece), f"Draw terrain {piece.id}")
-        self.selection_requested.emit({piece.id})
-        return piece.id
+        """Add the drawn area (the polygon tool refuses outlines the engine would reject, so
+        the engine's ``GeometryError`` here means a caller skipped that check)."""
+        scenario, piece_id = add_drawn_terrain(self.document.scenario, polygon)
+        self.document.apply(scenario, f"Draw terrain {piece_id}")
+        self.selection_requested.emit({piece_id})
+        return piece_id
 
     # ------------------------------------------------------------------ objectives, markers
 
@@ -209,14 +210,11 @@ class PalettePanel(QWidget):
 
     def add_objective(self) -> str:
         scenario, objective_id = add_objective(
-            self.document.scenario, self._placement(), role=self.objective_role.currentData()
+            self.document.scenario,
+            self._placement(),
+            role=self.objective_role.currentData(),
+            owner=str(self.unit_player.currentData()),
         )
-        if self.objective_role.currentData() == "home":
-            owner = str(self.unit_player.currentData())
-            objectives = tuple(
-                replace(o, owner=owner) if o.id == objective_id else o for o in scenario.objectives
-            )
-            scenario = replace(scenario, objectives=objectives)
         self.document.apply(scenario, f"Add objective {objective_id}")
         self.selection_requested.emit({objective_id})
         return objective_id

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from engine.edits import Selection
 from engine.model import Scenario
-from gui.edits import Selection
 from gui.engine_bridge import missing_message
 from gui.live import RulesSnapshot, VisibilityResult
 from gui.overlays import control_caption, visibility_summary

@@ -92,7 +92,7 @@ class MissionDocks:
         """File > New: the New game dialog on an empty table, as a new document."""
         from gui.main_window import blank_scenario
 
-        if not self.window.confirm_discard():
+        if not self.window.files.confirm_discard():
             return False
         blank = blank_scenario()
         dialog = NewGameDialog(blank, self.window)

@@ -1,4 +1,4 @@
-"""The examples in the app's pure modules' docstrings run (testpaths cover engine/ only)."""
+"""The examples in the document module's docstrings run (testpaths cover engine/ only)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import doctest
 import pytest
 
 import gui.document
-import gui.edits
 
 
-@pytest.mark.parametrize("module", [gui.document, gui.edits])
+@pytest.mark.parametrize("module", [gui.document])
 def test_docstring_examples(module, qapp) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0

@@ -6,9 +6,7 @@ import pytest
 import shapely
 from gui_helpers import BASE_32, duel_scenario
 
-from engine.model import Model, OvalBase, RectBase
-from gui.document import ScenarioDocument, diff_scenarios
-from gui.edits import (
+from engine.edits import (
     TERRAIN_PRESETS,
     Selection,
     add_objective,
@@ -20,6 +18,8 @@ from gui.edits import (
     terrain_preset,
     unique_id,
 )
+from engine.model import Model, OvalBase, RectBase
+from gui.document import ScenarioDocument, diff_scenarios
 from gui.live import overlapping_pairs
 
 

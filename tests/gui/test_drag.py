@@ -127,7 +127,7 @@ def test_dragging_into_range_changes_control_in_document_and_overlay(qtbot, make
 def test_dragging_a_unit_label_terrain_and_objective(qtbot, make_window) -> None:
     from dataclasses import replace
 
-    from gui.edits import terrain_preset
+    from engine.edits import terrain_preset
 
     scenario = duel_scenario()
     scenario = replace(scenario, terrain=(terrain_preset("crater", (10.0, 35.0), "crater-1"),))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from gui_helpers import drag, duel_scenario
 from PySide6.QtWidgets import QMessageBox
+from test_never_lose_autosave import crashed_session, running_session
 
 from gui.files import AutosaveStore, read_scenario
 
@@ -19,17 +20,17 @@ def test_save_reopen_compare(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window()
     drag(qtbot, window.view, (30.0, 16.0), (20.0, 10.0))
     path = tmp_path / "ruling.warplan.json"
-    assert window.save_as(path)
+    assert window.files.save_as(path)
     assert not window.document.is_modified
     assert not window.isWindowModified()
     assert window.windowTitle() == "ruling.warplan.json[*] - Warplan"
     assert read_scenario(path) == window.document.scenario
 
     other = make_window()
-    assert other.open_path(path)
+    assert other.files.open_path(path)
     assert other.document.scenario == window.document.scenario
     assert other.document.path == path
-    assert other.recent_files()[0] == str(path)
+    assert other.files.recent_files()[0] == str(path)
     assert other.scene.models["red-1"].pos().x() == pytest.approx(
         window.document.scenario.model("red-1").x
     )
@@ -40,7 +41,7 @@ def test_a_broken_file_shows_a_dialog_and_changes_nothing(
 ) -> None:
     window = make_window()
     good = tmp_path / "good.warplan.json"
-    assert window.save_as(good)
+    assert window.files.save_as(good)
     before = window.document.scenario
     broken = tmp_path / "broken.warplan.json"
     text = good.read_text().replace('"diameter": 32', '"diameter": -32', 1)
@@ -49,7 +50,7 @@ def test_a_broken_file_shows_a_dialog_and_changes_nothing(
     monkeypatch.setattr(
         QMessageBox, "critical", lambda _parent, title, message, *a: shown.append((title, message))
     )
-    assert not window.open_path(broken)
+    assert not window.files.open_path(broken)
     assert len(shown) == 1
     title, message = shown[0]
     assert title == "Cannot open this file"
@@ -61,7 +62,7 @@ def test_a_broken_file_shows_a_dialog_and_changes_nothing(
 
     not_json = tmp_path / "not-json.warplan.json"
     not_json.write_bytes(b"\xff\xfe{ nope")
-    assert not window.open_path(not_json)
+    assert not window.files.open_path(not_json)
     assert len(shown) == 2
     assert window.document.scenario is before
 
@@ -69,17 +70,16 @@ def test_a_broken_file_shows_a_dialog_and_changes_nothing(
 def test_autosave_is_offered_after_a_crash(
     qtbot, make_window, autosave_store: AutosaveStore, tmp_path: Path
 ) -> None:
-    crashed = AutosaveStore(autosave_store.directory, pid=_dead_pid())
     scenario = duel_scenario()
     moved = scenario.with_unit_moved("red-squad", 5.0, 1.0)
     original = tmp_path / "battle.warplan.json"
-    crashed.write(moved, original)
+    crashed = crashed_session(autosave_store.directory, moved, original, pid=_dead_pid())
     assert crashed.scenario_path.exists()
 
     window = make_window()
     asked = []
-    window.ask_recover = lambda entry: asked.append(entry) or True  # type: ignore[method-assign]
-    assert window.offer_recovery()
+    window.files.ask_recover = lambda entry: asked.append(entry) or True  # type: ignore[method-assign]
+    assert window.files.offer_recovery()
     assert len(asked) == 1
     assert asked[0].original == original
     assert window.document.scenario == moved
@@ -92,29 +92,27 @@ def test_autosave_is_offered_after_a_crash(
 def test_declining_recovery_discards_the_autosave(
     make_window, autosave_store: AutosaveStore
 ) -> None:
-    crashed = AutosaveStore(autosave_store.directory, pid=_dead_pid())
-    crashed.write(duel_scenario(), None)
+    crashed = crashed_session(autosave_store.directory, duel_scenario(), pid=_dead_pid())
     window = make_window()
-    window.ask_recover = lambda entry: False  # type: ignore[method-assign]
-    assert not window.offer_recovery()
+    window.files.ask_recover = lambda entry: False  # type: ignore[method-assign]
+    assert not window.files.offer_recovery()
     assert not crashed.scenario_path.exists()
     assert window.document.scenario == duel_scenario()
 
 
 def test_an_autosave_of_a_running_process_is_not_offered(autosave_store: AutosaveStore) -> None:
-    alive = AutosaveStore(autosave_store.directory, pid=os.getppid())
-    alive.write(duel_scenario(), None)
-    assert autosave_store.orphans() == []
+    with running_session(autosave_store.directory, duel_scenario()):
+        assert autosave_store.orphans() == []
 
 
 def test_edits_are_autosaved_and_saving_clears_it(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window()
     drag(qtbot, window.view, (30.0, 16.0), (25.0, 16.0))
-    window.write_autosave()
-    assert window.autosave.scenario_path.exists()
-    assert read_scenario(window.autosave.scenario_path) == window.document.scenario
-    assert window.save_as(tmp_path / "saved.warplan.json")
-    assert not window.autosave.scenario_path.exists()
+    window.files.write_autosave()
+    assert window.files.autosave.scenario_path.exists()
+    assert read_scenario(window.files.autosave.scenario_path) == window.document.scenario
+    assert window.files.save_as(tmp_path / "saved.warplan.json")
+    assert not window.files.autosave.scenario_path.exists()
 
 
 def test_window_and_dock_layout_are_restored(make_window, settings) -> None:
@@ -123,7 +121,7 @@ def test_window_and_dock_layout_are_restored(make_window, settings) -> None:
     window.save_layout()
     from gui.main_window import MainWindow
 
-    restored = MainWindow(duel_scenario(), settings=settings, autosave=window.autosave)
+    restored = MainWindow(duel_scenario(), settings=settings, autosave=window.files.autosave)
     try:
         assert restored.docks["PaletteDock"].isHidden()
         assert not restored.docks["RulingDock"].isHidden()

@@ -268,7 +268,7 @@ def test_decks_survive_save_and_reopen(make_window, tmp_path: Path) -> None:  # 
     red.tactical_button.click()
     click(red, "draw")
     path = tmp_path / "game.warplan.json"
-    assert window.save_to(path)
+    assert window.files.save_to(path)
     reopened = read_scenario(path)
     assert decks.deck_of(reopened, "red") == decks.deck_of(window.document.scenario, "red")
     assert reopened.game == window.document.scenario.game

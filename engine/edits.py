@@ -1,7 +1,11 @@
-"""Edits as pure functions from one scenario value to the next (no Qt, easy to test).
+"""Edits as pure functions from one scenario value to the next.
 
 The app's commands are built from these: moving and rotating things, adding a unit in
-coherency, adding terrain from a preset or a drawn polygon, adding objectives, removing.
+coherency, adding terrain from a preset or a drawn outline, adding objectives, changing an
+objective's role or owner, removing. Every edit returns a document the file format accepts:
+removing an element drops the references to it (:func:`engine.references.prune_references`),
+a role change fixes the owner, new ids never collide with an id of the document, and an edit
+that cannot be made raises :class:`engine.errors.WarplanError` with the reason.
 
 >>> from engine.model import Battlefield, Player, Scenario
 >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), Battlefield())
@@ -9,14 +13,24 @@ coherency, adding terrain from a preset or a drawn polygon, adding objectives, r
 'obj-1'
 >>> [round(x, 3) for x, _ in formation_positions(3, 32 / 25.4, centre=(10, 10))]
 [8.24, 10.0, 11.76]
+>>> s, objective_id = add_objective(s, (30, 6), role="home")
+>>> s.objective(objective_id).owner
+'red'
+>>> set_objective_role(s, objective_id, "central").objective(objective_id).owner is None
+True
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+import shapely
+from shapely.errors import ShapelyError
+
+from engine.deployments import resolve_deployment
+from engine.errors import GeometryError, RulesError, WarplanError
 from engine.model import (
     Base,
     Marker,
@@ -30,6 +44,7 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
+from engine.references import element_ids, prune_references
 
 COHERENCY_GAP = 0.5
 """Gap between neighbouring bases of a new unit: well inside the 2" coherency distance."""
@@ -61,21 +76,15 @@ class Selection:
         return units
 
     def moved_unit_ids(self, scenario: Scenario) -> frozenset[str]:
-        """Every unit that has a model in this selection."""
-        return self.units | {scenario.unit_of_model(m).id for m in self.models}
-
-
-def all_ids(scenario: Scenario) -> set[str]:
-    ids = {u.id for u in scenario.units} | {p.id for p in scenario.players}
-    ids |= {m.id for _, m in scenario.all_models()}
-    ids |= {t.id for t in scenario.terrain} | {o.id for o in scenario.objectives}
-    ids |= {k.id for k in scenario.markers}
-    return ids
+        """Every unit of ``scenario`` that has a model in this selection (a selected id the
+        scenario no longer has, deleted a moment ago, adds nothing)."""
+        return frozenset(self.unit_ids(scenario))
 
 
 def unique_id(scenario: Scenario, prefix: str, taken: Collection[str] = ()) -> str:
-    """The first ``prefix-N`` (N = 1, 2, ...) not used anywhere in the document."""
-    used = all_ids(scenario) | set(taken)
+    """The first ``prefix-N`` (N = 1, 2, ...) not used anywhere in the document (deployment
+    zones and territories included: the file gives every element one namespace)."""
+    used = element_ids(scenario) | set(taken)
     n = 1
     while f"{prefix}-{n}" in used:
         n += 1
@@ -111,6 +120,7 @@ def move_selection(scenario: Scenario, selection: Selection, dx: float, dy: floa
             replace(
                 t,
                 area=_shift(t.area, dx, dy),
+                other_footprints=tuple(_shift(p, dx, dy) for p in t.other_footprints),
                 features=tuple(replace(f, shape=_shift(f.shape, dx, dy)) for f in t.features),
             )
             if t.id in selection.terrain
@@ -148,8 +158,10 @@ def rotate_models(scenario: Scenario, model_ids: Iterable[str], degrees: float) 
 def remove_selection(scenario: Scenario, selection: Selection) -> Scenario:
     """``scenario`` without the selected things; a unit left with no models goes too.
 
-    Objectives that name a removed terrain piece stay, as marker objectives (their ``terrain``
-    reference is dropped), so the file stays valid.
+    Every reference to what went is dropped in the same edit
+    (:func:`engine.references.prune_references`): objectives that name a removed terrain piece
+    stay, as marker objectives; the ``game`` section forgets deleted units, models, objectives
+    and terrain.
     """
     units = []
     for unit in scenario.units:
@@ -158,18 +170,14 @@ def remove_selection(scenario: Scenario, selection: Selection) -> Scenario:
         models = tuple(m for m in unit.models if m.id not in selection.models)
         if models:
             units.append(unit if len(models) == len(unit.models) else replace(unit, models=models))
-    objectives = tuple(
-        replace(o, terrain=None) if o.terrain in selection.terrain else o
-        for o in scenario.objectives
-        if o.id not in selection.objectives
-    )
-    return replace(
+    removed = replace(
         scenario,
         units=tuple(units),
         terrain=tuple(t for t in scenario.terrain if t.id not in selection.terrain),
-        objectives=objectives,
+        objectives=tuple(o for o in scenario.objectives if o.id not in selection.objectives),
         markers=tuple(k for k in scenario.markers if k.id not in selection.markers),
     )
+    return prune_references(removed)
 
 
 def base_footprint(base: Base) -> tuple[float, float]:
@@ -287,12 +295,170 @@ def add_terrain(scenario: Scenario, piece: TerrainPiece) -> Scenario:
     return replace(scenario, terrain=(*scenario.terrain, piece))
 
 
+# ------------------------------------------------------------------------------ drawn outlines
+
+
+def _distinct(points: Sequence[Point]) -> list[Point]:
+    """``points`` without consecutive repeats, nor a last point repeating the first."""
+    result: list[Point] = []
+    for x, y in points:
+        if not result or math.hypot(result[-1][0] - x, result[-1][1] - y) > 1e-9:
+            result.append((float(x), float(y)))
+    if (
+        len(result) > 1
+        and math.hypot(result[0][0] - result[-1][0], result[0][1] - result[-1][1]) <= 1e-9
+    ):
+        result.pop()
+    return result
+
+
+def extend_outline(points: Sequence[Point], point: Point) -> tuple[Point, ...]:
+    """The outline being drawn, ``points``, with ``point`` added as its next corner.
+
+    Raises :class:`GeometryError` when the new side would cross a side already drawn (the
+    finished area could not be a simple polygon).
+
+    >>> extend_outline([(0, 0), (4, 0), (4, 4)], (0, 4))
+    ((0, 0), (4, 0), (4, 4), (0, 4))
+    >>> extend_outline([(0, 0), (4, 0), (4, 4)], (0, 0))
+    ((0, 0), (4, 0), (4, 4), (0, 0))
+    >>> extend_outline([(0, 0), (4, 0), (4, 4)], (4, -2))
+    Traceback (most recent call last):
+    ...
+    engine.errors.GeometryError: this side would cross the outline drawn so far
+    """
+    drawn = tuple(points)
+    if drawn and math.hypot(drawn[-1][0] - point[0], drawn[-1][1] - point[1]) <= 1e-9:
+        return drawn
+    if len(drawn) >= 2:
+        closing = len(drawn) >= 3 and math.dist(drawn[0], point) <= 1e-9
+        try:
+            side = shapely.LineString([drawn[-1], point])
+            # A click back on the first corner closes the outline: the side may meet it there.
+            earlier = shapely.LineString(drawn[1:] if closing else drawn)
+            touching = side.intersection(earlier)
+            crosses = touching.length > 0 or not shapely.Point(drawn[-1]).buffer(1e-9).covers(
+                touching
+            )
+        except ShapelyError as error:
+            raise GeometryError(f"this corner cannot be measured: {error}") from None
+        if crosses:
+            raise GeometryError("this side would cross the outline drawn so far")
+    return (*drawn, point)
+
+
+def closed_outline(points: Sequence[Point]) -> Polygon:
+    """The terrain area enclosed by the drawn corners ``points`` (repeats dropped).
+
+    Raises :class:`GeometryError` with the reason when it is not a simple polygon of non-zero
+    area: fewer than three corners, all on one line, or sides that cross.
+
+    >>> closed_outline([(0, 0), (4, 0), (4, 4), (4, 4)])
+    ((0.0, 0.0), (4.0, 0.0), (4.0, 4.0))
+    >>> closed_outline([(0, 0), (2, 2), (4, 4)])
+    Traceback (most recent call last):
+    ...
+    engine.errors.GeometryError: a terrain area needs corners that are not all on one line
+    """
+    if not all(math.isfinite(c) for point in points for c in point):
+        raise GeometryError("a terrain area needs finite corners")
+    ring = _distinct(points)
+    if len(ring) < 3:
+        raise GeometryError(f"a terrain area needs at least 3 corners, got {len(ring)}")
+    try:
+        shape = shapely.Polygon(ring)
+        flat = shape.convex_hull.area <= 1e-9
+        reason = "" if shapely.is_valid(shape) else shapely.is_valid_reason(shape)
+    except ShapelyError as error:
+        raise GeometryError(f"the outline cannot be measured: {error}") from None
+    if flat:
+        raise GeometryError("a terrain area needs corners that are not all on one line")
+    if reason:
+        raise GeometryError(f"the outline's sides cross ({reason})")
+    return tuple(ring)
+
+
+def add_drawn_terrain(scenario: Scenario, points: Sequence[Point]) -> tuple[Scenario, str]:
+    """``scenario`` with a plain terrain area of the drawn outline (raises like
+    :func:`closed_outline`)."""
+    piece = TerrainPiece(unique_id(scenario, "area"), closed_outline(points), kind="area")
+    return add_terrain(scenario, piece), piece.id
+
+
+# ------------------------------------------------------------------------------ objectives
+
+
+def home_owner(scenario: Scenario, point: Point) -> str:
+    """The player a new home objective at ``point`` belongs to: the one whose deployment zone
+    is nearest (the first player when the scenario has no deployment or a tie)."""
+    first = scenario.player_ids()[0]
+    try:
+        deployment = resolve_deployment(scenario)
+    except WarplanError:
+        return first
+    if deployment is None:
+        return first
+    where = shapely.Point(point)
+    distances = []
+    for player in scenario.player_ids():
+        zone = deployment.zone_geometry(player)
+        if not zone.is_empty:
+            distances.append((float(zone.distance(where)), player))
+    if not distances:
+        return first
+    best = min(distances)[0]
+    nearest = [player for distance, player in distances if distance <= best + 1e-9]
+    return nearest[0] if len(nearest) == 1 else first
+
+
 def add_objective(
     scenario: Scenario, centre: Point, role: ObjectiveRole = "other", owner: str | None = None
 ) -> tuple[Scenario, str]:
+    """``scenario`` with a new objective marker at ``centre``; a home objective without an
+    ``owner`` belongs to :func:`home_owner`, other roles have none."""
     objective_id = unique_id(scenario, "obj")
+    if role == "home":
+        owner = owner or home_owner(scenario, centre)
+    else:
+        owner = None
     objective = Objective(objective_id, centre[0], centre[1], role=role, owner=owner)
     return replace(scenario, objectives=(*scenario.objectives, objective)), objective_id
+
+
+def _with_objective(scenario: Scenario, objective: Objective) -> Scenario:
+    return replace(
+        scenario,
+        objectives=tuple(objective if o.id == objective.id else o for o in scenario.objectives),
+    )
+
+
+def set_objective_role(scenario: Scenario, objective_id: str, role: ObjectiveRole) -> Scenario:
+    """The objective's role changed, its owner with it: a home objective keeps its owner or
+    gets :func:`home_owner`, any other role has none (the format allows owners on home
+    objectives only)."""
+    objective = scenario.objective(objective_id)
+    if role == "home":
+        owner = objective.owner or home_owner(scenario, (objective.x, objective.y))
+    else:
+        owner = None
+    if (role, owner) == (objective.role, objective.owner):
+        return scenario
+    return _with_objective(scenario, replace(objective, role=role, owner=owner))
+
+
+def set_objective_owner(scenario: Scenario, objective_id: str, owner: str | None) -> Scenario:
+    """The home objective given to ``owner``; raises :class:`RulesError` when the objective
+    is not a home one (only home objectives have an owner) or ``owner`` is no player."""
+    objective = scenario.objective(objective_id)
+    if owner == objective.owner:
+        return scenario
+    if objective.role != "home":
+        raise RulesError(f"only home objectives have an owner; {objective_id} is {objective.role}")
+    if owner not in scenario.player_ids():
+        raise RulesError(
+            f"a home objective needs an owner: one of {', '.join(scenario.player_ids())}"
+        )
+    return _with_objective(scenario, replace(objective, owner=owner))
 
 
 def add_marker(
