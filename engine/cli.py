@@ -21,9 +21,11 @@ EXIT_BAD_INPUT = 2
 
 
 def _print_problems(error: ScenarioError, source: str, err: TextIO) -> None:
+    from engine.format_messages import capped
+
     print(f"{source}: not a valid scenario", file=err)
-    for problem in error.problems:
-        print(str(problem), file=err)
+    for line in capped(error.problems):
+        print(line, file=err)
 
 
 def _cmd_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

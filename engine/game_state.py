@@ -15,14 +15,16 @@ Unknown keys are errors.
 from __future__ import annotations
 
 import importlib
-import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from engine.errors import Problem
+from engine.format_messages import join as _join
+from engine.format_messages import show as _show
+from engine.format_messages import unknown_name
+from engine.limits import MAX_COUNT, MAX_GAME_LIST, MAX_SEED
 
 if TYPE_CHECKING:
     from engine.model import Scenario
@@ -58,27 +60,6 @@ class GameIds:
 GameCheck = Callable[[object, str, GameIds], list[Problem]]
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _show(value: object) -> str:
-    if isinstance(value, str):
-        shown = json.dumps(value, ensure_ascii=False)
-        return shown if len(shown) <= 60 else shown[:57] + '..."'
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    return str(value)
-
-
 # ---------------------------------------------------------------------------------------------
 # Check builders
 
@@ -95,15 +76,17 @@ def text_check() -> GameCheck:
 
 
 def integer_check(lowest: int, highest: int | None = None) -> GameCheck:
-    """An integer in ``lowest..highest`` (no upper bound when ``highest`` is None)."""
+    """An integer in ``lowest..highest`` (up to :data:`~engine.limits.MAX_COUNT` when
+    ``highest`` is None)."""
+    top = MAX_COUNT if highest is None else highest
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         if isinstance(value, bool) or not isinstance(value, int):
             return [Problem(path, f"must be an integer, got {_show(value)}")]
-        if value < lowest or (highest is not None and value > highest):
-            if highest is None:
-                return [Problem(path, f"must be an integer of at least {lowest}, got {value}")]
-            return [Problem(path, f"must be an integer from {lowest} to {highest}, got {value}")]
+        if value < lowest and highest is None:
+            return [Problem(path, f"must be an integer of at least {lowest}, got {value}")]
+        if not lowest <= value <= top:
+            return [Problem(path, f"must be an integer from {lowest} to {top}, got {_show(value)}")]
         return []
 
     return check
@@ -136,15 +119,23 @@ def reference_check(kind: str) -> GameCheck:
     return check
 
 
-def list_check(item: GameCheck) -> GameCheck:
-    """An array whose every item passes ``item``."""
+def list_check(item: GameCheck, longest: int = MAX_GAME_LIST, distinct: bool = False) -> GameCheck:
+    """An array of at most ``longest`` items, each passing ``item`` (and all different when
+    ``distinct``)."""
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         if not isinstance(value, list | tuple):
             return [Problem(path, f"must be an array, got {_show(value)}")]
+        if len(value) > longest:
+            return [Problem(path, f"must have at most {longest} items, got {len(value)}")]
         problems: list[Problem] = []
+        seen: set[object] = set()
         for i, element in enumerate(value):
             problems.extend(item(element, f"{path}[{i}]", ids))
+            if distinct and isinstance(element, str):
+                if element in seen:
+                    problems.append(Problem(f"{path}[{i}]", f"{_show(element)} is listed twice"))
+                seen.add(element)
         return problems
 
     return check
@@ -213,12 +204,14 @@ def bool_check() -> GameCheck:
     return check
 
 
-def any_integer_check() -> GameCheck:
-    """An integer of any sign (a CP change in a deck's log)."""
+def any_integer_check(low: int = -MAX_COUNT, high: int = MAX_COUNT) -> GameCheck:
+    """An integer of any sign within ``low .. high`` (a CP change in a deck's log)."""
 
     def check(value: object, path: str, ids: GameIds) -> list[Problem]:
         if isinstance(value, bool) or not isinstance(value, int):
             return [Problem(path, f"must be an integer, got {_show(value)}")]
+        if not low <= value <= high:
+            return [Problem(path, f"must be an integer from {low} to {high}, got {_show(value)}")]
         return []
 
     return check
@@ -243,9 +236,46 @@ def secondary_card_check() -> GameCheck:
 
         names = [c.name for c in secondary_missions()]
         if not isinstance(value, str) or value not in names:
-            return [
-                Problem(path, f"must be a Secondary Mission name as printed, got {_show(value)}")
-            ]
+            if not isinstance(value, str):
+                message = f"must be a Secondary Mission name as printed, got {_show(value)}"
+                return [Problem(path, message)]
+            return [Problem(path, unknown_name("Secondary Mission", value, names))]
+        return []
+
+    return check
+
+
+def card_name_check(kind: str) -> GameCheck:
+    """A name the Chapter Approved 2026-27 data knows (``engine.rulesets.wh40k_ca2026.cards``):
+    a ``"primary"`` or ``"secondary"`` Mission, a ``"twist"`` or a ``"force disposition"``, as
+    the engine looks it up (by printed name or id, in any case)."""
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        from engine.errors import UnknownReferenceError
+        from engine.rulesets.wh40k_ca2026 import cards
+
+        if not isinstance(value, str) or not value.strip():
+            return [Problem(path, f"must be a non-empty string, got {_show(value)}")]
+        lookups: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
+            "Primary Mission": (
+                lambda name: cards.card(name, "primary"),
+                lambda: [c.name for c in cards.primary_missions()],
+            ),
+            "Secondary Mission": (
+                lambda name: cards.card(name, "secondary"),
+                lambda: [c.name for c in cards.secondary_missions()],
+            ),
+            "twist": (cards.twist, lambda: [t.id for t in cards.twists()]),
+            "Force Disposition": (
+                cards.force_disposition,
+                lambda: [f.name for f in cards.force_dispositions()],
+            ),
+        }
+        find, known = lookups[kind]
+        try:
+            find(value)
+        except UnknownReferenceError:
+            return [Problem(path, unknown_name(kind, value, known()))]
         return []
 
     return check
@@ -286,7 +316,7 @@ DECK_EVENT_KEYS: dict[str, GameCheck] = {
 
 DECK_KEYS: dict[str, GameCheck] = {
     "mode": choice_check(SECONDARY_MODES),
-    "seed": any_integer_check(),
+    "seed": any_integer_check(-MAX_SEED - 1, MAX_SEED),
     "shuffles": integer_check(0),
     "draw_pile": list_check(secondary_card_check()),
     "active": list_check(object_check(DECK_CARD_KEYS, required=("card",))),
@@ -307,8 +337,9 @@ DESTROYED_UNIT_KEYS: dict[str, GameCheck] = {
     "started_within_terrain": list_check(reference_check("terrain")),
     "starting_strength": integer_check(1),
 }
-"""An entry of ``game.destroyed_this_turn``: the unit (it may be off the table now), its owner,
-the unit that destroyed it, and where it started the turn."""
+"""An entry of ``game.destroyed_this_turn``: the unit (it may be off the table now, and gone
+from the file, so its id is not checked against the units), its owner, the unit that destroyed
+it, and where it started the turn."""
 
 DESTROYED_MODEL_KEYS: dict[str, GameCheck] = {
     "model": text_check(),
@@ -334,10 +365,10 @@ OBJECTIVE_STATUSES = ("decoyed", "triangulated", "consecrated")
 
 
 PLAYER_KEYS: dict[str, GameCheck] = {
-    "force_disposition": text_check(),
-    "primary": text_check(),
+    "force_disposition": card_name_check("Force Disposition"),
+    "primary": card_name_check("Primary Mission"),
     "secondary_mode": choice_check(SECONDARY_MODES),
-    "secondaries": list_check(text_check()),
+    "secondaries": list_check(card_name_check("Secondary Mission"), longest=20, distinct=True),
     "vp": integer_check(0),
     "cp": integer_check(0),
     "deck": object_check(DECK_KEYS, required=("mode",)),
@@ -382,7 +413,7 @@ GAME_KEYS: dict[str, GameCheck] = {
     "battle_round": _check_battle_round,
     "active_player": reference_check("players"),
     "timing": choice_check(TIMINGS),
-    "twist": text_check(),
+    "twist": card_name_check("twist"),
     "players": _check_players,
     "first_player": reference_check("players"),
     "setup": free_object_check(),
@@ -414,12 +445,89 @@ def validate_game(data: object, path: str, ids: GameIds) -> list[Problem]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Typed view
+# Typed views
+#
+# What the engine reads of ``game``. A list the file does not record is ``None`` (the engine
+# counts conditions it cannot decide as not met, and says so), an empty list is a record of
+# nothing.
+
+
+_NO_MAPPING: Mapping[str, Any] = MappingProxyType({})
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    return tuple(str(item) for item in value or ())
+
+
+def _recorded(section: Mapping[str, Any], key: str) -> tuple[Mapping[str, Any], ...] | None:
+    return tuple(section[key]) if key in section else None
+
+
+@dataclass(frozen=True)
+class DestroyedUnit:
+    """An entry of ``game.destroyed_this_turn`` or ``destroyed_previous_turn``."""
+
+    unit: str
+    player: str
+    by: str | None = None
+    by_within_objective_range: bool = False
+    started_within_objective_range: bool = False
+    started_within_central_objective_range: bool = False
+    started_within_terrain: tuple[str, ...] = ()
+    starting_strength: int = 0
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> DestroyedUnit:
+        return cls(
+            unit=str(raw["unit"]),
+            player=str(raw["player"]),
+            by=raw.get("by"),
+            by_within_objective_range=bool(raw.get("by_within_objective_range", False)),
+            started_within_objective_range=bool(raw.get("started_within_objective_range", False)),
+            started_within_central_objective_range=bool(
+                raw.get("started_within_central_objective_range", False)
+            ),
+            started_within_terrain=_texts(raw.get("started_within_terrain")),
+            starting_strength=int(raw.get("starting_strength", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class DestroyedModel:
+    """An entry of ``game.models_destroyed_this_turn``."""
+
+    model: str
+    player: str
+    wounds: int = 0
+    keywords: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> DestroyedModel:
+        return cls(
+            str(raw["model"]),
+            str(raw["player"]),
+            int(raw.get("wounds", 0)),
+            _texts(raw.get("keywords")),
+        )
+
+
+@dataclass(frozen=True)
+class CompletedAction:
+    """An entry of ``game.players.<id>.actions_completed_this_turn``."""
+
+    action: str
+    unit: str | None = None
+    objective: str | None = None
+    terrain: str | None = None
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> CompletedAction:
+        return cls(str(raw["action"]), raw.get("unit"), raw.get("objective"), raw.get("terrain"))
 
 
 @dataclass(frozen=True)
 class PlayerGameState:
-    """One player's mission state."""
+    """One player's mission state (``game.players.<id>``)."""
 
     force_disposition: str | None = None
     primary: str | None = None
@@ -427,6 +535,53 @@ class PlayerGameState:
     secondaries: tuple[str, ...] = ()
     vp: int = 0
     cp: int = 0
+    deck: Mapping[str, Any] | None = None
+    """The saved Secondary deck's JSON (``engine.rulesets.wh40k_ca2026.decks.DeckState``)."""
+    vp_this_round: int = 0
+    controlled_at_start_of_turn: tuple[str, ...] | None = None
+    actions_completed_this_turn: tuple[CompletedAction, ...] | None = None
+    objective_status: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NO_MAPPING)
+    condemned: tuple[str, ...] | None = None
+    surveilled_this_turn: tuple[str, ...] | None = None
+    card_choices: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_MAPPING)
+    all_characters_destroyed: bool = False
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> PlayerGameState:
+        def listed(key: str) -> tuple[str, ...] | None:
+            return _texts(raw[key]) if key in raw else None
+
+        actions = raw.get("actions_completed_this_turn")
+        return cls(
+            force_disposition=raw.get("force_disposition"),
+            primary=raw.get("primary"),
+            secondary_mode=raw.get("secondary_mode"),
+            secondaries=_texts(raw.get("secondaries")),
+            vp=int(raw.get("vp", 0)),
+            cp=int(raw.get("cp", 0)),
+            deck=raw.get("deck"),
+            vp_this_round=int(raw.get("vp_this_round", 0)),
+            controlled_at_start_of_turn=listed("controlled_at_start_of_turn"),
+            actions_completed_this_turn=(
+                None if actions is None else tuple(CompletedAction.of(a) for a in actions)
+            ),
+            objective_status=MappingProxyType(
+                {k: _texts(v) for k, v in raw.get("objective_status", {}).items()}
+            ),
+            condemned=listed("condemned"),
+            surveilled_this_turn=listed("surveilled_this_turn"),
+            card_choices=MappingProxyType(dict(raw.get("card_choices", {}))),
+            all_characters_destroyed=bool(raw.get("all_characters_destroyed", False)),
+        )
+
+    def choices_for(self, card_name: str) -> Mapping[str, Any]:
+        """What the player chose for an active Secondary (the deck's record first)."""
+        if self.deck:
+            for active in self.deck.get("active", ()):
+                if active.get("card") == card_name:
+                    choices: Mapping[str, Any] = active.get("choices", _NO_MAPPING)
+                    return choices
+        return self.card_choices.get(card_name, _NO_MAPPING)
 
 
 @dataclass(frozen=True)
@@ -441,37 +596,49 @@ class GameState:
     >>> state = GameState.from_scenario(s)
     >>> state.battle_round, state.player("red").vp, state.player("blue").vp
     (2, 7, 0)
+    >>> state.destroyed_this_turn is None
+    True
     """
 
     battle_round: int | None = None
     active_player: str | None = None
     timing: Timing | None = None
     twist: str | None = None
+    first_player: str | None = None
     players: Mapping[str, PlayerGameState] = field(default_factory=lambda: MappingProxyType({}))
+    destroyed_this_turn: tuple[DestroyedUnit, ...] | None = None
+    destroyed_previous_turn: tuple[DestroyedUnit, ...] | None = None
+    models_destroyed_this_turn: tuple[DestroyedModel, ...] | None = None
+    left_battlefield_this_turn: tuple[str, ...] | None = None
     raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> GameState:
         """The game state of ``scenario`` (all defaults when it has no ``game`` section)."""
-        raw: Mapping[str, Any] = scenario.game or MappingProxyType({})
-        players_raw: Mapping[str, Mapping[str, Any]] = raw.get("players", {})
-        players = {
-            player_id: PlayerGameState(
-                force_disposition=entry.get("force_disposition"),
-                primary=entry.get("primary"),
-                secondary_mode=entry.get("secondary_mode"),
-                secondaries=tuple(entry.get("secondaries", ())),
-                vp=entry.get("vp", 0),
-                cp=entry.get("cp", 0),
-            )
-            for player_id, entry in players_raw.items()
-        }
+        raw: Mapping[str, Any] = scenario.game or _NO_MAPPING
+        players_raw: Mapping[str, Mapping[str, Any]] = raw.get("players", _NO_MAPPING)
+
+        def units(key: str) -> tuple[DestroyedUnit, ...] | None:
+            entries = _recorded(raw, key)
+            return None if entries is None else tuple(DestroyedUnit.of(e) for e in entries)
+
+        models = _recorded(raw, "models_destroyed_this_turn")
+        left = raw.get("left_battlefield_this_turn")
         return cls(
             battle_round=raw.get("battle_round"),
             active_player=raw.get("active_player"),
             timing=cast(Timing | None, raw.get("timing")),
             twist=raw.get("twist"),
-            players=MappingProxyType(players),
+            first_player=raw.get("first_player"),
+            players=MappingProxyType(
+                {pid: PlayerGameState.of(entry) for pid, entry in players_raw.items()}
+            ),
+            destroyed_this_turn=units("destroyed_this_turn"),
+            destroyed_previous_turn=units("destroyed_previous_turn"),
+            models_destroyed_this_turn=(
+                None if models is None else tuple(DestroyedModel.of(e) for e in models)
+            ),
+            left_battlefield_this_turn=None if left is None else _texts(left),
             raw=raw,
         )
 

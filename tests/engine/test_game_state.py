@@ -226,3 +226,149 @@ def test_scrollhammer_battles_last_up_to_seven_rounds() -> None:
     chapter_approved["game"]["battle_round"] = 6
     with pytest.raises(ScenarioError, match="from 1 to 5, got 6"):
         parse_scenario(chapter_approved)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names are checked against the ruleset's data, with the closest valid names; sizes are bounded
+
+
+def test_a_misspelt_twist_is_refused_with_the_name_meant() -> None:
+    assert messages({"twist": "night-figthing"}) == [
+        'game.twist: unknown twist "night-figthing"; did you mean "night-fighting"?'
+    ]
+    assert messages({"twist": "night-fighting"}) == []
+    assert messages({"twist": "Night Fighting"}) == []
+
+
+def test_unknown_primary_and_force_disposition_are_refused() -> None:
+    found = messages({"players": {"red": {"primary": "BATTLEFIELD DOMINANSE"}}})
+    assert found == [
+        'game.players.red.primary: unknown Primary Mission "BATTLEFIELD DOMINANSE"; '
+        'did you mean "BATTLEFIELD DOMINANCE"?'
+    ]
+    found = messages({"players": {"red": {"force_disposition": "Take and Holt"}}})
+    assert found == [
+        'game.players.red.force_disposition: unknown Force Disposition "Take and Holt"; '
+        'did you mean "Take and Hold"?'
+    ]
+
+
+def test_secondaries_must_be_known_distinct_and_few() -> None:
+    assert messages({"players": {"red": {"secondaries": ["CENTRE GROUNDS"]}}}) == [
+        'game.players.red.secondaries[0]: unknown Secondary Mission "CENTRE GROUNDS"; '
+        'did you mean "CENTRE GROUND"?'
+    ]
+    assert messages({"players": {"red": {"secondaries": ["CENTRE GROUND"] * 2}}}) == [
+        'game.players.red.secondaries[1]: "CENTRE GROUND" is listed twice'
+    ]
+    flood = {"players": {"red": {"secondaries": ["CENTRE GROUND"] * 10**6}}}
+    assert messages(flood) == [
+        "game.players.red.secondaries: must have at most 20 items, got 1000000"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "valid"), [(10_000, True), (10_001, False), (10**400, False), (-1, False)]
+)
+def test_points_are_bounded(value: int, valid: bool) -> None:
+    found = messages({"players": {"red": {"vp": value}}})
+    assert (found == []) is valid
+    if not valid:
+        assert found[0].startswith("game.players.red.vp: must be an integer")
+
+
+def test_a_deck_seed_is_a_signed_64_bit_integer() -> None:
+    for seed, valid in ((2**63 - 1, True), (-(2**63), True), (2**63, False), (-(2**63) - 1, False)):
+        found = messages({"players": {"red": {"deck": {"mode": "tactical", "seed": seed}}}})
+        assert (found == []) is valid, (seed, found)
+
+
+def test_game_lists_are_bounded() -> None:
+    entry = {"unit": "gone", "player": "red"}
+    assert messages({"destroyed_this_turn": [entry] * 1000}) == []
+    assert messages({"destroyed_this_turn": [entry] * 1001}) == [
+        "game.destroyed_this_turn: must have at most 1000 items, got 1001"
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed views: what the engine reads of the game section
+
+
+def state_of(game: dict[str, Any]) -> GameState:
+    from engine.scenario_io import parse_scenario
+
+    document = {
+        "format": "warplan.scenario",
+        "version": 1,
+        "ruleset": "wh40k-ca2026",
+        "battlefield": {"width": 60, "depth": 44},
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "objectives": [{"id": "obj-centre", "x": 30, "y": 22}],
+        "game": game,
+    }
+    return GameState.from_scenario(parse_scenario(document))
+
+
+def test_a_list_not_recorded_is_none_and_an_empty_one_is_a_record_of_nothing() -> None:
+    absent = state_of({})
+    assert absent.destroyed_this_turn is None
+    assert absent.models_destroyed_this_turn is None
+    assert absent.player("red").condemned is None
+    empty = state_of(
+        {
+            "destroyed_this_turn": [],
+            "models_destroyed_this_turn": [],
+            "players": {"red": {"condemned": []}},
+        }
+    )
+    assert empty.destroyed_this_turn == ()
+    assert empty.models_destroyed_this_turn == ()
+    assert empty.player("red").condemned == ()
+
+
+def test_destroyed_units_and_models_are_typed() -> None:
+    state = state_of(
+        {
+            "destroyed_this_turn": [
+                {"unit": "gone", "player": "blue", "by": "red-1", "starting_strength": 10}
+            ],
+            "models_destroyed_this_turn": [
+                {"model": "m", "player": "blue", "wounds": 4, "keywords": ["CHARACTER"]}
+            ],
+        }
+    )
+    assert state.destroyed_this_turn is not None
+    (unit,) = state.destroyed_this_turn
+    assert (unit.unit, unit.player, unit.by, unit.starting_strength) == (
+        "gone",
+        "blue",
+        "red-1",
+        10,
+    )
+    assert unit.started_within_terrain == ()
+    assert state.models_destroyed_this_turn is not None
+    (model,) = state.models_destroyed_this_turn
+    assert (model.wounds, model.keywords) == (4, ("CHARACTER",))
+
+
+def test_card_choices_come_from_the_deck_first() -> None:
+    state = state_of(
+        {
+            "players": {
+                "red": {
+                    "card_choices": {"BEACON": {"target": "from-choices"}},
+                    "deck": {
+                        "mode": "tactical",
+                        "active": [
+                            {"card": "BEACON", "choices": {"target": "from-deck"}}
+                        ],
+                    },
+                },
+                "blue": {"card_choices": {"BEACON": {"target": "only"}}},
+            }
+        }
+    )
+    assert state.player("red").choices_for("BEACON") == {"target": "from-deck"}
+    assert state.player("blue").choices_for("BEACON") == {"target": "only"}
+    assert state.player("blue").choices_for("ASSASSINATION") == {}

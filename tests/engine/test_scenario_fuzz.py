@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from engine.deployments import deployment_ids, load_deployment_map
 from engine.errors import ScenarioError
+from engine.limits import MAX_BATTLEFIELD, MIN_BATTLEFIELD
 from engine.model import (
     Battlefield,
     CircleBase,
@@ -56,6 +57,9 @@ coordinates = st.one_of(
     st.integers(-200, 200), st.floats(-200, 200, allow_nan=False, allow_infinity=False)
 )
 sizes = st.one_of(st.integers(1, 300), st.floats(0.5, 300, allow_nan=False))
+table_sides = st.one_of(
+    st.integers(1, 600), st.floats(MIN_BATTLEFIELD, MAX_BATTLEFIELD, allow_nan=False)
+)
 heights = st.one_of(st.integers(0, 20), st.floats(0, 20, allow_nan=False))
 keywords = st.lists(
     st.text(alphabet=string.ascii_uppercase + " -", min_size=1, max_size=12).filter(
@@ -155,10 +159,12 @@ def scenarios(draw: st.DrawFn) -> Scenario:
                     draw(heights),
                     draw(st.booleans()),
                     draw(extras),
+                    category=draw(st.sampled_from([None, "dense", "light"])),
                 )
                 for _ in range(draw(st.integers(0, 2)))
             ),
             extra=draw(extras),
+            other_footprints=tuple(draw(rectangles()) for _ in range(draw(st.integers(0, 2)))),
         )
         for _ in range(draw(st.integers(0, 2)))
     )
@@ -247,6 +253,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
                                         "secondaries": st.lists(
                                             st.sampled_from(["CENTRE GROUND", "NO PRISONERS"]),
                                             max_size=2,
+                                            unique=True,
                                         ),
                                     },
                                 )
@@ -259,7 +266,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     return Scenario(
         ruleset=draw(st.sampled_from(["wh40k-ca2026", "shared-modules", "scrollhammer"])),
         players=players,
-        battlefield=Battlefield(draw(sizes), draw(sizes)),
+        battlefield=Battlefield(draw(table_sides), draw(table_sides)),
         title=draw(st.text(max_size=20)),
         options=freeze(options),
         deployment=deployment,

@@ -69,7 +69,7 @@ def _area_within(piece: TerrainPiece, region: Any) -> bool:
 
 
 def _statuses(facts: Facts, player: str, status: str) -> frozenset[str]:
-    listed = dict(facts.player_entry(player).get("objective_status", {})).get(status, ())
+    listed = facts.player_state(player).objective_status.get(status, ())
     return frozenset(str(s) for s in listed)
 
 
@@ -134,7 +134,8 @@ def action_options(
     action = objective_action(action_name)
     rules = action.structured
     facts = Facts(scenario)
-    round_now = battle_round if battle_round is not None else facts.game.get("battle_round", 1)
+    recorded_round = facts.state.battle_round
+    round_now = battle_round if battle_round is not None else recorded_round or 1
     first = int(rules["from_battle_round"])
     if int(round_now) < first:
         return ActionOptions(
@@ -210,9 +211,7 @@ def condemn_candidates(scenario: Scenario, player: str) -> tuple[tuple[str, ...]
     enemy = scenario.opponent_of(player)
     in_range = {u for units in facts.in_range_units.values() for u in units}
     killers = {
-        str(e.get("by"))
-        for e in facts.game.get("destroyed_previous_turn", ())
-        if e.get("player") == player and e.get("by")
+        e.by for e in facts.state.destroyed_previous_turn or () if e.player == player and e.by
     }
     on_table = [u.id for u in facts.units(enemy)]
     first = tuple(sorted(u for u in on_table if u in in_range or u in killers))

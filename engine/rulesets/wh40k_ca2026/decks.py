@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from engine.errors import RulesError, UnknownReferenceError
+from engine.game_state import GameState
 from engine.model import EMPTY, JSONValue, Scenario, freeze, thaw
 from engine.rulesets.wh40k_ca2026.cards import MissionCard, SecondaryMode, card, secondary_missions
 
@@ -546,9 +547,7 @@ def draw_context(
 
 def deck_of(scenario: Scenario, player: str) -> DeckState | None:
     """The player's saved deck (``game.players.<id>.deck``), or None when there is none."""
-    game = scenario.game or EMPTY
-    entry = dict(game.get("players", {})).get(player, {})
-    raw = entry.get("deck")
+    raw = GameState.from_scenario(scenario).player(player).deck
     return None if raw is None else DeckState.from_json(thaw(raw))
 
 

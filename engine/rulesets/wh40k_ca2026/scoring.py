@@ -26,6 +26,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import UnknownReferenceError
+from engine.game_state import DestroyedUnit, GameState, PlayerGameState
 from engine.geometry import (
     PreparedArea,
     model_overlaps,
@@ -167,7 +168,7 @@ class Facts:
 
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
-        self.game: Mapping[str, Any] = scenario.game or {}
+        self.state = GameState.from_scenario(scenario)
 
     # -- the engine's conclusions ---------------------------------------------------------
 
@@ -299,26 +300,16 @@ class Facts:
 
     # -- the game section ------------------------------------------------------------------
 
-    def player_entry(self, player: str) -> Mapping[str, Any]:
-        entry: Mapping[str, Any] = dict(self.game.get("players", {})).get(player, {})
-        return entry
+    def player_state(self, player: str) -> PlayerGameState:
+        return self.state.player(player)
 
-    def destroyed(self, owner: str) -> list[Mapping[str, Any]] | None:
-        if "destroyed_this_turn" not in self.game:
+    def destroyed(self, owner: str) -> list[DestroyedUnit] | None:
+        if self.state.destroyed_this_turn is None:
             return None
-        return [e for e in self.game["destroyed_this_turn"] if e.get("player") == owner]
+        return [e for e in self.state.destroyed_this_turn if e.player == owner]
 
     def card_choices(self, player: str, card_name: str) -> Mapping[str, Any]:
-        deck = self.player_entry(player).get("deck")
-        if deck:
-            for active in deck.get("active", ()):
-                if active.get("card") == card_name:
-                    choices: Mapping[str, Any] = active.get("choices", {})
-                    return choices
-        fallback: Mapping[str, Any] = dict(self.player_entry(player).get("card_choices", {})).get(
-            card_name, {}
-        )
-        return fallback
+        return self.state.player(player).choices_for(card_name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -415,13 +406,13 @@ def m_opponent_home_or_each_expansion(ask: Ask) -> Measured:
 
 
 def m_objectives_newly_controlled(ask: Ask) -> Measured:
-    entry = ask.facts.player_entry(ask.player)
-    if "controlled_at_start_of_turn" not in entry:
+    controlled = ask.facts.player_state(ask.player).controlled_at_start_of_turn
+    if controlled is None:
         return _undecided(
             "objectives you controlled at the start of the turn "
             "(players.<id>.controlled_at_start_of_turn)"
         )
-    before = set(entry["controlled_at_start_of_turn"])
+    before = set(controlled)
     chosen, _ = _controlled_filtered(ask)
     new = [o.id for o in chosen if o.id not in before]
     return Measured(len(new), f"controlled now but not at the start of the turn: {_ids(new)}")
@@ -431,7 +422,7 @@ def _status_objectives(ask: Ask, status: str) -> tuple[list[Objective], list[str
     """Objectives with ``status`` that still have one of the player's operation markers in
     range (FAQ: removing the marker removes the status)."""
     f = ask.facts
-    listed = dict(f.player_entry(ask.player).get("objective_status", {})).get(status, ())
+    listed = f.player_state(ask.player).objective_status.get(status, ())
     markers = f.operation_markers(ask.player)
     kept, lost = [], []
     for objective in f.scenario.objectives:
@@ -446,8 +437,7 @@ def _status_objectives(ask: Ask, status: str) -> tuple[list[Objective], list[str
 
 def m_objectives_with_status(ask: Ask) -> Measured:
     status = str(ask.measure["status"])
-    entry = ask.facts.player_entry(ask.player)
-    if status not in dict(entry.get("objective_status", {})):
+    if status not in ask.facts.player_state(ask.player).objective_status:
         return _undecided(f"objectives {status} (players.<id>.objective_status.{status})")
     kept, lost = _status_objectives(ask, status)
     if ask.measure.get("role") == "opponent_home":
@@ -473,37 +463,37 @@ def m_enemy_units_destroyed(ask: Ask) -> Measured:
     kept = list(entries)
     notes = []
     if m.get("by_unit_within_objective_range"):
-        kept = [e for e in kept if e.get("by_within_objective_range")]
+        kept = [e for e in kept if e.by_within_objective_range]
         notes.append("by a unit within range of an objective")
     started = m.get("started_within")
     if started == "objective_range":
-        kept = [e for e in kept if e.get("started_within_objective_range")]
+        kept = [e for e in kept if e.started_within_objective_range]
         notes.append("that started the turn within range of an objective")
     elif started == "central_objective_range":
-        kept = [e for e in kept if e.get("started_within_central_objective_range")]
+        kept = [e for e in kept if e.started_within_central_objective_range]
         notes.append("that started the turn within range of a central objective")
     elif started == "terrain_area":
-        kept = [e for e in kept if e.get("started_within_terrain")]
+        kept = [e for e in kept if e.started_within_terrain]
         notes.append("that started the turn within a terrain area")
     elif started == "trapped_terrain_area":
         trapped = set(_trapped_areas(ask))
-        kept = [e for e in kept if trapped & set(e.get("started_within_terrain", ()))]
+        kept = [e for e in kept if trapped & set(e.started_within_terrain)]
         notes.append(f"that started the turn within a trapped terrain area ({_ids(trapped)})")
     if "min_starting_strength" in m:
         limit = int(m["min_starting_strength"])
-        kept = [e for e in kept if int(e.get("starting_strength", 0)) >= limit]
+        kept = [e for e in kept if e.starting_strength >= limit]
         notes.append(f"with a starting strength of {limit}+")
     qualifier = f" {' and '.join(notes)}" if notes else ""
     return Measured(
         len(kept),
-        f"enemy units destroyed this turn{qualifier}: {_ids(str(e['unit']) for e in kept)}",
+        f"enemy units destroyed this turn{qualifier}: {_ids(e.unit for e in kept)}",
     )
 
 
 def _trapped_areas(ask: Ask) -> list[str]:
     """Terrain areas the player trapped that still hold one of their operation markers."""
     f = ask.facts
-    listed = dict(f.player_entry(ask.player).get("objective_status", {})).get("trapped", ())
+    listed = f.player_state(ask.player).objective_status.get("trapped", ())
     markers = f.operation_markers(ask.player)
     kept = []
     for terrain_id in listed:
@@ -515,12 +505,13 @@ def _trapped_areas(ask: Ask) -> list[str]:
 
 def m_more_destroyed_than_lost_previous_turn(ask: Ask) -> Measured:
     entries = ask.facts.destroyed(ask.opponent)
-    if entries is None or "destroyed_previous_turn" not in ask.facts.game:
+    previous = ask.facts.state.destroyed_previous_turn
+    if entries is None or previous is None:
         return _undecided(
             "units destroyed this turn and in the previous turn "
             "(game.destroyed_this_turn, game.destroyed_previous_turn)"
         )
-    lost = [e for e in ask.facts.game["destroyed_previous_turn"] if e.get("player") == ask.player]
+    lost = [e for e in previous if e.player == ask.player]
     return Measured(
         int(len(entries) > len(lost)),
         f"{len(entries)} enemy units destroyed this turn, {len(lost)} friendly units "
@@ -529,43 +520,38 @@ def m_more_destroyed_than_lost_previous_turn(ask: Ask) -> Measured:
 
 
 def m_enemy_models_destroyed(ask: Ask) -> Measured:
-    if "models_destroyed_this_turn" not in ask.facts.game:
+    destroyed = ask.facts.state.models_destroyed_this_turn
+    if destroyed is None:
         return _undecided("models destroyed this turn (game.models_destroyed_this_turn)")
-    kept = [
-        e for e in ask.facts.game["models_destroyed_this_turn"] if e.get("player") == ask.opponent
-    ]
+    kept = [e for e in destroyed if e.player == ask.opponent]
     notes = []
     keyword = ask.measure.get("keyword")
     if keyword:
-        kept = [e for e in kept if keyword in e.get("keywords", ())]
+        kept = [e for e in kept if keyword in e.keywords]
         notes.append(keyword)
     if "min_wounds" in ask.measure:
         limit = int(ask.measure["min_wounds"])
-        kept = [e for e in kept if int(e.get("wounds", 0)) >= limit]
+        kept = [e for e in kept if e.wounds >= limit]
         notes.append(f"W {limit}+")
     return Measured(
         len(kept),
-        f"enemy {' '.join(notes)} models destroyed this turn: "
-        f"{_ids(str(e['model']) for e in kept)}",
+        f"enemy {' '.join(notes)} models destroyed this turn: {_ids(e.model for e in kept)}",
     )
 
 
 def m_character_destroyed_or_all_gone(ask: Ask) -> Measured:
-    game = ask.facts.game
+    destroyed = ask.facts.state.models_destroyed_this_turn
     this_turn = [
-        e
-        for e in game.get("models_destroyed_this_turn", ())
-        if e.get("player") == ask.opponent and "CHARACTER" in e.get("keywords", ())
+        e for e in destroyed or () if e.player == ask.opponent and "CHARACTER" in e.keywords
     ]
     if this_turn:
         return Measured(
             1,
-            f"enemy CHARACTER models destroyed this turn: "
-            f"{_ids(str(e['model']) for e in this_turn)}",
+            f"enemy CHARACTER models destroyed this turn: {_ids(e.model for e in this_turn)}",
         )
-    if ask.facts.player_entry(ask.opponent).get("all_characters_destroyed"):
+    if ask.facts.player_state(ask.opponent).all_characters_destroyed:
         return Measured(1, "all enemy CHARACTER models have been destroyed during the battle")
-    if "models_destroyed_this_turn" not in game:
+    if destroyed is None:
         return _undecided("models destroyed this turn (game.models_destroyed_this_turn)")
     return Measured(
         0,
@@ -575,29 +561,29 @@ def m_character_destroyed_or_all_gone(ask: Ask) -> Measured:
 
 
 def m_condemned_left_battlefield(ask: Ask) -> Measured:
-    entry = ask.facts.player_entry(ask.player)
-    game = ask.facts.game
-    if "condemned" not in entry:
+    condemned = ask.facts.player_state(ask.player).condemned
+    state = ask.facts.state
+    if condemned is None:
         return _undecided("your condemned units (players.<id>.condemned)")
-    if "left_battlefield_this_turn" not in game and "destroyed_this_turn" not in game:
+    if state.left_battlefield_this_turn is None and state.destroyed_this_turn is None:
         return _undecided(
             "units that left the battlefield this turn (game.left_battlefield_this_turn)"
         )
-    gone = set(game.get("left_battlefield_this_turn", ()))
-    gone.update(str(e["unit"]) for e in game.get("destroyed_this_turn", ()))
-    left = sorted(set(entry["condemned"]) & gone)
+    gone = set(state.left_battlefield_this_turn or ())
+    gone.update(e.unit for e in state.destroyed_this_turn or ())
+    left = sorted(set(condemned) & gone)
     return Measured(
         int(bool(left)),
-        f"condemned: {_ids(entry['condemned'])}; left the battlefield: {_ids(left)}",
+        f"condemned: {_ids(condemned)}; left the battlefield: {_ids(left)}",
     )
 
 
 def m_actions_completed(ask: Ask) -> Measured:
-    entry = ask.facts.player_entry(ask.player)
-    if "actions_completed_this_turn" not in entry:
+    completed = ask.facts.player_state(ask.player).actions_completed_this_turn
+    if completed is None:
         return _undecided("actions completed this turn (players.<id>.actions_completed_this_turn)")
     action = str(ask.measure["action"])
-    done = [a for a in entry["actions_completed_this_turn"] if a.get("action") == action]
+    done = [a for a in completed if a.action == action]
     if ask.measure.get("unit_within_range_of") == "opponent_territory_objective":
         f = ask.facts
         targets = [
@@ -605,16 +591,14 @@ def m_actions_completed(ask: Ask) -> Measured:
             for o in f.scenario.objectives
             if f.objective_point_within(o, f.territory(ask.opponent))
         ]
-        done = [
-            a for a in done if any(a.get("unit") in f.in_range_units.get(o.id, ()) for o in targets)
-        ]
+        done = [a for a in done if any(a.unit in f.in_range_units.get(o.id, ()) for o in targets)]
         return Measured(
             len(done),
             f"{action} units within range of an objective in your "
-            f"opponent's territory: {_ids(str(a.get('unit')) for a in done)}",
+            f"opponent's territory: {_ids(str(a.unit) for a in done)}",
         )
     return Measured(
-        len(done), f"{action} completed this turn by: {_ids(str(a.get('unit')) for a in done)}"
+        len(done), f"{action} completed this turn by: {_ids(str(a.unit) for a in done)}"
     )
 
 
@@ -680,10 +664,10 @@ def m_sole_operation_marker_held(ask: Ask) -> Measured:
 
 def m_enemy_units_surveilled(ask: Ask) -> Measured:
     f = ask.facts
-    entry = f.player_entry(ask.player)
-    if "surveilled_this_turn" not in entry:
+    recorded = f.player_state(ask.player).surveilled_this_turn
+    if recorded is None:
         return _undecided("enemy units surveilled this turn (players.<id>.surveilled_this_turn)")
-    surveilled = list(entry["surveilled_this_turn"])
+    surveilled = list(recorded)
     if not surveilled:
         return Measured(0, "no enemy unit was surveilled this turn")
     every_marker = [m for m in f.scenario.markers if m.kind == "operation"]
@@ -1031,26 +1015,26 @@ def _best_alternatives(lines: Sequence[ScoringLine], results: dict[int, LineResu
 def _active_secondaries(
     facts: Facts, player: str
 ) -> tuple[list[tuple[str, int | None]], SecondaryMode | None]:
-    entry = facts.player_entry(player)
-    deck = entry.get("deck")
-    mode: SecondaryMode | None = entry.get("secondary_mode")
+    state = facts.player_state(player)
+    deck = state.deck
+    mode: SecondaryMode | None = state.secondary_mode
     if deck:
         mode = deck.get("mode", mode)
         return [(a["card"], a.get("drawn_round")) for a in deck.get("active", ())], mode
-    return [(name, None) for name in entry.get("secondaries", ())], mode
+    return [(name, None) for name in state.secondaries], mode
 
 
 def score(scenario: Scenario) -> ScoreReport:
     """Score the moment ``scenario.game`` describes, for both players (``wh40k-ca2026``)."""
-    game: Mapping[str, Any] = scenario.game or {}
+    state = GameState.from_scenario(scenario)
     problems: list[str] = []
     if scenario.ruleset != "wh40k-ca2026":
         problems.append(
             f"scoring is for wh40k-ca2026 missions; this scenario is {scenario.ruleset}"
         )
-    battle_round = game.get("battle_round")
-    active = game.get("active_player")
-    timing = game.get("timing")
+    battle_round = state.battle_round
+    active = state.active_player
+    timing = state.timing
     if battle_round is None or active is None or timing is None:
         problems.append(
             "game.battle_round, game.active_player and game.timing are needed to "
@@ -1065,7 +1049,7 @@ def score(scenario: Scenario) -> ScoreReport:
             tuple(problems),
         )
     facts = Facts(scenario)
-    moment = Moment(int(battle_round or 0), str(active), str(timing), game.get("first_player"))
+    moment = Moment(int(battle_round or 0), str(active), str(timing), state.first_player)
     players = []
     for player in scenario.player_ids():
         players.append(_score_player(facts, moment, player, problems))
@@ -1076,11 +1060,11 @@ def score(scenario: Scenario) -> ScoreReport:
 
 def _score_player(facts: Facts, moment: Moment, player: str, problems: list[str]) -> PlayerResult:
     opponent = facts.scenario.opponent_of(player)
-    entry = facts.player_entry(player)
+    primary = facts.player_state(player).primary
     cards: list[tuple[MissionCard, SecondaryMode | None, int | None]] = []
-    if entry.get("primary"):
+    if primary:
         try:
-            cards.append((card(str(entry["primary"]), "primary"), None, None))
+            cards.append((card(primary, "primary"), None, None))
         except UnknownReferenceError as error:
             problems.append(f"game.players.{player}.primary: {error}")
     secondaries, mode = _active_secondaries(facts, player)
@@ -1107,7 +1091,7 @@ def _round_limit(
     total = sum(c.vp for c in results)
     if moment.timing == "end_of_battle":
         return PlayerResult(player, total, tuple(results))
-    already = int(facts.player_entry(player).get("vp_this_round", 0))
+    already = facts.player_state(player).vp_this_round
     room = max(0, ROUND_VP_LIMIT - already)
     if total <= room:
         return PlayerResult(player, total, tuple(results))
