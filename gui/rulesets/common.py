@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
+from engine.explain import Violation, inches
 from engine.model import EMPTY, Scenario, Unit, freeze, thaw
 from engine.rulesets.scrollhammer.probability import ProbabilityChart
-from engine.rulesets.scrollhammer.violations import Violation, inches
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke

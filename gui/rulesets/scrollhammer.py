@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import WarplanError
+from engine.explain import Violation, inches
 from engine.model import Marker, Scenario
 from engine.rulesets.scrollhammer import (
     ScrollhammerReport,
@@ -81,7 +82,6 @@ from engine.rulesets.scrollhammer.objective_placement import _fits as placement_
 from engine.rulesets.scrollhammer.objective_placement import _rules as placement_rules
 from engine.rulesets.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
 from engine.rulesets.scrollhammer.state import ScrollhammerState
-from engine.rulesets.scrollhammer.violations import Violation, inches
 from gui.compact import compact_combo
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, cosmetic_pen
 from gui.overlays import LabelSpec, OverlayLayer, Stroke

@@ -40,10 +40,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.battlefield_edges import model_edge_distance, model_reach
 from engine.errors import RulesError, WarplanError
+from engine.explain import inches
 from engine.model import Model, Scenario
-from engine.rulesets.scrollhammer.battlefield import model_edge_distance, model_reach
-from engine.rulesets.scrollhammer.violations import inches
 from engine.rulesets.shared_modules import (
     PlayerLedgers,
     SharedModulesReport,
