@@ -45,6 +45,7 @@ from gui.overlays import OVERLAY_NAMES, OverlayController
 from gui.rulesets import install_ruleset_panels
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
+from gui.sight_overlay import install_sight
 from gui.view import BattlefieldView
 
 SNAP_STEP = 0.5
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.mission_docks = install_mission_docks(self)
         self.ruleset_panels = install_ruleset_panels(self)
+        self.sight = install_sight(self, restore_ruling=self._update_ruling)
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)
         self._ruling_timer.setInterval(150)
@@ -435,6 +437,7 @@ class MainWindow(QMainWindow):
             self.live.visibility_enabled = enabled
             if enabled:
                 self.live.request_visibility()
+            self.sight.set_line_of_sight(enabled)
 
     def _set_engagement_all(self, enabled: bool) -> None:
         self.overlays.engagement_for_all = enabled
@@ -606,6 +609,7 @@ class MainWindow(QMainWindow):
             self.save_layout()
         self.files.end_session()
         self.live.wait_for_visibility(5_000)
+        self.sight.controller.wait(5_000)
         event.accept()
 
     def show_help(self) -> None:

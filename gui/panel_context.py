@@ -20,7 +20,9 @@ class PanelContext(QObject):
     """A sentence for the status bar: what was done, or why a move was refused."""
 
     def __init__(self, document: ScenarioDocument, delay_ms: int) -> None:
-        super().__init__()
+        # A child of the document, so a refresh still pending when the window (and with it
+        # the document) is deleted dies with them instead of reaching deleted docks.
+        super().__init__(document)
         self.document = document
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
