@@ -6,6 +6,10 @@ compares with ``evaluate(scenario, visibility=False)`` (closed-form numpy for ro
 exact solvers for the rest after a bounding-circle prefilter) and with
 ``IncrementalEvaluator.update`` (only the moved units' rows).
 
+``scaling_table`` times the full evaluation and the update after one unit moves on boards of
+200 to 2,000 models (:func:`benchmarks.stress.make_scaled_scenario`), each against the
+200-model board of the same run; ``python -m benchmarks.bench_rules`` prints it.
+
 >>> from benchmarks.stress import make_stress_scenario
 >>> naive = naive_rules(make_stress_scenario(seed=1))
 >>> sorted(naive)
@@ -14,19 +18,27 @@ exact solvers for the rest after a bounding-circle prefilter) and with
 
 from __future__ import annotations
 
+import argparse
+import gc
 import random
 import statistics
+import sys
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 import shapely
 
+from benchmarks.stress import make_scaled_scenario
 from engine.areas import QUARTER_LINE_WIDTH, QUARTERS, regions
 from engine.evaluate import IncrementalEvaluator, evaluate
 from engine.geometry import TOLERANCE, base_outline
 from engine.model import Scenario
 from engine.objectives import objective_rules
+
+SCALES = ((200, 20), (500, 50), (1000, 100), (2000, 200))
+"""(models, terrain pieces) of the scaling table's boards."""
 
 
 def naive_rules(scenario: Scenario) -> dict[str, Any]:
@@ -117,3 +129,71 @@ def rules_timings(scenario: Scenario, repeats: int = 100, seed: int = 7) -> dict
         "full_ms": median_ms(lambda _: evaluate(scenario, visibility=False), repeats),
         "update_ms": median_ms(one_move, repeats),
     }
+
+
+@dataclass(frozen=True)
+class ScaleRow:
+    """One board of the scaling table: its size and the two medians (milliseconds)."""
+
+    models: int
+    terrain: int
+    full_ms: float
+    update_ms: float
+
+
+def scaling_table(
+    scales: Sequence[tuple[int, int]] = SCALES, repeats: int = 60, seed: int = 7
+) -> tuple[ScaleRow, ...]:
+    """Median full evaluation and one-unit update on each board of ``scales`` (garbage
+    collection paused while timing; the moves are made beforehand, so only the engine is
+    timed)."""
+    return tuple(_scale_row(models, terrain, repeats, seed) for models, terrain in scales)
+
+
+def _scale_row(models: int, terrain: int, repeats: int, seed: int) -> ScaleRow:
+    scenario = make_scaled_scenario(models, terrain, seed=1)
+    evaluate(scenario, visibility=False)
+    full = _paused(lambda _: evaluate(scenario, visibility=False), max(5, repeats * 50 // models))
+    rng = random.Random(seed)
+    ids = [u.id for u in scenario.units]
+    walk = []
+    current = scenario
+    for _ in range(repeats):
+        unit_id = rng.choice(ids)
+        current = current.with_unit_moved(unit_id, rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5))
+        walk.append((current, unit_id))
+    evaluator = IncrementalEvaluator(scenario)
+    update = _paused(lambda i: evaluator.update(walk[i][0], (walk[i][1],)), repeats)
+    return ScaleRow(models, terrain, full, update)
+
+
+def _paused(action: Callable[[int], object], repeats: int) -> float:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return median_ms(action, repeats)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def print_scaling_table(rows: Sequence[ScaleRow], out: TextIO) -> None:
+    """The table, each cost also as a multiple of the first (smallest) board's."""
+    first = rows[0]
+    print("models  terrain   full ms  (x first)   update ms  (x first)", file=out)
+    for row in rows:
+        full = f"{row.full_ms:>8.2f}  ({row.full_ms / first.full_ms:>5.1f})"
+        update = f"{row.update_ms:>9.3f}  ({row.update_ms / first.update_ms:>5.1f})"
+        print(f"{row.models:>6}  {row.terrain:>7}  {full}   {update}", file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_rules")
+    parser.add_argument("--repeats", type=int, default=60, help="updates timed per board")
+    args = parser.parse_args(argv)
+    print_scaling_table(scaling_table(repeats=args.repeats), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

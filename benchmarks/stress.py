@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 from engine.model import (
     Base,
@@ -139,13 +140,20 @@ def _objectives() -> tuple[Objective, ...]:
     )
 
 
-def _army(rng: random.Random, player: str, y_low: float, y_high: float) -> tuple[Unit, ...]:
+def _army(
+    rng: random.Random,
+    player: str,
+    y_low: float,
+    y_high: float,
+    units_per_army: int = UNITS_PER_ARMY,
+    width: float = WIDTH,
+) -> tuple[Unit, ...]:
     weights = [w for _, w, _ in _BASE_CHOICES]
     units: list[Unit] = []
-    for index in range(1, UNITS_PER_ARMY + 1):
+    for index in range(1, units_per_army + 1):
         base, _, keywords = rng.choices(_BASE_CHOICES, weights=weights)[0]
         spacing = 2.0 * base.bounding_radius + 0.6
-        cx = rng.uniform(4, WIDTH - 4 - 4 * spacing)
+        cx = rng.uniform(4, width - 4 - 4 * spacing)
         cy = rng.uniform(y_low, y_high)
         rotation = rng.choice((0.0, 90.0, rng.uniform(0, 180)))
         height = _MODEL_HEIGHTS[keywords[0]]
@@ -188,4 +196,47 @@ def make_stress_scenario(seed: int = 1) -> Scenario:
         units=units,
         terrain=terrain,
         objectives=_objectives(),
+    )
+
+
+def make_scaled_scenario(models: int, terrain_pieces: int, seed: int = 1) -> Scenario:
+    """A stress scenario grown to ``models`` models (a multiple of 10) and ``terrain_pieces``
+    pieces on a battlefield grown with it, so the density of models and of terrain stays that
+    of :func:`make_stress_scenario` (its 200 models on 60" x 44"): how each cost grows with
+    the number of models, the rest being equal.
+
+    >>> big = make_scaled_scenario(2000, 200)
+    >>> sum(len(u.models) for u in big.units), len(big.terrain), round(big.battlefield.width, 1)
+    (2000, 200, 189.7)
+    """
+    if models % (2 * MODELS_PER_UNIT) or models <= 0:
+        raise ValueError(f"models must be a positive multiple of {2 * MODELS_PER_UNIT}")
+    rng = random.Random(seed)
+    scale = math.sqrt(models / (2 * UNITS_PER_ARMY * MODELS_PER_UNIT))
+    width, depth = WIDTH * scale, DEPTH * scale
+    columns = max(1, round(math.sqrt(terrain_pieces * width / depth)))
+    rows = math.ceil(terrain_pieces / columns)
+    makers = {"ruin": _ruin, "container": _container, "woods": _woods}
+    pieces: list[TerrainPiece] = []
+    for index in range(terrain_pieces):
+        row, col = divmod(index, columns)
+        cx = (col + 0.5) * width / columns + rng.uniform(-2, 2)
+        cy = (row + 0.5) * depth / rows + rng.uniform(-2, 2)
+        kind = rng.choices(("ruin", "container", "woods"), weights=(0.55, 0.2, 0.25))[0]
+        pieces.append(makers[kind](rng, index + 1, cx, cy))
+    per_army = models // (2 * MODELS_PER_UNIT)
+    half = depth / 2
+    units = _army(rng, "red", 2.0, half + 2.0, per_army, width) + _army(
+        rng, "blue", half - 2.0, depth - 2.0, per_army, width
+    )
+    objectives = tuple(replace(o, x=o.x * scale, y=o.y * scale) for o in _objectives())
+    return Scenario(
+        ruleset="wh40k-ca2026",
+        players=(Player("red", "Red", "attacker"), Player("blue", "Blue", "defender")),
+        battlefield=Battlefield(width, depth),
+        title=f"Scaled stress scenario (seed {seed}): {models} models, {terrain_pieces} pieces",
+        deployment="dawn-of-war",
+        units=units,
+        terrain=tuple(pieces),
+        objectives=objectives,
     )

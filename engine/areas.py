@@ -17,7 +17,6 @@ and terrain areas.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from engine.deployments import resolve_deployment
 from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import (
     TOLERANCE,
@@ -39,25 +39,14 @@ from engine.geometry import (
     model_table,
     point_distances,
 )
-from engine.model import MM_PER_INCH, CustomDeployment, DeploymentRegion, Scenario
+from engine.model import MM_PER_INCH, DeploymentRegion, Scenario
+from engine.rulesets import ruleset_for
 
 QUARTERS = ("SW", "SE", "NW", "NE")
 QUARTER_LINE_WIDTH = 1.0 / MM_PER_INCH
 CENTRE_RANGE = 6.0
 NEAR_CENTRE = 1.0
 """Distances to the centre are exact up to 7"; beyond, a lower bound ("at least")."""
-
-_QUARTER_SECTION = {
-    "wh40k-ca2026": "01.04.05 Table Quarters",
-    "shared-modules": "Table quarters (Warplan's definition: the modules define none)",
-    "scrollhammer": "Table quarters (Warplan's definition: the rulebook defines none)",
-}
-_AREA_SECTION = {
-    "wh40k-ca2026": "Wholly within",
-    "shared-modules": "Battle Formations: deployment within 12\" of the table edge",
-    "scrollhammer": "Deployment: own table half, more than 12\" from the central line",
-}
-
 
 @dataclass(frozen=True, eq=False)
 class Regions:
@@ -70,7 +59,6 @@ class Regions:
     no_mans_land: PreparedArea | None
     terrain_ids: tuple[str, ...]
     terrain_areas: tuple[PreparedArea, ...]
-    deployment_resolved: bool
     note: str = ""
     zone_discs: tuple[tuple[float, float, float] | None, ...] = ()
 
@@ -81,9 +69,8 @@ _REGIONS_CACHE: list[tuple[tuple[Any, ...], Regions]] = []
 def regions(scenario: Scenario) -> Regions:
     """The deployment zones, territories, No Man's Land and terrain areas of ``scenario``.
 
-    Deployment maps named by id are resolved by ``engine.deployments`` when it is available;
-    without it only custom deployments resolve (``deployment_resolved`` says which). The last
-    few results are kept, keyed by the very (immutable) values they were built from.
+    Deployment maps named by id are resolved by :func:`engine.deployments.resolve_deployment`.
+    The last few results are kept, keyed by the very (immutable) values they were built from.
     """
     key = (
         scenario.terrain,
@@ -103,7 +90,7 @@ def regions(scenario: Scenario) -> Regions:
 
 
 def _build_regions(scenario: Scenario) -> Regions:
-    zones, territories, resolved, note = _deployment_regions(scenario)
+    zones, territories, note = _deployment_regions(scenario)
     players = scenario.player_ids()
     territory_players: list[str] = []
     territory_areas: list[PreparedArea] = []
@@ -113,12 +100,10 @@ def _build_regions(scenario: Scenario) -> Regions:
             territory_players.append(player)
             territory_areas.append(PreparedArea(shapely.union_all(polygons)))
     battlefield = shapely.box(0.0, 0.0, scenario.battlefield.width, scenario.battlefield.depth)
-    no_mans_land: PreparedArea | None = None
-    if resolved:
-        land = shapely.difference(
-            battlefield, shapely.union_all([shapely.Polygon(z.polygon) for z in zones])
-        )
-        no_mans_land = PreparedArea(land) if not land.is_empty else None
+    land = shapely.difference(
+        battlefield, shapely.union_all([shapely.Polygon(z.polygon) for z in zones])
+    )
+    no_mans_land = PreparedArea(land) if not land.is_empty else None
     return Regions(
         zones,
         tuple(PreparedArea(z.polygon) for z in zones),
@@ -127,7 +112,6 @@ def _build_regions(scenario: Scenario) -> Regions:
         no_mans_land,
         tuple(t.id for t in scenario.terrain),
         tuple(PreparedArea(t.area) for t in scenario.terrain),
-        resolved,
         note,
         tuple(_minus_circle(z) for z in zones),
     )
@@ -144,21 +128,11 @@ def _minus_circle(zone: DeploymentRegion) -> tuple[float, float, float] | None:
 
 def _deployment_regions(
     scenario: Scenario,
-) -> tuple[tuple[DeploymentRegion, ...], tuple[DeploymentRegion, ...], bool, str]:
-    deployment = scenario.deployment
-    if deployment is None:
-        return (), (), True, "no deployment: the whole battlefield is No Man's Land"
-    try:
-        module: Any = importlib.import_module("engine.deployments")
-    except ImportError:
-        module = None
-    if module is not None and hasattr(module, "resolve_deployment"):
-        resolved = module.resolve_deployment(scenario)
-        if resolved is not None:
-            return tuple(resolved.zones), tuple(resolved.territories), True, ""
-    if isinstance(deployment, CustomDeployment):
-        return deployment.zones, deployment.territories, True, ""
-    return (), (), False, f"deployment {deployment!r} could not be resolved: no zones known"
+) -> tuple[tuple[DeploymentRegion, ...], tuple[DeploymentRegion, ...], str]:
+    resolved = resolve_deployment(scenario)
+    if resolved is None:
+        return (), (), "no deployment: the whole battlefield is No Man's Land"
+    return tuple(resolved.zones), tuple(resolved.territories), ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -267,17 +241,17 @@ class UnitPosition:
     model_ids: tuple[str, ...]
     model_quarters: tuple[str | None, ...]
     centre_distances: tuple[float, ...]
-    ruleset: str = "wh40k-ca2026"
+    ruleset: str
 
     @property
     def quarter_rule(self) -> RuleRef:
         """The rule quarters and the centre are judged by, in this unit's ruleset."""
-        return RuleRef(self.ruleset, _QUARTER_SECTION.get(self.ruleset, "Table quarters"))
+        return RuleRef(self.ruleset, ruleset_for(self.ruleset).quarter_section)
 
     @property
     def area_rule(self) -> RuleRef:
         """The rule deployment zones and territories are judged by, in this ruleset."""
-        return RuleRef(self.ruleset, _AREA_SECTION.get(self.ruleset, "Wholly within"))
+        return RuleRef(self.ruleset, ruleset_for(self.ruleset).area_section)
 
     def to_json(self) -> dict[str, Any]:
         return {

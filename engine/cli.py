@@ -58,10 +58,10 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from engine.rulesets.wh40k_ca2026 import score
+    from engine.evaluate import evaluate
     from engine.scenario_io import load_scenario
 
-    report = score(load_scenario(Path(args.file)))
+    report = evaluate(load_scenario(Path(args.file)), visibility=False).score()
     if args.json:
         json.dump(report.to_json(), out, indent=2)
         out.write("\n")

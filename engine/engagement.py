@@ -1,10 +1,9 @@
 """Engagement: which enemy models, and so which units, are engaged with each other.
 
-``wh40k-ca2026``: two enemy models are engaged when within 2" horizontally and 5" vertically;
-units are engaged when any of their models are. Other rulesets take the range from
-``options.engagement_range`` (defaults: ``shared-modules`` 2", ``scrollhammer`` base contact,
-taken as within 1 mm) and check no vertical distance unless ``options.engagement_vertical_range``
-is given.
+Two enemy models are engaged when within the rule system's engagement range (Chapter Approved
+2" horizontally and 5" vertically; Shared Scenario Modules 2"; Scrollhammer base contact, taken
+as within 1 mm, with no vertical limit), overridden by ``options.engagement_range`` and
+``options.engagement_vertical_range``; units are engaged when any of their models are.
 
 >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
 >>> red = Unit("red-u", "red", (Model("red-m", 10.0, 10.0, CircleBase(32)),))
@@ -17,7 +16,7 @@ is given.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
@@ -26,47 +25,52 @@ import numpy as np
 from engine.errors import RulesError
 from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import TOLERANCE, IntArray, ModelTable, close_pairs, model_table
-from engine.model import MM_PER_INCH, Scenario
-
-_DEFAULT_RANGE = {"wh40k-ca2026": 2.0, "shared-modules": 2.0, "scrollhammer": 1.0 / MM_PER_INCH}
-_SECTION = {
-    "wh40k-ca2026": "03.04 Engagement",
-    "shared-modules": "Engagement range (options.engagement_range)",
-    "scrollhammer": "Base contact (within 1 mm)",
-}
+from engine.model import Scenario
+from engine.rulesets import ruleset_for
+from engine.spatial import Grid
 
 
 @dataclass(frozen=True)
 class EngagementRules:
+    """The engagement range in force: horizontal and (``None``: heights do not count)
+    vertical inches, and the rule's section."""
+
     ruleset: str
     horizontal: float
     vertical: float | None
+    section: str = "Engagement"
 
     @property
     def rule(self) -> RuleRef:
-        return RuleRef(self.ruleset, _SECTION.get(self.ruleset, "Engagement"))
+        return RuleRef(self.ruleset, self.section)
 
 
 def engagement_rules(scenario: Scenario) -> EngagementRules:
-    """The engagement range in force.
+    """The engagement range in force: the rule system's, overridden by the options.
 
     >>> from engine.model import Player, Scenario
     >>> rules = engagement_rules(Scenario("scrollhammer", (Player("a"), Player("b"))))
     >>> round(rules.horizontal * 25.4, 9)
     1.0
     """
-    ruleset = scenario.ruleset
-    default_vertical = 5.0 if ruleset == "wh40k-ca2026" else None
-    horizontal = scenario.option("engagement_range", _DEFAULT_RANGE.get(ruleset))
-    vertical = scenario.option("engagement_vertical_range", default_vertical)
+    return ruleset_for(scenario).engagement_rules(scenario)
+
+
+def engagement_with_options(scenario: Scenario, defaults: EngagementRules) -> EngagementRules:
+    """A rule system's engagement values overridden by ``options.engagement_range`` and
+    ``options.engagement_vertical_range`` (``RulesError`` for a bad value)."""
+    horizontal = scenario.option("engagement_range", defaults.horizontal)
+    vertical = scenario.option("engagement_vertical_range", defaults.vertical)
     for key, value in (("engagement_range", horizontal), ("engagement_vertical_range", vertical)):
         if value is None and key == "engagement_vertical_range":
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
             raise RulesError(f"options.{key} must be a non-negative number, got {value!r}")
-    assert horizontal is not None
     return EngagementRules(
-        ruleset, float(horizontal), None if vertical is None else float(vertical)
+        defaults.ruleset,
+        float(horizontal),
+        None if vertical is None else float(vertical),
+        defaults.section,
     )
 
 
@@ -88,9 +92,13 @@ class Engagements:
 
     rules: EngagementRules
     pairs: tuple[EngagedPair, ...]
+    partners: Mapping[str, tuple[str, ...]] | None = field(default=None, compare=False)
+    """Each engaged unit's sorted partners, when the caller keeps them (else worked out)."""
 
     @cached_property
     def _partners(self) -> Mapping[str, tuple[str, ...]]:
+        if self.partners is not None:
+            return self.partners
         found: dict[str, set[str]] = {}
         for pair in self.pairs:
             found.setdefault(pair.unit_a, set()).add(pair.unit_b)
@@ -155,32 +163,36 @@ def engagements(scenario: Scenario) -> Engagements:
     return Engagements(rules, engaged_pairs(scenario, table, rules))
 
 
+def engagement_grid(table: ModelTable, rules: EngagementRules) -> Grid:
+    """The grid :func:`engaged_pairs` searches: cells as wide as two of the largest bases plus
+    the engagement range."""
+    largest = float(table.shapes.bounding.max()) if len(table.model_ids) else 0.0
+    return Grid.build(table.shapes.x, table.shapes.y, 2.0 * largest + rules.horizontal + TOLERANCE)
+
+
 def engaged_pairs(
     scenario: Scenario,
     table: ModelTable,
     rules: EngagementRules,
     rows: Iterable[int] | None = None,
+    grid: Grid | None = None,
 ) -> tuple[EngagedPair, ...]:
-    """Engaged pairs among all models, or only those involving ``rows``, sorted by model ids."""
-    if rows is None:
-        first = np.flatnonzero(table.player_index == 0)
-        second = np.flatnonzero(table.player_index == 1)
-    else:
-        first = np.asarray(sorted(set(rows)), dtype=np.int64)
-        if len(first) == 0:
-            return ()
-        second = np.arange(len(table.model_ids), dtype=np.int64)
-    # Bounding circles prune the all-pairs matrix before any exact measuring.
+    """Engaged pairs among all models, or only those involving ``rows``, sorted by model ids;
+    ``grid``: the table's :func:`engagement_grid`, when the caller keeps one."""
     shapes = table.shapes
-    gap = np.hypot(
-        shapes.x[first][:, None] - shapes.x[second][None, :],
-        shapes.y[first][:, None] - shapes.y[second][None, :],
-    )
-    gap -= shapes.bounding[first][:, None] + shapes.bounding[second][None, :]
+    queried: IntArray | None = None
+    if rows is not None:
+        queried = np.asarray(sorted(set(rows)), dtype=np.int64)
+        if len(queried) == 0:
+            return ()
+    # The grid and then bounding circles prune the pairs before any exact measuring.
+    i, j = (grid or engagement_grid(table, rules)).pairs(queried)
+    enemies = table.player_index[i] != table.player_index[j]
+    i, j = i[enemies], j[enemies]
+    gap = np.hypot(shapes.x[i] - shapes.x[j], shapes.y[i] - shapes.y[j])
+    gap -= shapes.bounding[i] + shapes.bounding[j]
     reachable = gap <= rules.horizontal + TOLERANCE
-    reachable &= table.player_index[first][:, None] != table.player_index[second][None, :]
-    i, j = np.nonzero(reachable)
-    return _pairs(scenario, table, rules, first[i], second[j])
+    return _pairs(scenario, table, rules, i[reachable], j[reachable])
 
 
 def _pairs(

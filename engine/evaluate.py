@@ -13,11 +13,11 @@ while a unit is dragged.
 
 from __future__ import annotations
 
-import importlib
+import bisect
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine.areas import (
     ModelAreas,
@@ -32,6 +32,7 @@ from engine.engagement import (
     EngagementRules,
     Engagements,
     engaged_pairs,
+    engagement_grid,
     engagement_rules,
 )
 from engine.explain import Explanation, inches, player_names
@@ -45,7 +46,11 @@ from engine.objectives import (
     objective_distances,
     objective_rules,
 )
-from engine.overlaps import ModelPair, overlapping_pairs
+from engine.overlaps import ModelPair, overlap_grid, overlapping_pairs
+from engine.rulesets import ruleset_for
+from engine.rulesets.base import RulesetReport, Score
+from engine.visibility import PairVisibility
+from engine.visibility import visibility as line_of_sight
 
 
 @dataclass(frozen=True)
@@ -194,8 +199,19 @@ class Evaluation:
     overlaps: tuple[ModelPair, ...]
     """Pairs of models whose bases overlap (see :mod:`engine.overlaps`), sorted."""
     player_names: Mapping[str, str]
-    visibility: tuple[Any, ...] | None = None
+    scenario: Scenario = field(repr=False, compare=False)
+    visibility: tuple[PairVisibility, ...] | None = None
     notes: tuple[str, ...] = ()
+
+    @cached_property
+    def ruleset_report(self) -> RulesetReport:
+        """The rule system's own report (:meth:`engine.rulesets.base.Ruleset.report`), worked
+        out on first use from this evaluation."""
+        return ruleset_for(self.scenario).report(self.scenario, self)
+
+    def score(self) -> Score:
+        """The rule system's score of the moment the file's ``game`` describes."""
+        return ruleset_for(self.scenario).score(self.scenario, self)
 
     def objective(self, objective_id: str) -> ObjectiveControl:
         return next(o for o in self.objectives if o.id == objective_id)
@@ -224,6 +240,7 @@ class Evaluation:
             "engagements": self.engagements.to_json(),
             "rules": self.rules.to_json(),
             "overlaps": [list(pair) for pair in self.overlaps],
+            "ruleset_report": self.ruleset_report.to_json(),
         }
         if self.visibility is not None:
             data["visibility"] = [v.to_json() for v in self.visibility]
@@ -262,8 +279,8 @@ class Evaluation:
                     )
         if self.visibility is not None:
             lines.append("Visibility")
-            for pair in self.visibility:
-                data = pair.to_json()
+            for seen in self.visibility:
+                data = seen.to_json()
                 lines.append(
                     f"  {data.get('observer')} -> {data.get('target')}: "
                     f"visible {data.get('visible')}, fully visible {data.get('fully_visible')}, "
@@ -277,18 +294,55 @@ class Evaluation:
 def evaluate(scenario: Scenario, *, visibility: bool = True) -> Evaluation:
     """Everything the engine concludes about ``scenario``.
 
-    Line of sight comes from ``engine.visibility`` when ``visibility`` is true and that module
-    is available; otherwise ``Evaluation.visibility`` is ``None``.
+    Line of sight (:func:`engine.visibility.visibility`) only when ``visibility`` is true;
+    otherwise ``Evaluation.visibility`` is ``None``.
     """
     evaluation = _State(scenario).evaluation()
     if not visibility:
         return evaluation
-    try:
-        module: Any = importlib.import_module("engine.visibility")
-    except ImportError:
-        return evaluation
-    pairs = tuple(module.visibility(scenario))
-    return replace(evaluation, visibility=pairs)
+    return replace(evaluation, visibility=tuple(line_of_sight(scenario)))
+
+
+PairValue = TypeVar("PairValue")
+
+
+class _SortedPairs(Generic[PairValue]):
+    """Values keyed by a pair of model ids, kept sorted by key, with each model's keys indexed,
+    so that removing a moved model's pairs and adding its new ones costs O(its pairs + log)."""
+
+    def __init__(self, items: Iterable[tuple[ModelPair, PairValue]]) -> None:
+        self.by_key: dict[ModelPair, PairValue] = dict(items)
+        self.keys: list[ModelPair] = sorted(self.by_key)
+        self.of_model: dict[str, set[ModelPair]] = {}
+        for key in self.keys:
+            self._index(key)
+        self.values: tuple[PairValue, ...] = tuple(self.by_key[k] for k in self.keys)
+
+    def _index(self, key: ModelPair) -> None:
+        for model_id in key:
+            self.of_model.setdefault(model_id, set()).add(key)
+
+    def replace(
+        self, models: Iterable[str], fresh: Iterable[tuple[ModelPair, PairValue]]
+    ) -> list[PairValue]:
+        """Drop every pair of ``models``, add ``fresh``; the dropped values."""
+        dropped: list[PairValue] = []
+        for model_id in models:
+            for key in self.of_model.pop(model_id, set()):
+                value = self.by_key.pop(key, None)
+                if value is None:
+                    continue
+                dropped.append(value)
+                del self.keys[bisect.bisect_left(self.keys, key)]
+                other = key[1] if key[0] == model_id else key[0]
+                self.of_model.get(other, set()).discard(key)
+        for key, value in fresh:
+            if key not in self.by_key:
+                bisect.insort(self.keys, key)
+                self._index(key)
+            self.by_key[key] = value
+        self.values = tuple(self.by_key[k] for k in self.keys)
+        return dropped
 
 
 class _State:
@@ -302,59 +356,95 @@ class _State:
         self.regions: Regions = regions(scenario)
         self.distances: FloatArray = objective_distances(scenario, self.table, self.objective_rules)
         self.areas: ModelAreas = model_areas(scenario, self.table.shapes, self.regions)
-        self.pairs: tuple[EngagedPair, ...] = engaged_pairs(
-            scenario, self.table, self.engagement_rules
+        self._grids()
+        self.pairs = _SortedPairs(
+            ((p.model_a, p.model_b), p)
+            for p in engaged_pairs(
+                scenario, self.table, self.engagement_rules, grid=self.engagement_grid
+            )
         )
         self.rules = _rules_in_force(self.objective_rules, self.engagement_rules)
-        self.overlaps: tuple[ModelPair, ...] = overlapping_pairs(self.table)
+        self.overlaps = _SortedPairs(
+            (p, p) for p in overlapping_pairs(self.table, grid=self.overlap_grid)
+        )
         self.player_names = player_names(scenario)
         self.control_cache: ControlCache | None = None
         self.changed_rows: IntArray | None = None
-        self.rulings: dict[str, UnitRuling] = {}
         self.positions: list[UnitPosition] = list(
             positions_of_units(
                 scenario, self.table, self.regions, self.areas, range(len(scenario.units))
             )
         )
+        self.unit_index = {u.id: k for k, u in enumerate(scenario.units)}
+        self.links: dict[str, dict[str, int]] = {}
+        self._link(self.pairs.values, 1)
+        self.partners: dict[str, tuple[str, ...]] = {
+            u: tuple(sorted(v)) for u, v in self.links.items()
+        }
+        self.rulings: list[UnitRuling] = [
+            UnitRuling(p, self.partners.get(p.id, ())) for p in self.positions
+        ]
+
+    def _grids(self) -> None:
+        shapes = self.table.shapes
+        self.largest_base = float(shapes.bounding.max()) if len(shapes) else 0.0
+        self.engagement_grid = engagement_grid(self.table, self.engagement_rules)
+        self.overlap_grid = overlap_grid(self.table)
+
+    def _link(self, pairs: Iterable[EngagedPair], change: int) -> None:
+        """Count (``change`` +1) or uncount (-1) each pair in its units' engagement links."""
+        for pair in pairs:
+            for unit, other in ((pair.unit_a, pair.unit_b), (pair.unit_b, pair.unit_a)):
+                links = self.links.setdefault(unit, {})
+                links[other] = links.get(other, 0) + change
+                if links[other] == 0:
+                    del links[other]
+                if not links:
+                    del self.links[unit]
 
     def update(self, scenario: Scenario, unit_indices: Sequence[int]) -> None:
         self.scenario = scenario
         self.table = self.table.with_units(scenario, unit_indices)
         rows = self.table.rows_of_units(unit_indices)
         self.changed_rows = rows
+        touched: set[str] = set()
         if len(rows):
+            shapes = self.table.shapes
+            if float(shapes.bounding[rows].max()) > self.largest_base:
+                self._grids()
+            else:
+                self.engagement_grid = self.engagement_grid.moved(rows, shapes.x, shapes.y)
+                self.overlap_grid = self.overlap_grid.moved(rows, shapes.x, shapes.y)
             self.distances = self.distances.copy()
             self.distances[:, rows] = objective_distances(
                 scenario, self.table, self.objective_rules, rows.tolist()
             )
-            fresh = model_areas(scenario, self.table.shapes.take(rows), self.regions)
+            fresh = model_areas(scenario, shapes.take(rows), self.regions)
             self.areas = self.areas.with_rows(rows, fresh)
-            moved_ids = {self.table.model_ids[r] for r in rows.tolist()}
-            kept = [
-                p for p in self.pairs if p.model_a not in moved_ids and p.model_b not in moved_ids
-            ]
-            added = set(engaged_pairs(scenario, self.table, self.engagement_rules, rows.tolist()))
-            self.pairs = tuple(sorted([*kept, *added], key=lambda p: (p.model_a, p.model_b)))
-            untouched = [
-                p for p in self.overlaps if p[0] not in moved_ids and p[1] not in moved_ids
-            ]
-            fresh_overlaps = overlapping_pairs(self.table, rows.tolist())
-            self.overlaps = tuple(sorted({*untouched, *fresh_overlaps}))
+            moved_ids = [self.table.model_ids[r] for r in rows.tolist()]
+            added = engaged_pairs(
+                scenario, self.table, self.engagement_rules, rows.tolist(), self.engagement_grid
+            )
+            dropped = self.pairs.replace(moved_ids, (((p.model_a, p.model_b), p) for p in added))
+            self._link(dropped, -1)
+            self._link(added, 1)
+            touched = {u for p in (*dropped, *added) for u in (p.unit_a, p.unit_b)}
+            for unit in touched:
+                self.partners[unit] = tuple(sorted(self.links.get(unit, {})))
+            fresh_overlaps = overlapping_pairs(self.table, rows.tolist(), self.overlap_grid)
+            self.overlaps.replace(moved_ids, ((p, p) for p in fresh_overlaps))
         fresh_positions = positions_of_units(
             scenario, self.table, self.regions, self.areas, unit_indices
         )
         for u, position in zip(unit_indices, fresh_positions, strict=True):
             self.positions[u] = position
-
-    def _ruling(self, position: UnitPosition, engaged_with: tuple[str, ...]) -> UnitRuling:
-        known = self.rulings.get(position.id)
-        if known is not None and known.position is position and known.engaged_with == engaged_with:
-            return known
-        ruling = self.rulings[position.id] = UnitRuling(position, engaged_with)
-        return ruling
+        # Only the moved units and those whose engagement changed get a new row.
+        for u in {*unit_indices, *(self.unit_index[unit] for unit in touched)}:
+            position = self.positions[u]
+            self.rulings[u] = UnitRuling(position, self.partners.get(position.id, ()))
 
     def evaluation(self) -> Evaluation:
-        engagements = Engagements(self.engagement_rules, self.pairs)
+        engagements = Engagements(self.engagement_rules, self.pairs.values, self.partners)
         objectives, self.control_cache = control_from_distances(
             self.scenario,
             self.table,
@@ -363,15 +453,16 @@ class _State:
             self.control_cache,
             self.changed_rows,
         )
-        units = tuple(self._ruling(p, engagements.engaged_with(p.id)) for p in self.positions)
+        units = tuple(self.rulings)
         notes = (self.regions.note,) if self.regions.note else ()
         return Evaluation(
             objectives,
             units,
             engagements,
             self.rules,
-            self.overlaps,
+            self.overlaps.values,
             self.player_names,
+            self.scenario,
             None,
             notes,
         )
@@ -413,16 +504,7 @@ class IncrementalEvaluator:
 
 def _changed_units(old: Scenario, new: Scenario, moved: set[str]) -> list[int] | None:
     """Indices of units to recompute, or ``None`` when the layout changed (start afresh)."""
-    if (
-        len(old.units) != len(new.units)
-        or old.ruleset != new.ruleset
-        or old.players != new.players
-        or old.battlefield != new.battlefield
-        or old.options != new.options
-        or old.deployment != new.deployment
-        or old.terrain != new.terrain
-        or old.objectives != new.objectives
-    ):
+    if len(old.units) != len(new.units) or _setting(old) != _setting(new):
         return None
     changed: list[int] = []
     for index, (before, after) in enumerate(zip(old.units, new.units, strict=True)):
@@ -437,3 +519,17 @@ def _changed_units(old: Scenario, new: Scenario, moved: set[str]) -> list[int] |
         if after.id in moved or before != after:
             changed.append(index)
     return changed
+
+
+def _setting(scenario: Scenario) -> tuple[object, ...]:
+    """Everything but the units: when any of it changes, an update starts afresh."""
+    return (
+        scenario.ruleset,
+        scenario.players,
+        scenario.battlefield,
+        scenario.options,
+        scenario.deployment,
+        scenario.terrain,
+        scenario.objectives,
+        scenario.game,
+    )

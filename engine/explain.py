@@ -4,11 +4,11 @@ Every result the rules modules return carries an :class:`Explanation`: a conclus
 facts that lead to it, each citing the rule it applies, worded so a judge could read it aloud.
 
 >>> rule = RuleRef("wh40k-ca2026", "Objective control")
->>> text = 'red-i1 is 2.998" from obj-centre\\'s marker (within 3")'
->>> fact = Fact(text, rule, {"distance": 2.998})
+>>> text = 'red-i1 is 2.9985" from obj-centre\\'s marker (within 3")'
+>>> fact = Fact(text, rule, {"distance": 2.9985})
 >>> print(Explanation("obj-centre: controlled by red", (fact,)).text())
 obj-centre: controlled by red
-  - red-i1 is 2.998" from obj-centre's marker (within 3") [wh40k-ca2026: Objective control]
+  - red-i1 is 2.9985" from obj-centre's marker (within 3") [wh40k-ca2026: Objective control]
 """
 
 from __future__ import annotations
@@ -57,13 +57,46 @@ class Explanation:
 
 
 def inches(value: float) -> str:
-    """A distance for a sentence: three decimals, trailing zeros dropped, with the inch mark.
+    """A distance as a judge reads it aloud: four decimals (a tenth of a thou, the finest
+    boundary the rules are tested at), trailing zeros dropped, with the inch mark.
 
-    >>> inches(3.0), inches(2.99849), inches(0.0)
-    ('3"', '2.998"', '0"')
+    >>> inches(3.0), inches(2.99849), inches(12.0004), inches(2.99999), inches(-0.00001)
+    ('3"', '2.9985"', '12.0004"', '3"', '0"')
     """
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
     return f'{"0" if text == "-0" else text}"'
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule, ready for the app to draw and the ruling to show: the rule (named as
+    its rules text titles the section), a message naming the items and the rule, the ids
+    involved, the points to draw (the closest points of two things too close, say) and the
+    measured distance against the rule's limit.
+
+    >>> v = Violation("Alternating Terrain", 'ruin-1 is 2.5" from wood-2 (must be more than 3")',
+    ...               ("wood-2", "ruin-1"), distance=2.5, limit=3.0)
+    >>> v.to_json()["items"]
+    ['ruin-1', 'wood-2']
+    """
+
+    rule: str
+    message: str
+    items: tuple[str, ...] = ()
+    points: tuple[tuple[float, float], ...] = ()
+    distance: float | None = None
+    limit: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON for the ruling (ids sorted, points as ``[x, y]`` lists)."""
+        return {
+            "rule": self.rule,
+            "message": self.message,
+            "items": sorted(self.items),
+            "points": [[x, y] for x, y in self.points],
+            "distance": self.distance,
+            "limit": self.limit,
+        }
 
 
 def id_list(ids: tuple[str, ...] | list[str]) -> str:

@@ -1,18 +1,22 @@
-"""Objective control, exactly as each ruleset words it.
+"""Objective control: one algorithm, parametrised by each rule system's control strategy.
 
-- ``wh40k-ca2026``: a model is in range of a marker objective within 3" horizontally of the
-  marker's closest point and within 5" vertically; of a terrain objective while any part of its
-  base is over that terrain area (any height). The player with the greater summed OC in range
-  controls it; equal sums: nobody. A battle-shocked unit's models count OC 0.
-- ``shared-modules``: measured from the marker's centre; a player controls it with a friendly
-  model within 3" and no enemy model within 2" (so both players can control it at once).
-- ``scrollhammer``: within 3" of the centre (of the edge with ``objective_measure: "edge"``);
-  models of scoring units in range and no models of enemy denial units in range; a unit controls
-  at most one objective, so units are assigned to objectives by a maximum bipartite matching
-  per player (each player holds as many as possible; ties broken by document order).
+A model is in range of a marker objective within the objective range horizontally (from the
+marker's centre, or from its closest point with measure ``"edge"``) and, where the rules say, a
+vertical range; of a terrain objective (where the rule system has them) while any part of its
+base is over that terrain area, at any height. Then the rule system's strategy decides:
 
-Options ``objective_range``, ``contest_range``, ``objective_measure`` (``"edge"`` or
-``"centre"``) and ``vertical_range`` override the ruleset's values.
+- ``summed-oc`` (Chapter Approved): the player with the greater summed OC in range controls
+  it; equal sums: nobody. A battle-shocked unit's models count OC 0.
+- ``hold-and-contest`` (Shared Scenario Modules): a player controls it with a friendly model in
+  range and no enemy model within the contest range (so both players can control it at once).
+- ``scoring-and-denial`` (Scrollhammer): models of scoring units in range and no models of
+  enemy denial units within the contest range; a unit controls at most one objective, so each
+  player's units are assigned to objectives by one maximum bipartite matching (declared
+  choices first; the rest so the player holds as many as possible; ties by document order).
+
+The values come from the rule system's :class:`engine.rulesets.base.Ruleset`; options
+``objective_range``, ``contest_range``, ``objective_measure`` (``"edge"`` or ``"centre"``) and
+``vertical_range`` override them.
 
 >>> from engine.model import CircleBase, Model, Objective, Player, Scenario, Unit
 >>> red = Unit("red-u", "red", (Model("red-m", 30.0, 19.0, CircleBase(32)),), oc=2)
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal
@@ -47,17 +51,29 @@ from engine.geometry import (
     points_distances,
 )
 from engine.model import Objective, Scenario
+from engine.rulesets import ruleset_for
 
 NEAR_MARGIN = 1.0
 """Models this much beyond a range are reported as "just out" in explanations (inches)."""
 
 Verdict = Literal["controlled", "shared", "contested", "uncontrolled"]
+ControlStrategy = Literal["summed-oc", "hold-and-contest", "scoring-and-denial"]
+Measure = Literal["edge", "centre"]
 
-_SECTION = {
-    "wh40k-ca2026": "Objective control",
-    "shared-modules": "Objective Control",
-    "scrollhammer": "Controlling Objectives",
-}
+
+@dataclass(frozen=True)
+class ObjectiveDefaults:
+    """A rule system's objective-control values before options: what a ruleset declares."""
+
+    ruleset: str
+    section: str
+    strategy: ControlStrategy
+    objective_range: float
+    measure: Measure
+    contest_range: float | None = None
+    """``None``: contested at the objective range itself."""
+    vertical_range: float | None = None
+    terrain_objectives: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,57 +85,61 @@ class ObjectiveRules:
     contest_range: float
     measure: str
     vertical_range: float | None
+    strategy: ControlStrategy = "summed-oc"
+    section: str = "Objective control"
+    terrain_objectives: bool = False
+    declared: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Scoring and denial: the objective each unit is declared to control (unit id to id)."""
 
     @property
     def rule(self) -> RuleRef:
-        return RuleRef(self.ruleset, _SECTION.get(self.ruleset, "Objective control"))
-
-    @property
-    def terrain_objectives(self) -> bool:
-        """Whether an objective placed on a terrain piece is held from anywhere over its area."""
-        return self.ruleset == "wh40k-ca2026"
+        return RuleRef(self.ruleset, self.section)
 
     @property
     def separate_contest_range(self) -> float | None:
         """The range enemy models contest (or deny) from, where it is not the objective range
-        itself (Shared Scenario Modules always; Scrollhammer only with ``options.contest_range``
-        set apart; Chapter Approved never: OC in range decides)."""
-        if self.ruleset == "shared-modules":
+        itself: always under hold-and-contest; under scoring-and-denial only when set apart
+        (``options.contest_range``); never under summed OC (OC in range decides)."""
+        if self.strategy == "hold-and-contest":
             return self.contest_range
-        if self.ruleset == "scrollhammer" and self.contest_range != self.objective_range:
+        if self.strategy == "scoring-and-denial" and self.contest_range != self.objective_range:
             return self.contest_range
         return None
 
 
 def objective_rules(scenario: Scenario) -> ObjectiveRules:
-    """The ruleset's values, overridden by the scenario's options.
+    """The rule system's values, overridden by the scenario's options.
 
     >>> from engine.model import Player, Scenario
-    >>> s = Scenario("shared-modules", (Player("a"), Player("b")))
-    >>> objective_rules(s)
-    ObjectiveRules(ruleset='shared-modules', objective_range=3.0, contest_range=2.0, \
-measure='centre', vertical_range=None)
+    >>> rules = objective_rules(Scenario("shared-modules", (Player("a"), Player("b"))))
+    >>> rules.objective_range, rules.contest_range, rules.measure, rules.strategy
+    (3.0, 2.0, 'centre', 'hold-and-contest')
     """
-    ruleset = scenario.ruleset
-    objective_range = _number(scenario, "objective_range", 3.0)
-    if ruleset == "wh40k-ca2026":
-        defaults: tuple[float, str, float | None] = (objective_range, "edge", 5.0)
-    elif ruleset == "shared-modules":
-        defaults = (2.0, "centre", None)
-    elif ruleset == "scrollhammer":
-        defaults = (objective_range, "centre", None)
-    else:
-        raise RulesError(f"unknown ruleset {ruleset!r}")
-    measure = scenario.option("objective_measure", defaults[1])
+    return ruleset_for(scenario).objective_rules(scenario)
+
+
+def rules_with_options(scenario: Scenario, defaults: ObjectiveDefaults) -> ObjectiveRules:
+    """A rule system's :class:`ObjectiveDefaults` overridden by the scenario's options
+    (``RulesError`` for a bad value)."""
+    objective_range = _number(scenario, "objective_range", defaults.objective_range)
+    contest_default = (
+        objective_range if defaults.contest_range is None else defaults.contest_range
+    )
+    measure = scenario.option("objective_measure", defaults.measure)
     if measure not in ("edge", "centre"):
         raise RulesError(f'options.objective_measure must be "edge" or "centre", got {measure!r}')
-    vertical = scenario.option("vertical_range", defaults[2])
+    vertical = scenario.option("vertical_range", defaults.vertical_range)
+    if vertical is not None:
+        vertical = _number(scenario, "vertical_range", float(vertical))
     return ObjectiveRules(
-        ruleset,
+        defaults.ruleset,
         objective_range,
-        _number(scenario, "contest_range", defaults[0]),
+        _number(scenario, "contest_range", contest_default),
         str(measure),
-        None if vertical is None else float(vertical),
+        vertical,
+        defaults.strategy,
+        defaults.section,
+        defaults.terrain_objectives,
     )
 
 
@@ -215,7 +235,7 @@ class ObjectiveControl:
             "level": {p: self.level[p] for p in self.players},
             "in_range": {p: sorted(self.in_range[p]) for p in self.players},
         }
-        if self.rules.ruleset == "scrollhammer":
+        if self.rules.strategy == "scoring-and-denial":
             data["holders"] = {p: self.holders[p] for p in sorted(self.holders)}
         return data
 
@@ -228,10 +248,15 @@ def _name(names: Mapping[str, str] | None, player: str) -> str:
     return names.get(player, player) if names is not None else player
 
 
-def objective_control(scenario: Scenario) -> tuple[ObjectiveControl, ...]:
-    """Control of every objective of ``scenario``, in document order."""
+def objective_control(
+    scenario: Scenario, declared: Mapping[str, str] | None = None
+) -> tuple[ObjectiveControl, ...]:
+    """Control of every objective of ``scenario``, in document order; ``declared`` (scoring
+    and denial) replaces the file's declared choices of which unit controls which objective."""
     table = model_table(scenario)
     rules = objective_rules(scenario)
+    if declared is not None:
+        rules = replace(rules, declared=MappingProxyType(dict(declared)))
     return control_from_distances(
         scenario, table, rules, objective_distances(scenario, table, rules)
     )[0]
@@ -262,7 +287,7 @@ def objective_distances(
     ).reshape(len(objectives), len(shapes.x))
     result = np.maximum(result - marker[:, None], 0.0)
     for k, objective in enumerate(objectives):
-        if objective.terrain is not None and rules.ruleset == "wh40k-ca2026":
+        if objective.terrain is not None and rules.terrain_objectives:
             area = _terrain_area(scenario, objective)
             result[k] = np.where(overlaps_many(shapes, area), 0.0, math.inf)
     return result
@@ -324,7 +349,9 @@ def control_from_distances(
     if previous is not None and not any(fresh):
         return previous.controls, ControlCache(distances, per_objective, previous.controls)
     holders = (
-        _scrollhammer_holders(scenario, per_objective) if rules.ruleset == "scrollhammer" else None
+        _matched_holders(scenario, rules, per_objective)
+        if rules.strategy == "scoring-and-denial"
+        else None
     )
     controls = tuple(
         _control(scenario, rules, players, objective, measures, holders, k)
@@ -359,16 +386,16 @@ def _measure(
     model = unit.models[row - table.unit_rows[unit_index].start]
     vertical = abs(model.z - objective.z)
     # A terrain objective is held from anywhere in its area, at any height.
-    terrain_objective = objective.terrain is not None and rules.ruleset == "wh40k-ca2026"
+    terrain_objective = objective.terrain is not None and rules.terrain_objectives
     level_ok = (
         terrain_objective
         or rules.vertical_range is None
         or vertical <= rules.vertical_range + TOLERANCE
     )
     in_range = level_ok and distance <= rules.objective_range + TOLERANCE
-    if rules.ruleset == "shared-modules":
+    if rules.strategy == "hold-and-contest":
         contesting = level_ok and distance <= rules.contest_range + TOLERANCE
-    elif rules.ruleset == "scrollhammer":
+    elif rules.strategy == "scoring-and-denial":
         contesting = level_ok and distance <= rules.contest_range + TOLERANCE and unit.is_denial()
     else:
         contesting = in_range
@@ -403,7 +430,7 @@ def _control(
     }
     held: dict[str, str] = {}
     candidates: dict[str, tuple[str, ...]] = {}
-    if rules.ruleset == "wh40k-ca2026":
+    if rules.strategy == "summed-oc":
         level = {p: sum(m.oc for m in measures if m.in_range and m.player == p) for p in players}
         first, second = players
         if level[first] > level[second]:
@@ -412,7 +439,7 @@ def _control(
             controlled = (second,)
         else:
             controlled = ()
-    elif rules.ruleset == "shared-modules":
+    elif rules.strategy == "hold-and-contest":
         level = {p: len(in_range[p]) for p in players}
         controlled = tuple(
             p for p in players if in_range[p] and not contesting[scenario.opponent_of(p)]
@@ -436,7 +463,7 @@ def _control(
         MappingProxyType(contesting),
         MappingProxyType(distances),
         tuple(measures),
-        objective.terrain if rules.ruleset == "wh40k-ca2026" else None,
+        objective.terrain if rules.terrain_objectives else None,
         MappingProxyType(held),
         MappingProxyType(candidates),
     )
@@ -456,11 +483,12 @@ def _scoring_units(
     )
 
 
-def _scrollhammer_holders(
-    scenario: Scenario, per_objective: list[list[ModelMeasure]]
+def _matched_holders(
+    scenario: Scenario, rules: ObjectiveRules, per_objective: list[list[ModelMeasure]]
 ) -> list[dict[str, str]]:
-    """Per player (in ``players`` order): objective id -> the unit holding it, from a maximum
-    matching of that player's scoring units to the objectives no enemy denial unit denies."""
+    """Per player (in ``players`` order): objective id -> the unit holding it. Each declared
+    choice a unit can make stands; the player's other scoring units are matched to the other
+    objectives no enemy denial unit denies, by :func:`maximum_matching`."""
     result: list[dict[str, str]] = []
     objectives = scenario.objectives
     for player in scenario.player_ids():
@@ -468,8 +496,18 @@ def _scrollhammer_holders(
         for measures in per_objective:
             denied = any(m.contesting and m.player != player for m in measures)
             edges.append([] if denied else list(_scoring_units(scenario, measures, player)))
-        matching = maximum_matching(edges)
-        result.append({objectives[k].id: unit for k, unit in matching.items()})
+        held: dict[str, str] = {}
+        for unit_id, objective_id in sorted(rules.declared.items()):
+            k = next((k for k, o in enumerate(objectives) if o.id == objective_id), None)
+            if k is not None and unit_id in edges[k] and objective_id not in held:
+                held[objective_id] = unit_id
+        fixed_units = set(held.values())
+        free = [
+            [] if objectives[k].id in held else [u for u in units if u not in fixed_units]
+            for k, units in enumerate(edges)
+        ]
+        held.update({objectives[k].id: unit for k, unit in maximum_matching(free).items()})
+        result.append(held)
     return result
 
 
@@ -519,7 +557,7 @@ def _explain(control: ObjectiveControl) -> Explanation:
     for m in sorted(control.measures, key=lambda m: (m.distance, m.model_id)):
         facts.append(_measure_fact(control, m, place, rule))
     first, second = control.players
-    if rules.ruleset == "wh40k-ca2026":
+    if rules.strategy == "summed-oc":
         a, b = control.level[first], control.level[second]
         verdict = "greater" if a != b else "equal: nobody controls it"
         facts.append(
@@ -529,7 +567,7 @@ def _explain(control: ObjectiveControl) -> Explanation:
                 {first: a, second: b},
             )
         )
-    elif rules.ruleset == "shared-modules":
+    elif rules.strategy == "hold-and-contest":
         for p in control.players:
             enemy = second if p == first else first
             facts.append(
@@ -577,8 +615,8 @@ def _measure_fact(control: ObjectiveControl, m: ModelMeasure, place: str, rule: 
         text += (
             f", but {inches(m.vertical)} away vertically (beyond {inches(rules.vertical_range)})"
         )
-    if rules.ruleset == "wh40k-ca2026" and m.in_range:
+    if rules.strategy == "summed-oc" and m.in_range:
         text += f", OC {m.oc}"
-    if rules.ruleset == "shared-modules" and m.contesting:
+    if rules.strategy == "hold-and-contest" and m.contesting:
         text += f", contesting (within {inches(rules.contest_range)})"
     return Fact(text, rule, values)

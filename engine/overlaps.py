@@ -19,14 +19,15 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine.geometry import (
-    KIND_CIRCLE,
     TOLERANCE,
     IntArray,
     ModelTable,
+    clearly_overlapping,
     model_table,
-    overlap_depth,
+    overlap_depths,
 )
 from engine.model import Scenario
+from engine.spatial import Grid
 
 ModelPair = tuple[str, str]
 """Two model ids, the smaller first."""
@@ -47,10 +48,17 @@ def base_overlaps(
     return overlapping_pairs(table, table.rows_of_units(indices).tolist())
 
 
+def overlap_grid(table: ModelTable) -> Grid:
+    """The grid :func:`overlapping_pairs` searches: cells as wide as two of the largest bases."""
+    largest = float(table.shapes.bounding.max()) if len(table.model_ids) else 0.0
+    return Grid.build(table.shapes.x, table.shapes.y, 2.0 * largest)
+
+
 def overlapping_pairs(
-    table: ModelTable, rows: Sequence[int] | None = None
+    table: ModelTable, rows: Sequence[int] | None = None, grid: Grid | None = None
 ) -> tuple[ModelPair, ...]:
-    """The overlapping pairs among a table's models, or only those involving ``rows``."""
+    """The overlapping pairs among a table's models, or only those involving ``rows``;
+    ``grid``: the table's :func:`overlap_grid`, when the caller keeps one."""
     count = len(table.model_ids)
     if rows is None:
         first: IntArray = np.arange(count, dtype=np.int64)
@@ -58,31 +66,26 @@ def overlapping_pairs(
         first = np.asarray(sorted(set(rows)), dtype=np.int64)
     if len(first) == 0 or count < 2:
         return ()
-    i, j = _candidates(table, first)
+    i, j = _candidates(table, None if rows is None else first, grid or overlap_grid(table))
+    if len(i) == 0:
+        return ()
     shapes = table.shapes
+    crossing = clearly_overlapping(shapes, i, j, TOLERANCE)
+    unclear = np.flatnonzero(~crossing)
+    crossing[unclear] = overlap_depths(shapes, i[unclear], j[unclear]) > TOLERANCE
     ids = table.model_ids
-    found: set[ModelPair] = set()
-    for a, b in zip(i.tolist(), j.tolist(), strict=True):
-        if shapes.kind[a] == KIND_CIRCLE and shapes.kind[b] == KIND_CIRCLE:
-            overlapping = True
-        else:
-            overlapping = overlap_depth(shapes.shape(a), shapes.shape(b)) > TOLERANCE
-        if overlapping:
-            found.add((ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a]))
+    found = {
+        (ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a])
+        for a, b in zip(i[crossing].tolist(), j[crossing].tolist(), strict=True)
+    }
     return tuple(sorted(found))
 
 
-def _candidates(table: ModelTable, first: IntArray) -> tuple[IntArray, IntArray]:
+def _candidates(table: ModelTable, rows: IntArray | None, grid: Grid) -> tuple[IntArray, IntArray]:
     """Row pairs whose bounding circles cross by more than the tolerance (round pairs: exactly
-    the overlapping ones), each pair once, smaller row first."""
+    the overlapping ones), each pair once, smaller row first, found through the grid."""
     shapes = table.shapes
-    gap = np.hypot(
-        shapes.x[first][:, None] - shapes.x[None, :], shapes.y[first][:, None] - shapes.y[None, :]
-    )
-    gap -= shapes.bounding[first][:, None] + shapes.bounding[None, :]
-    k, j = np.nonzero(gap < -TOLERANCE)
-    i = first[k]
-    keep = i != j
-    low, high = np.minimum(i[keep], j[keep]), np.maximum(i[keep], j[keep])
-    pairs = np.unique(np.stack((low, high), axis=1), axis=0) if len(low) else np.zeros((0, 2))
-    return pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
+    i, j = grid.pairs(rows)
+    gap = np.hypot(shapes.x[i] - shapes.x[j], shapes.y[i] - shapes.y[j])
+    keep = gap - shapes.bounding[i] - shapes.bounding[j] < -TOLERANCE
+    return i[keep], j[keep]

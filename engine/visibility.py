@@ -53,6 +53,7 @@ import shapely
 
 from engine.errors import UnknownReferenceError
 from engine.model import Model, Scenario, TerrainPiece, Unit
+from engine.rulesets import ruleset_for
 from engine.sightlines import (
     HALF_LINE_WIDTH,
     Blocker,
@@ -200,7 +201,7 @@ class _Scene:
         self.scenario = scenario
         twist = _twist(scenario)
         self.night_fighting = twist == "night-fighting"
-        self.cover_rules = scenario.ruleset == "wh40k-ca2026"
+        self.cover_rules = ruleset_for(scenario).cover_applies
         self.terrain = terrain or _terrain_geometry(scenario.terrain, twist != "nowhere-to-hide")
         known = outlines or {}
         self.outline_cache: dict[tuple[object, ...], tuple[Outline, Outline]] = {}
@@ -598,7 +599,7 @@ class VisibilityEngine:
         same_setting = (
             old.terrain == new_scenario.terrain
             and _twist(old) == _twist(new_scenario)
-            and old.ruleset == new_scenario.ruleset
+            and ruleset_for(old) is ruleset_for(new_scenario)
             and old.players == new_scenario.players
         )
         old_units = {u.id: u for u in old.units}

@@ -132,6 +132,7 @@ def _screenshot(window: object, path: Path, select: str | None) -> int:
         window.scene.select_ids({select})
     window.live.wait_for_analyses(60_000)
     window.live.wait_for_visibility(60_000)
+    window.sight.controller.wait(60_000)
     QApplication.processEvents()
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path), "PNG"):

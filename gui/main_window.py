@@ -50,6 +50,7 @@ from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContribu
 from gui.rulesets import RULESET_UIS, ruleset_ui
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
+from gui.sight_overlay import install_sight
 from gui.view import BattlefieldView
 
 SNAP_STEP = 0.5
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow):
             ui.ruleset: ui.install(self) for ui in RULESET_UIS.values()
         }
         """What each rule system's app part installed, by ruleset id (for tests and tools)."""
+        self.sight = install_sight(self, restore_ruling=self._update_ruling)
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)
         self._ruling_timer.setInterval(150)
@@ -540,6 +542,7 @@ class MainWindow(QMainWindow):
             self.live.visibility_enabled = enabled
             if enabled:
                 self.live.request_visibility()
+            self.sight.set_line_of_sight(enabled)
 
     def _set_engagement_all(self, enabled: bool) -> None:
         self.overlays.engagement_for_all = enabled
@@ -734,6 +737,7 @@ class MainWindow(QMainWindow):
             self.save_layout()
         self.files.end_session()
         self.live.wait_for_visibility(5_000)
+        self.sight.controller.wait(5_000)
         event.accept()
 
     def show_help(self) -> None:

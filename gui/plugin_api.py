@@ -55,9 +55,8 @@ class NewGamePage(Protocol):
     changed: object
     """A signal emitted when a choice on the page changes (the dialog re-previews)."""
 
-    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
-        """The new game on ``base`` (raises the engine's error when the choices cannot be);
-        ``dropped_options``: the other rule systems' game options, removed."""
+    def build(self, base: Scenario, seed: int) -> Scenario:
+        """The new game on ``base`` (raises the engine's error when the choices cannot be)."""
 
     def describe(self, scenario: Scenario) -> str:
         """One paragraph (HTML) saying what a set-up built by :meth:`build` gives."""
@@ -73,9 +72,6 @@ class NewGamePageSpec:
     """Builds the page (a :class:`NewGamePage` widget) for the players of a scenario."""
     new_table: Battlefield | None = None
     """The table a new document of this rule system starts on (None: the default table)."""
-    game_options: tuple[str, ...] = ()
-    """The ``options`` keys a new game of this rule system sets (another's new game drops
-    them)."""
 
 
 class AppHost(Protocol):

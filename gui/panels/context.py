@@ -29,7 +29,9 @@ class PanelContext(QObject):
         *,
         during_drag: bool,
     ) -> None:
-        super().__init__()
+        # A child of the document, so a refresh still pending when the window (and with it
+        # the document) is deleted dies with them instead of reaching deleted docks.
+        super().__init__(document)
         self.document = document
         self.live = live
         self.name = name

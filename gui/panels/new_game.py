@@ -110,14 +110,7 @@ class NewGameDialog(QDialog):
 
     def build(self, base: Scenario) -> Scenario:
         """The new game on ``base`` (raises the engine's error when the choices cannot be)."""
-        chosen = self.chosen_spec()
-        dropped = tuple(
-            sorted(
-                {key for spec in self.specs if spec is not chosen for key in spec.game_options}
-                - set(chosen.game_options)
-            )
-        )
-        return self.page().build(base, self.seed.value(), dropped)
+        return self.page().build(base, self.seed.value())
 
     def update_preview(self) -> None:
         try:

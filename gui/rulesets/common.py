@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
+from engine.explain import Violation, inches
 from engine.model import Scenario, Unit
 from engine.rulesets.scrollhammer.probability import ProbabilityChart
-from engine.rulesets.scrollhammer.violations import Violation, inches
 from engine.scenario_edits import game_section, with_game_key
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen

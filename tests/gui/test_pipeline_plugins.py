@@ -76,9 +76,9 @@ def test_an_extension_adds_to_the_ruling_of_the_selection(make_window, qtbot) ->
 class MarkedPage(QWidget):
     changed = Signal()
 
-    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
-        built = new_game(base, seed=seed, mission="held-ground", dropped_options=dropped_options)
-        return replace(built, title=f"marked {seed} {','.join(dropped_options)}")
+    def build(self, base: Scenario, seed: int) -> Scenario:
+        built = new_game(base, seed=seed, mission="held-ground")
+        return replace(built, title=f"marked {seed}")
 
     def describe(self, scenario: Scenario) -> str:
         return scenario.title
@@ -88,7 +88,7 @@ def test_a_new_game_page_builds_file_new_on_its_table(make_window) -> None:  # t
     window = make_window()
     table = Battlefield(50.0, 40.0)
     window.add_new_game_page(
-        NewGamePageSpec("marked", "Marked", lambda _s: MarkedPage(), table, ("marked_option",))
+        NewGamePageSpec("marked", "Marked", lambda _s: MarkedPage(), table)
     )
 
     def choose(dialog) -> bool:  # type: ignore[no-untyped-def]
@@ -103,8 +103,7 @@ def test_a_new_game_page_builds_file_new_on_its_table(make_window) -> None:  # t
     window.action_new.trigger()
     scenario = window.document.scenario
     assert scenario.battlefield == table
-    # Every other page's game options are dropped, never this page's own.
-    assert scenario.title == "marked 5 deploys_first,mission,modules,table_halves"
+    assert scenario.title == "marked 5"
 
 
 def test_the_registry_has_every_rule_system_and_the_window_names_none() -> None:

@@ -15,6 +15,7 @@ from gui_helpers import duel_scenario
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
+from engine.battlefield_edges import board_edge, model_edge_distance
 from engine.model import MM_PER_INCH, CircleBase, Model, Player, Scenario, Unit
 from engine.rulesets.scrollhammer import (
     game_length_chart,
@@ -23,7 +24,6 @@ from engine.rulesets.scrollhammer import (
     relic_chart,
     reserves_chart,
 )
-from engine.rulesets.scrollhammer.battlefield import board_edge, model_edge_distance
 from engine.rulesets.shared_modules import ledgers_from_scenario
 from engine.scenario_io import load_scenario
 from gui.main_window import MainWindow

@@ -40,14 +40,13 @@ Scenario options (``scenario.options``): ``mission``, ``table_halves``, ``diagon
 ``night_fighting_turn1_lasts``, ``relic_diameter``, ``base_contact``; see each module.
 """
 
+from engine.explain import Violation
 from engine.rulesets.scrollhammer.battlefield import (
-    BoardEdge,
     PlayerHalf,
     Section,
     SectionGrid,
     TableHalves,
     battlefield_sections,
-    board_edge,
     default_battlefield,
     deployment_violations,
     scenario_halves,
@@ -110,13 +109,11 @@ from engine.rulesets.scrollhammer.report import ScrollhammerReport, scrollhammer
 from engine.rulesets.scrollhammer.state import GAME_SECTION_CHECK, ScrollhammerState
 from engine.rulesets.scrollhammer.terrain_setup import check_terrain_setup, roll_terrain_density
 from engine.rulesets.scrollhammer.victory import VictoryResult, victory_points
-from engine.rulesets.scrollhammer.violations import Violation
 
 __all__ = [
     "GAME_SECTION_CHECK",
     "OPTION_CHECKS",
     "OPTION_NOTES",
-    "BoardEdge",
     "ChartSeries",
     "PlayerHalf",
     "ProbabilityChart",
@@ -131,7 +128,6 @@ __all__ = [
     "Violation",
     "battlefield_sections",
     "blood_at_dawn_violations",
-    "board_edge",
     "can_drop",
     "can_pass",
     "can_seize",

@@ -11,8 +11,9 @@ buildings or terrain are marked ``scoring: false, denial: false`` in the file.
 
 The player's choice: ``game.scrollhammer.control_choices`` (``{unit id: objective id}``) or the
 ``declared`` argument fixes a unit to one objective; Warplan assigns every other unit so each
-player controls as many objectives as possible (a maximum matching, deterministic by id) and
-shows which units had a choice.
+player controls as many objectives as possible (the core's one maximum matching,
+:func:`engine.objectives.maximum_matching`, deterministic by document order) and shows which
+units had a choice.
 
 Options: ``objective_range`` (default 3), ``objective_measure`` (``"centre"``, default, or
 ``"edge"``: from the marker's rim).
@@ -20,15 +21,15 @@ Options: ``objective_range`` (default 3), ``objective_measure`` (``"centre"``, d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import RulesError
-from engine.geometry import TOLERANCE, model_circle_distance, model_point_distance
-from engine.model import Model, Objective, Scenario, Unit
+from engine.explain import Violation, inches
+from engine.model import Scenario
+from engine.objectives import ObjectiveControl, objective_control
 from engine.rulesets.scrollhammer._data import standard_rules
-from engine.rulesets.scrollhammer.violations import Violation, inches
 
 RULE = "Controlling Objectives"
 
@@ -119,79 +120,112 @@ class ScrollhammerControl:
         }
 
 
-def objective_distance(scenario: Scenario, model: Model, objective: Objective) -> float:
-    """Distance from an objective to a model's base, per ``options.objective_measure``."""
-    measure = scenario.option("objective_measure", "centre")
-    if measure == "edge":
-        return model_circle_distance(model, objective.x, objective.y, objective.radius)
-    if measure != "centre":
-        raise RulesError(f"options.objective_measure is 'centre' or 'edge', got {measure!r}")
-    return model_point_distance(model, objective.x, objective.y)
-
-
-def _closest(scenario: Scenario, unit: Unit, objective: Objective) -> tuple[Model, float] | None:
-    best: tuple[Model, float] | None = None
-    for model in unit.models:
-        gap = objective_distance(scenario, model, objective)
-        if best is None or gap < best[1]:
-            best = (model, gap)
-    return best
+def declared_choices(scenario: Scenario) -> Mapping[str, str]:
+    """``game.scrollhammer.control_choices``: the objective each unit is declared to control."""
+    state = (scenario.game or {}).get("scrollhammer") or {}
+    return {str(k): str(v) for k, v in (state.get("control_choices") or {}).items()}
 
 
 def scrollhammer_control(
-    scenario: Scenario, declared: Mapping[str, str] | None = None
+    scenario: Scenario,
+    declared: Mapping[str, str] | None = None,
+    controls: Sequence[ObjectiveControl] | None = None,
 ) -> ScrollhammerControl:
-    """Control of every objective under the Scrollhammer rules, with the players' choices."""
-    reach = float(
-        scenario.option("objective_range", standard_rules()["objective_control"]["range"])
-    )
-    if declared is None:
-        state = (scenario.game or {}).get("scrollhammer") or {}
-        declared = {str(k): str(v) for k, v in (state.get("control_choices") or {}).items()}
-    in_range: dict[str, list[UnitInRange]] = {o.id: [] for o in scenario.objectives}
-    for objective in scenario.objectives:
-        for unit in scenario.units:
-            found = _closest(scenario, unit, objective)
-            if found is None or found[1] > reach + TOLERANCE:
+    """Control of every objective under the Scrollhammer rules, with the players' choices.
+
+    The control itself is :func:`engine.objectives.objective_control` (the scoring-and-denial
+    strategy); this adds each unit's choices, the denials and the bad declarations. Pass the
+    evaluation's ``controls`` to reuse them (only without ``declared``).
+    """
+    choices = declared_choices(scenario) if declared is None else dict(declared)
+    if controls is None or declared is not None:
+        controls = objective_control(scenario, choices)
+    reach = controls[0].rules.objective_range if controls else _default_range(scenario)
+    players = scenario.player_ids()
+    in_range = {c.id: _units_in_range(scenario, c) for c in controls}
+    denied: dict[str, dict[str, tuple[str, ...]]] = {}
+    options: dict[str, dict[str, list[str]]] = {p: {} for p in players}
+    for control in controls:
+        denied[control.id] = {}
+        for player in players:
+            enemy = scenario.opponent_of(player)
+            blockers = tuple(
+                sorted({m.unit_id for m in control.measures if m.player == enemy and m.contesting})
+            )
+            if blockers:
+                denied[control.id][player] = blockers
                 continue
-            model, gap = found
-            in_range[objective.id].append(
+            for unit_id in control.candidates.get(player, ()):
+                options[player].setdefault(unit_id, []).append(control.id)
+    violations = _bad_declarations(scenario, choices, options, reach)
+    assignment = {unit: c.id for c in controls for unit in c.holders.values()}
+    holdings = tuple(
+        ObjectiveHolding(
+            c.id,
+            c.controlled_by,
+            dict(c.holders),
+            tuple(in_range[c.id]),
+            denied[c.id],
+            _reason(c.id, c.controlled_by, c.holders, in_range[c.id], denied[c.id], reach),
+        )
+        for c in controls
+    )
+    units = tuple(
+        UnitChoice(
+            unit_id,
+            player,
+            tuple(sorted(options[player][unit_id])),
+            assignment.get(unit_id),
+            assignment.get(unit_id) is not None and choices.get(unit_id) == assignment[unit_id],
+        )
+        for player in players
+        for unit_id in sorted(options[player])
+    )
+    return ScrollhammerControl(holdings, units, violations, reach)
+
+
+def _default_range(scenario: Scenario) -> float:
+    return float(scenario.option("objective_range", standard_rules()["objective_control"]["range"]))
+
+
+def _units_in_range(scenario: Scenario, control: ObjectiveControl) -> list[UnitInRange]:
+    """Each unit with a model in range: its closest model (document order of units)."""
+    closest: dict[str, tuple[float, str]] = {}
+    for m in control.measures:
+        if m.in_range and (m.unit_id not in closest or m.distance < closest[m.unit_id][0]):
+            closest[m.unit_id] = (m.distance, m.model_id)
+    found = []
+    for unit in scenario.units:
+        if unit.id in closest:
+            distance, model_id = closest[unit.id]
+            found.append(
                 UnitInRange(
                     unit.id,
                     unit.player,
-                    objective.id,
-                    model.id,
-                    gap,
+                    control.id,
+                    model_id,
+                    distance,
                     unit.is_scoring(),
                     unit.is_denial(),
                 )
             )
-    players = scenario.player_ids()
-    denied: dict[str, dict[str, tuple[str, ...]]] = {}
-    options: dict[str, dict[str, list[str]]] = {p: {} for p in players}
-    for objective in scenario.objectives:
-        denied[objective.id] = {}
-        for player in players:
-            blockers = tuple(
-                sorted(r.unit_id for r in in_range[objective.id] if r.player != player and r.denial)
-            )
-            if blockers:
-                denied[objective.id][player] = blockers
-                continue
-            for r in in_range[objective.id]:
-                if r.player == player and r.scoring:
-                    options[player].setdefault(r.unit_id, []).append(objective.id)
+    return found
+
+
+def _bad_declarations(
+    scenario: Scenario,
+    declared: Mapping[str, str],
+    options: Mapping[str, Mapping[str, list[str]]],
+    reach: float,
+) -> tuple[Violation, ...]:
     violations: list[Violation] = []
-    assignment: dict[str, str] = {}
-    declared_ok: set[str] = set()
     for unit_id, objective_id in sorted(declared.items()):
         owner = next((u for u in scenario.units if u.id == unit_id), None)
         if owner is None:
             violations.append(
                 Violation(RULE, f"control choice for unknown unit {unit_id}", (unit_id,))
             )
-            continue
-        if objective_id not in options[owner.player].get(unit_id, []):
+        elif objective_id not in options[owner.player].get(unit_id, []):
             violations.append(
                 Violation(
                     RULE,
@@ -201,83 +235,27 @@ def scrollhammer_control(
                     (unit_id, objective_id),
                 )
             )
-            continue
-        assignment[unit_id] = objective_id
-        declared_ok.add(unit_id)
-    for player in players:
-        free_units = {u: objs for u, objs in options[player].items() if u not in declared_ok}
-        taken = {assignment[u] for u in declared_ok if u in options[player]}
-        assignment.update(maximum_matching(free_units, taken))
-    holdings = []
-    for objective in scenario.objectives:
-        holders: dict[str, str] = {}
-        for unit_id, objective_id in sorted(assignment.items()):
-            if objective_id == objective.id:
-                player = scenario.unit(unit_id).player
-                holders.setdefault(player, unit_id)
-        controlled = tuple(p for p in players if p in holders)
-        holdings.append(
-            ObjectiveHolding(
-                objective.id,
-                controlled,
-                holders,
-                tuple(in_range[objective.id]),
-                denied[objective.id],
-                _reason(objective, controlled, holders, in_range, denied, reach),
-            )
-        )
-    choices = []
-    for player in players:
-        for unit_id in sorted(options[player]):
-            choices.append(
-                UnitChoice(
-                    unit_id,
-                    player,
-                    tuple(sorted(options[player][unit_id])),
-                    assignment.get(unit_id),
-                    unit_id in declared_ok,
-                )
-            )
-    return ScrollhammerControl(tuple(holdings), tuple(choices), tuple(violations), reach)
-
-
-def maximum_matching(options: Mapping[str, list[str]], taken: set[str]) -> dict[str, str]:
-    """Units to distinct objectives, as many as possible (augmenting paths, by sorted ids)."""
-    owner: dict[str, str] = {}
-
-    def augment(unit: str, seen: set[str]) -> bool:
-        for objective in sorted(options[unit]):
-            if objective in taken or objective in seen:
-                continue
-            seen.add(objective)
-            if objective not in owner or augment(owner[objective], seen):
-                owner[objective] = unit
-                return True
-        return False
-
-    for unit in sorted(options):
-        augment(unit, set())
-    return {unit: objective for objective, unit in owner.items()}
+    return tuple(violations)
 
 
 def _reason(
-    objective: Objective,
+    objective_id: str,
     controlled: tuple[str, ...],
     holders: Mapping[str, str],
-    in_range: Mapping[str, list[UnitInRange]],
-    denied: Mapping[str, Mapping[str, tuple[str, ...]]],
+    in_range: Sequence[UnitInRange],
+    denied: Mapping[str, tuple[str, ...]],
     reach: float,
 ) -> str:
     parts = []
-    for r in sorted(in_range[objective.id], key=lambda r: (r.player, r.unit_id)):
+    for r in sorted(in_range, key=lambda r: (r.player, r.unit_id)):
         kind = "scoring" if r.scoring else ("denial" if r.denial else "neither scoring nor denial")
         parts.append(f"{r.unit_id} ({r.player}, {kind}) has {r.model_id} at {inches(r.distance)}")
-    for player, blockers in sorted(denied[objective.id].items()):
+    for player, blockers in sorted(denied.items()):
         parts.append(f"{player} is denied by {', '.join(blockers)}")
     if controlled:
         parts.append("; ".join(f"{p} controls it with {holders[p]}" for p in controlled))
-    elif not in_range[objective.id]:
+    elif not in_range:
         parts.append(f"no unit within {inches(reach)}")
     else:
         parts.append("nobody controls it")
-    return f"{objective.id}: " + "; ".join(parts)
+    return f"{objective_id}: " + "; ".join(parts)

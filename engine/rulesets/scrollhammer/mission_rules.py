@@ -20,20 +20,20 @@ from __future__ import annotations
 
 import math
 
-from engine.errors import RulesError
-from engine.geometry import TOLERANCE
-from engine.model import Scenario, Unit
-from engine.rulesets.scrollhammer.battlefield import (
+from engine.battlefield_edges import (
     EDGE_NAMES,
     board_edge,
     model_edge_distance,
     model_edge_far_distance,
-    scenario_halves,
 )
+from engine.errors import RulesError
+from engine.explain import Violation, inches
+from engine.geometry import TOLERANCE
+from engine.model import Scenario, Unit
+from engine.rulesets.scrollhammer.battlefield import scenario_halves
 from engine.rulesets.scrollhammer.missions import StandardMission, mission_of
 from engine.rulesets.scrollhammer.relic import relic_marker
 from engine.rulesets.scrollhammer.state import ScrollhammerState
-from engine.rulesets.scrollhammer.violations import Violation, inches
 
 
 def mission_setup_violations(scenario: Scenario) -> tuple[Violation, ...]:

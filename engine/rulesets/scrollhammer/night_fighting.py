@@ -25,10 +25,10 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from engine.errors import RulesError
+from engine.explain import inches
 from engine.geometry import TOLERANCE, base_outline, model_distance
 from engine.model import Point, Scenario, Unit
 from engine.rulesets.scrollhammer._data import standard_rules
-from engine.rulesets.scrollhammer.violations import inches
 
 
 @dataclass(frozen=True)

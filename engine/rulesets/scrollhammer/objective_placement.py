@@ -29,10 +29,10 @@ from dataclasses import dataclass, replace
 import shapely
 
 from engine.errors import RulesError
+from engine.explain import Violation, inches
 from engine.geometry import TOLERANCE
 from engine.model import Objective, Point, Scenario, TerrainPiece
 from engine.rulesets.scrollhammer._data import standard_rules
-from engine.rulesets.scrollhammer.violations import Violation, inches
 
 RULE = "Place Objective Markers"
 NUDGE_MARGIN = 1e-3

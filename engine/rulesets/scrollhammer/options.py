@@ -1,8 +1,9 @@
 """The ``scenario.options`` keys the Scrollhammer modules read, each with a check.
 
-:data:`OPTION_CHECKS` maps a key to ``check(value) -> message | None`` (``None``: valid), so
-the file reader (:mod:`engine.scenario_io`) can accept these keys and refuse bad values with a
-clear message. :data:`OPTION_NOTES` says what each key means (for the app and the docs).
+:data:`OPTION_CHECKS` maps a key to ``check(value) -> message | None`` (``None``: valid); the
+Scrollhammer :class:`engine.rulesets.base.Ruleset` offers them (with the shared keys of
+:mod:`engine.options`) as its ``option_checks``. :data:`OPTION_NOTES` says what each key means
+(for the app and the docs).
 
 >>> OPTION_CHECKS["diagonal"]("SW-NE") is None
 True
@@ -12,42 +13,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.options import OptionValueCheck, choice, distance, edges, flag, positive
 from engine.rulesets.scrollhammer.missions import mission_ids, standard_missions
-
-OptionValueCheck = Callable[[Any], "str | None"]
-
-
-def choice(*allowed: str) -> OptionValueCheck:
-    """A check that the value is one of ``allowed``."""
-
-    def check(value: Any) -> str | None:
-        if isinstance(value, str) and value in allowed:
-            return None
-        return f"must be one of {', '.join(allowed)}; got {value!r}"
-
-    return check
-
-
-def distance(value: Any) -> str | None:
-    """A non-negative number of inches."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        return f"must be a non-negative number, got {value!r}"
-    return None
-
-
-def positive(value: Any) -> str | None:
-    """A positive number."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        return f"must be a positive number, got {value!r}"
-    return None
-
-
-def flag(value: Any) -> str | None:
-    """A boolean."""
-    return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
 
 
 def mission(value: Any) -> str | None:
@@ -58,15 +27,6 @@ def mission(value: Any) -> str | None:
     ):
         return None
     return f"must be a Standard Mission ({', '.join(mission_ids())}) or its number; got {value!r}"
-
-
-def edges(value: Any) -> str | None:
-    """``{player id: edge name}``."""
-    if not isinstance(value, Mapping) or not all(
-        isinstance(v, str) and v in ("south", "north", "west", "east") for v in value.values()
-    ):
-        return f"must map player ids to south, north, west or east; got {value!r}"
-    return None
 
 
 OPTION_CHECKS: dict[str, OptionValueCheck] = {

@@ -28,13 +28,14 @@ from typing import Any
 import shapely
 from shapely.ops import nearest_points
 
+from engine.battlefield_edges import model_edge_distance
 from engine.errors import RulesError
+from engine.explain import inches
 from engine.geometry import TOLERANCE, model_circle_distance, model_distance, shape_of
 from engine.model import MM_PER_INCH, Marker, Model, Point, Scenario
 from engine.rulesets.scrollhammer._data import load_asset
-from engine.rulesets.scrollhammer.battlefield import model_edge_distance, scenario_halves
+from engine.rulesets.scrollhammer.battlefield import scenario_halves
 from engine.rulesets.scrollhammer.probability import ChartSeries, ProbabilityChart, two_d6
-from engine.rulesets.scrollhammer.violations import inches
 
 RULE = "The Relic"
 CARRY_LIMIT = 6.0

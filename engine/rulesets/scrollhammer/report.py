@@ -8,10 +8,13 @@ reported for that turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.explain import Violation
 from engine.model import Scenario
+from engine.objectives import ObjectiveControl
 from engine.rulesets.scrollhammer.battlefield import (
     TableHalves,
     deployment_violations,
@@ -25,7 +28,6 @@ from engine.rulesets.scrollhammer.objective_placement import objective_placement
 from engine.rulesets.scrollhammer.state import ScrollhammerState
 from engine.rulesets.scrollhammer.terrain_setup import TerrainSetupCheck, check_terrain_setup
 from engine.rulesets.scrollhammer.victory import VictoryResult, victory_points
-from engine.rulesets.scrollhammer.violations import Violation
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,15 @@ class ScrollhammerReport:
         }
 
 
-def scrollhammer_report(scenario: Scenario) -> ScrollhammerReport:
-    """All the Scrollhammer checks and conclusions for ``scenario``."""
+def scrollhammer_report(
+    scenario: Scenario, controls: Sequence[ObjectiveControl] | None = None
+) -> ScrollhammerReport:
+    """All the Scrollhammer checks and conclusions for ``scenario``; ``controls``: the
+    evaluation's objective control, to reuse."""
     mission = mission_of(scenario.option("mission"))
     state = ScrollhammerState.from_scenario(scenario)
     halves = scenario_halves(scenario)
+    control = scrollhammer_control(scenario, controls=controls)
     night = None
     if mission is not None and state.turn is not None:
         night = night_fighting_status(
@@ -93,7 +99,7 @@ def scrollhammer_report(scenario: Scenario) -> ScrollhammerReport:
         if mission is None or mission.objective_placement == "alternating"
         else (),
         mission_setup=mission_setup_violations(scenario),
-        control=scrollhammer_control(scenario),
+        control=control,
         night_fighting=night,
-        victory=victory_points(scenario, mission) if mission is not None else None,
+        victory=victory_points(scenario, mission, control) if mission is not None else None,
     )

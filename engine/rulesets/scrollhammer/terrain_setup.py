@@ -23,12 +23,12 @@ import shapely
 from shapely.ops import nearest_points
 
 from engine.errors import RulesError
+from engine.explain import Violation, inches
 from engine.geometry import TOLERANCE
 from engine.model import Scenario, TerrainPiece
 from engine.rulesets.scrollhammer._data import standard_rules
 from engine.rulesets.scrollhammer.battlefield import SectionGrid, battlefield_sections, is_lethal
 from engine.rulesets.scrollhammer.missions import mission_of
-from engine.rulesets.scrollhammer.violations import Violation, inches
 
 RULE = "Alternating Terrain"
 

@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.battlefield_edges import EDGE_NAMES, board_edge, model_edge_far_distance
 from engine.errors import RulesError
 from engine.geometry import TOLERANCE
 from engine.model import Scenario, Unit
-from engine.rulesets.scrollhammer.battlefield import EDGE_NAMES, board_edge, model_edge_far_distance
-from engine.rulesets.scrollhammer.control import scrollhammer_control
+from engine.rulesets.scrollhammer.control import ScrollhammerControl, scrollhammer_control
 from engine.rulesets.scrollhammer.missions import StandardMission, mission_of, standard_mission
 from engine.rulesets.scrollhammer.state import ScrollhammerState
 
@@ -108,9 +108,12 @@ def has_models_on_battlefield(scenario: Scenario, player: str, state: Scrollhamm
 
 
 def victory_points(
-    scenario: Scenario, mission: StandardMission | str | None = None
+    scenario: Scenario,
+    mission: StandardMission | str | None = None,
+    control: ScrollhammerControl | None = None,
 ) -> VictoryResult:
-    """The Victory Points of both players under ``mission`` (default ``options.mission``)."""
+    """The Victory Points of both players under ``mission`` (default ``options.mission``);
+    ``control``: the objective control already worked out for ``scenario``."""
     if mission is None:
         chosen = mission_of(scenario.option("mission"))
         if chosen is None:
@@ -123,8 +126,9 @@ def victory_points(
     lines: list[VictoryLine] = []
     if "enemy-units" in mission.scoring:
         lines.extend(_enemy_unit_lines(scenario, state))
-    if "objectives-held" in mission.scoring:
+    if control is None:
         control = scrollhammer_control(scenario)
+    if "objectives-held" in mission.scoring:
         for player in players:
             held = control.controlled_by(player)
             if held:
@@ -138,7 +142,7 @@ def victory_points(
                     )
                 )
     if "centre-objective" in mission.scoring:
-        lines.extend(_centre_lines(scenario, mission))
+        lines.extend(_centre_lines(scenario, mission, control))
     if "standards" in mission.scoring:
         for player, bearer in state.standards_taken:
             lines.append(
@@ -178,11 +182,13 @@ def centre_objective_id(scenario: Scenario) -> str | None:
     return min(scenario.objectives, key=lambda o: ((o.x - cx) ** 2 + (o.y - cy) ** 2, o.id)).id
 
 
-def _centre_lines(scenario: Scenario, mission: StandardMission) -> list[VictoryLine]:
+def _centre_lines(
+    scenario: Scenario, mission: StandardMission, control: ScrollhammerControl
+) -> list[VictoryLine]:
     centre = centre_objective_id(scenario)
     if centre is None:
         return []
-    holding = scrollhammer_control(scenario).holding(centre)
+    holding = control.holding(centre)
     return [
         VictoryLine(
             player,

@@ -2,7 +2,7 @@
 
 From the Shared Scenario Modules document (seed ``000``). Pure functions over the frozen
 :class:`engine.model.Scenario`; every check returns
-:class:`engine.rulesets.scrollhammer.violations.Violation` values naming the items and the rule.
+:class:`engine.explain.Violation` values naming the items and the rule.
 
 - :mod:`.modules`: which modules a scenario uses (``options.modules``).
 - :mod:`.ledgers`: Threat Points and Command Points as separate ledgers; All-Out War refunds

@@ -27,9 +27,9 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
+from engine.battlefield_edges import model_edge_distance, model_reach
 from engine.errors import RulesError
 from engine.model import Model, Scenario
-from engine.rulesets.scrollhammer.battlefield import model_edge_distance, model_reach
 from engine.rulesets.shared_modules.formations import (
     follower_violations,
     lead_model_violations,

@@ -25,17 +25,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.errors import RulesError
-from engine.geometry import TOLERANCE, model_distance
-from engine.model import Model, Scenario, Unit
-from engine.rulesets.scrollhammer.battlefield import (
+from engine.battlefield_edges import (
     EDGE_NAMES,
     BoardEdge,
     board_edge,
     model_edge_distance,
     model_edge_far_distance,
 )
-from engine.rulesets.scrollhammer.violations import Violation, inches
+from engine.errors import RulesError
+from engine.explain import Violation, inches
+from engine.geometry import TOLERANCE, model_distance
+from engine.model import Model, Scenario, Unit
 from engine.rulesets.shared_modules._data import number
 from engine.rulesets.shared_modules.ledgers import PlayerLedgers, unit_cost
 

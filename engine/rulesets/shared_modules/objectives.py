@@ -20,13 +20,15 @@ Options: ``objective_range`` (3), ``contest_range`` (2), ``defense_range`` (3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import RulesError
+from engine.explain import inches
 from engine.geometry import TOLERANCE, model_point_distance
 from engine.model import Scenario
-from engine.rulesets.scrollhammer.violations import inches
+from engine.objectives import ObjectiveControl, objective_control
 from engine.rulesets.shared_modules._data import number
 from engine.rulesets.shared_modules.modules import uses_module
 
@@ -67,31 +69,30 @@ class SharedObjective:
         }
 
 
-def _ranges(scenario: Scenario) -> tuple[float, float]:
-    hold = float(scenario.option("objective_range", number("objective-control", "hold_range")))
-    contest = float(scenario.option("contest_range", number("objective-control", "contest_range")))
-    return hold, contest
-
-
-def objective_status(scenario: Scenario) -> tuple[SharedObjective, ...]:
-    """Control of every objective, measured from its centre to each model's closest point."""
-    hold, contest = _ranges(scenario)
+def objective_status(
+    scenario: Scenario, controls: Sequence[ObjectiveControl] | None = None
+) -> tuple[SharedObjective, ...]:
+    """Control of every objective, measured from its centre to each model's closest point:
+    :func:`engine.objectives.objective_control` (the hold-and-contest strategy) in the modules'
+    words; ``controls``: the evaluation's, to reuse."""
+    if controls is None:
+        controls = objective_control(scenario)
     players = scenario.player_ids()
     result = []
-    for objective in scenario.objectives:
+    for control in controls:
+        hold, contest = control.rules.objective_range, control.rules.contest_range
         reaches = [
-            ModelReach(m.id, u.id, u.player, model_point_distance(m, objective.x, objective.y))
-            for u, m in scenario.all_models()
+            ModelReach(m.model_id, m.unit_id, m.player, m.distance) for m in control.measures
         ]
-        holding = tuple(r for r in reaches if r.distance <= hold + TOLERANCE)
-        contesting = tuple(r for r in reaches if r.distance <= contest + TOLERANCE)
-        controlled = []
+        holding = tuple(r for r, m in zip(reaches, control.measures, strict=True) if m.in_range)
+        contesting = tuple(
+            r for r, m in zip(reaches, control.measures, strict=True) if m.contesting
+        )
         parts = []
         for player in players:
             mine = [r for r in holding if r.player == player]
             enemy = [r for r in contesting if r.player != player]
-            if mine and not enemy:
-                controlled.append(player)
+            if player in control.controlled_by:
                 closest = min(mine, key=lambda r: r.distance)
                 parts.append(
                     f"{player} controls it: {closest.model_id} is {inches(closest.distance)} "
@@ -105,15 +106,15 @@ def objective_status(scenario: Scenario) -> tuple[SharedObjective, ...]:
                 )
             else:
                 parts.append(f"{player} has no model within {inches(hold)}")
-        if len(controlled) == 2:
+        if len(control.controlled_by) == 2:
             parts.append("shared control: both players control it")
         result.append(
             SharedObjective(
-                objective.id,
-                tuple(controlled),
+                control.id,
+                control.controlled_by,
                 holding,
                 contesting,
-                f"{objective.id}: " + "; ".join(parts),
+                f"{control.id}: " + "; ".join(parts),
             )
         )
     return tuple(result)

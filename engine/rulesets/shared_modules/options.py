@@ -1,6 +1,7 @@
 """The ``scenario.options`` keys the Shared Scenario Modules read, each with a check.
 
-Same shape as :data:`engine.rulesets.scrollhammer.options.OPTION_CHECKS`.
+Checks from :mod:`engine.options`; the Shared Scenario Modules ruleset offers them as its
+``option_checks``.
 
 >>> OPTION_CHECKS["modules"](["battle-formations"]) is None
 True
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.scrollhammer.options import OptionValueCheck, choice, distance, edges, flag
+from engine.options import OptionValueCheck, choice, distance, edges, flag, player_id
 from engine.rulesets.shared_modules.modules import module_ids
 
 
@@ -22,11 +23,6 @@ def module_list(value: Any) -> str | None:
     if isinstance(value, list | tuple) and all(isinstance(v, str) and v in known for v in value):
         return None
     return f"must be a list of module ids ({', '.join(known)}); got {value!r}"
-
-
-def player_id(value: Any) -> str | None:
-    """A player id (checked against the players by the functions that read it)."""
-    return None if isinstance(value, str) and value else f"must be a player id, got {value!r}"
 
 
 OPTION_CHECKS: dict[str, OptionValueCheck] = {

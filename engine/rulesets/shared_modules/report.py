@@ -5,11 +5,13 @@ Before the battle (``game.shared_modules.turn`` absent) the Battle Formations ch
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.explain import Violation
 from engine.model import Scenario
-from engine.rulesets.scrollhammer.violations import Violation
+from engine.objectives import ObjectiveControl
 from engine.rulesets.shared_modules.formations import FormationCheck, battle_formations
 from engine.rulesets.shared_modules.ledgers import PlayerLedgers
 from engine.rulesets.shared_modules.modules import modules_in_use, uses_module
@@ -56,14 +58,17 @@ class SharedModulesReport:
         }
 
 
-def shared_modules_report(scenario: Scenario) -> SharedModulesReport:
-    """All the Shared Scenario Modules checks and conclusions for ``scenario``."""
+def shared_modules_report(
+    scenario: Scenario, controls: Sequence[ObjectiveControl] | None = None
+) -> SharedModulesReport:
+    """All the Shared Scenario Modules checks and conclusions for ``scenario``; ``controls``:
+    the evaluation's objective control, to reuse."""
     state = (scenario.game or {}).get("shared_modules") or {}
     deploying = state.get("turn") is None and uses_module(scenario, "battle-formations")
     return SharedModulesReport(
         modules=modules_in_use(scenario),
         formations=battle_formations(scenario) if deploying else None,
-        objectives=objective_status(scenario),
+        objectives=objective_status(scenario, controls),
         defenses=reinforced_defenses(scenario),
         annihilation=annihilation(scenario),
         ledgers=ledgers_from_scenario(scenario),

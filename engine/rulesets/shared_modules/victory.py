@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.battlefield_edges import EDGE_NAMES, board_edge, model_edge_far_distance
 from engine.geometry import TOLERANCE
 from engine.model import Scenario, Unit
-from engine.rulesets.scrollhammer.battlefield import EDGE_NAMES, board_edge, model_edge_far_distance
 from engine.rulesets.shared_modules.modules import uses_module
 
 

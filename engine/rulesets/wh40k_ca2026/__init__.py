@@ -36,7 +36,8 @@ from engine.rulesets.wh40k_ca2026.generator import (
     change_setup,
     generate_mission,
 )
-from engine.rulesets.wh40k_ca2026.scoring import ScoreReport, score
+from engine.rulesets.wh40k_ca2026.scoring import score
+from engine.score_report import ScoreReport
 
 __all__ = [
     "DeckEvent",

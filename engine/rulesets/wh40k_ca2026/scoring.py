@@ -26,6 +26,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import UnknownReferenceError
+from engine.evaluate import Evaluation, evaluate
 from engine.game_state import DestroyedUnit, GameState, PlayerGameState
 from engine.geometry import (
     PreparedArea,
@@ -37,6 +38,7 @@ from engine.geometry import (
 )
 from engine.model import Marker, Objective, Scenario, Unit
 from engine.rulesets.wh40k_ca2026.cards import MissionCard, ScoringLine, SecondaryMode, Timing, card
+from engine.score_report import CardResult, LineResult, PlayerResult, ScoreReport
 
 ROUND_VP_LIMIT = 15
 """The FAQ's 15VP per battle round scoring limit."""
@@ -45,97 +47,6 @@ OBJECTIVE_RANGE = 3.0
 """Inches from an objective marker's closest point: 'within range' of an objective."""
 
 GAME_TIMINGS = ("start_of_turn", "end_of_command_phase", "end_of_turn", "end_of_battle")
-
-
-# ---------------------------------------------------------------------------------------------
-# Results
-
-
-@dataclass(frozen=True)
-class LineResult:
-    """One line now: does its condition hold, the VP it gives, and why."""
-
-    text: str
-    holds: bool
-    vp: int
-    reason: str
-    decided: bool = True
-
-    def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "holds": self.holds, "vp": self.vp, "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class CardResult:
-    name: str
-    kind: str
-    vp: int
-    lines: tuple[LineResult, ...]
-    note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"vp": self.vp, "lines": [line.to_json() for line in self.lines]}
-        if self.note:
-            out["note"] = self.note
-        return out
-
-
-@dataclass(frozen=True)
-class PlayerResult:
-    player: str
-    vp: int
-    cards: tuple[CardResult, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"vp": self.vp, "cards": {c.name: c.to_json() for c in self.cards}}
-
-
-@dataclass(frozen=True)
-class ScoreReport:
-    """What :func:`score` concludes; ``to_json()`` is the ``score --json`` contract."""
-
-    battle_round: int | None
-    active_player: str | None
-    timing: str | None
-    players: tuple[PlayerResult, ...]
-    problems: tuple[str, ...] = ()
-
-    def player(self, player_id: str) -> PlayerResult:
-        for p in self.players:
-            if p.player == player_id:
-                return p
-        raise KeyError(player_id)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "battle_round": self.battle_round,
-            "active_player": self.active_player,
-            "timing": self.timing,
-            "players": {p.player: p.to_json() for p in self.players},
-        }
-        if self.problems:
-            out["problems"] = list(self.problems)
-        return out
-
-    def text(self) -> str:
-        """A readable summary, one card per paragraph."""
-        head = (
-            f"Battle round {self.battle_round}, {self.active_player}'s turn, "
-            f"{(self.timing or 'no timing').replace('_', ' ')}"
-        )
-        out = [head]
-        out.extend(f"! {p}" for p in self.problems)
-        for p in self.players:
-            out.append(f"\n{p.player}: {p.vp}VP now")
-            for c in p.cards:
-                out.append(f"  {c.name} ({c.kind}): {c.vp}VP" + (f" [{c.note}]" if c.note else ""))
-                if not c.lines:
-                    out.append("    nothing scores at this moment")
-                for line in c.lines:
-                    mark = "+" if line.holds else "-"
-                    out.append(f"    {mark} {line.vp}VP  {line.text}")
-                    out.append(f"        {line.reason}")
-        return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -166,16 +77,18 @@ def _undecided(what: str) -> Measured:
 class Facts:
     """Lazy facts about one scenario for one scoring moment."""
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(self, scenario: Scenario, evaluation: Evaluation | None = None) -> None:
         self.scenario = scenario
         self.state = GameState.from_scenario(scenario)
+        self._evaluation = evaluation
 
     # -- the engine's conclusions ---------------------------------------------------------
 
     @cached_property
-    def evaluation(self) -> Any:
-        from engine.evaluate import evaluate
-
+    def evaluation(self) -> Evaluation:
+        """The one evaluation of the scenario: the caller's, else worked out now."""
+        if self._evaluation is not None:
+            return self._evaluation
         return evaluate(self.scenario, visibility=False)
 
     @cached_property
@@ -1024,8 +937,12 @@ def _active_secondaries(
     return [(name, None) for name in state.secondaries], mode
 
 
-def score(scenario: Scenario) -> ScoreReport:
-    """Score the moment ``scenario.game`` describes, for both players (``wh40k-ca2026``)."""
+def score(scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
+    """Score the moment ``scenario.game`` describes, for both players (``wh40k-ca2026``).
+
+    ``evaluation``: the scenario's evaluation (line of sight not needed), so the app evaluates
+    once per change; without it, one is worked out here.
+    """
     state = GameState.from_scenario(scenario)
     problems: list[str] = []
     if scenario.ruleset != "wh40k-ca2026":
@@ -1048,7 +965,7 @@ def score(scenario: Scenario) -> ScoreReport:
             tuple(PlayerResult(p, 0, ()) for p in scenario.player_ids()),
             tuple(problems),
         )
-    facts = Facts(scenario)
+    facts = Facts(scenario, evaluation)
     moment = Moment(int(battle_round or 0), str(active), str(timing), state.first_player)
     players = []
     for player in scenario.player_ids():

@@ -20,7 +20,7 @@ from engine.rulesets.scrollhammer.setup import BATTLEFIELD
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
 from gui.rulesets.common import RulesetContext
 from gui.rulesets.scrollhammer.mission import chart_caption, mission_summary
-from gui.rulesets.scrollhammer.new_game import GAME_OPTIONS, TITLE, ScrollhammerNewGamePage
+from gui.rulesets.scrollhammer.new_game import TITLE, ScrollhammerNewGamePage
 from gui.rulesets.scrollhammer.overlay import ScrollhammerOverlay, night_view_for
 from gui.rulesets.scrollhammer.panel import ScrollhammerPanel
 from gui.rulesets.scrollhammer.report import REPORT, RULESET, analyse_report, ruling_lines
@@ -118,13 +118,7 @@ def install(host: AppHost) -> ScrollhammerApp:
     )
     host.extend_ruling(app.ruling)
     host.add_new_game_page(
-        NewGamePageSpec(
-            RULESET,
-            TITLE,
-            ScrollhammerNewGamePage,
-            new_table=BATTLEFIELD,
-            game_options=GAME_OPTIONS,
-        )
+        NewGamePageSpec(RULESET, TITLE, ScrollhammerNewGamePage, new_table=BATTLEFIELD)
     )
     app.refresh(host.document.scenario)
     return app

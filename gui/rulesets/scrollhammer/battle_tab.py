@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
+from engine.explain import inches
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import (
     ScrollhammerReport,
@@ -32,7 +33,6 @@ from engine.rulesets.scrollhammer import (
 from engine.rulesets.scrollhammer.game_flow import night_fighting_scheme
 from engine.rulesets.scrollhammer.missions import StandardMission, mission_of
 from engine.rulesets.scrollhammer.state import ScrollhammerState
-from engine.rulesets.scrollhammer.violations import inches
 from engine.scenario_edits import game_section, with_game_key
 from gui.panels.compact import compact_combo
 from gui.rulesets.common import (

@@ -7,12 +7,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 
 from engine.model import Scenario
+from engine.rulesets import other_systems_options
 from engine.rulesets.scrollhammer import standard_mission, standard_missions
 from engine.rulesets.scrollhammer.setup import new_game
 
 TITLE = "Scrollhammer Standard Missions"
-GAME_OPTIONS = ("mission", "table_halves")
-"""The options a new Scrollhammer game sets."""
 
 
 class ScrollhammerNewGamePage(QWidget):
@@ -45,7 +44,7 @@ class ScrollhammerNewGamePage(QWidget):
             box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.seize.toggled.connect(lambda _on: self.changed.emit())
 
-    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
+    def build(self, base: Scenario, seed: int) -> Scenario:
         return new_game(
             base,
             seed=seed,
@@ -53,7 +52,7 @@ class ScrollhammerNewGamePage(QWidget):
             deployed_first=self.deploys_first.currentData(),
             seize_attempt=self.seize.isChecked(),
             table_halves=self.halves.currentData(),
-            dropped_options=dropped_options,
+            dropped_options=other_systems_options("scrollhammer"),
         )
 
     def describe(self, scenario: Scenario) -> str:

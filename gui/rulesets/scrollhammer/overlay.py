@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsScene
 from shapely.geometry.base import BaseGeometry
 
+from engine.explain import inches
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import (
     ScrollhammerReport,
@@ -20,7 +21,6 @@ from engine.rulesets.scrollhammer import (
 from engine.rulesets.scrollhammer.game_flow import night_fighting_scheme
 from engine.rulesets.scrollhammer.missions import mission_of
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
-from engine.rulesets.scrollhammer.violations import inches
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.rulesets.common import (

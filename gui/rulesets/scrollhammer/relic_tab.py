@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.explain import inches
 from engine.model import Marker, Scenario
 from engine.rulesets.scrollhammer import (
     relic_chart,
@@ -18,7 +19,6 @@ from engine.rulesets.scrollhammer import (
     roll_relic,
 )
 from engine.rulesets.scrollhammer.relic import CARRY_LIMIT, DROP_DISTANCE, relic_marker, relic_state
-from engine.rulesets.scrollhammer.violations import inches
 from engine.scenario_edits import game_section, with_game_key
 from gui.rulesets.common import (
     Dice,

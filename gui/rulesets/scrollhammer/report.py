@@ -19,9 +19,13 @@ REPORT = "scrollhammer report"
 """The name of the report analysis in the rules pipeline."""
 
 
-def analyse_report(scenario: Scenario, _evaluation: Evaluation | None) -> ScrollhammerReport | None:
-    """The pipeline's report of one scenario value (None for another rule system's game)."""
-    return scrollhammer_report(scenario) if scenario.ruleset == RULESET else None
+def analyse_report(scenario: Scenario, evaluation: Evaluation | None) -> ScrollhammerReport | None:
+    """The pipeline's report of one scenario value, reusing its evaluation's objective control
+    (None for another rule system's game)."""
+    if scenario.ruleset != RULESET:
+        return None
+    controls = evaluation.objectives if evaluation is not None else None
+    return scrollhammer_report(scenario, controls)
 
 
 def ruling_lines(

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
+from engine.explain import Violation, inches
 from engine.model import Scenario
 from engine.rulesets.scrollhammer import (
     PlacementFix,
@@ -31,7 +32,6 @@ from engine.rulesets.scrollhammer import (
     standard_missions,
 )
 from engine.rulesets.scrollhammer.objective_placement import RULE as PLACEMENT_RULE
-from engine.rulesets.scrollhammer.violations import Violation, inches
 from engine.scenario_edits import with_game_key, with_option
 from gui.panels.compact import compact_combo
 from gui.rulesets.common import (

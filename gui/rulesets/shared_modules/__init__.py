@@ -14,7 +14,7 @@ from engine.rulesets.shared_modules import SharedModulesReport
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
 from gui.rulesets.common import RulesetContext
 from gui.rulesets.shared_modules.mission import chart_caption, mission_summary
-from gui.rulesets.shared_modules.new_game import GAME_OPTIONS, TITLE, SharedModulesNewGamePage
+from gui.rulesets.shared_modules.new_game import TITLE, SharedModulesNewGamePage
 from gui.rulesets.shared_modules.overlay import SharedModulesOverlay
 from gui.rulesets.shared_modules.panel import SharedModulesPanel
 from gui.rulesets.shared_modules.report import REPORT, RULESET, analyse_report, ruling_lines
@@ -86,9 +86,7 @@ def install(host: AppHost) -> SharedModulesApp:
         ruleset=RULESET,
     )
     host.extend_ruling(app.ruling)
-    host.add_new_game_page(
-        NewGamePageSpec(RULESET, TITLE, SharedModulesNewGamePage, game_options=GAME_OPTIONS)
-    )
+    host.add_new_game_page(NewGamePageSpec(RULESET, TITLE, SharedModulesNewGamePage))
     app.refresh(host.document.scenario)
     return app
 

@@ -7,13 +7,12 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 
 from engine.model import Scenario
+from engine.rulesets import other_systems_options
 from engine.rulesets.shared_modules._data import modules_data
 from engine.rulesets.shared_modules.modules import DEFAULT_MODULES
 from engine.rulesets.shared_modules.setup import new_game
 
 TITLE = "Shared Scenario Modules"
-GAME_OPTIONS = ("modules", "deploys_first")
-"""The options a new Shared Scenario Modules game sets."""
 
 
 class SharedModulesNewGamePage(QWidget):
@@ -37,14 +36,14 @@ class SharedModulesNewGamePage(QWidget):
         self.deploys_first.currentIndexChanged.connect(lambda _i: self.changed.emit())
         form.addRow("Deploys first (and takes the first turn)", self.deploys_first)
 
-    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
+    def build(self, base: Scenario, seed: int) -> Scenario:
         modules = [m for m, check in self.module_checks.items() if check.isChecked()]
         return new_game(
             base,
             seed=seed,
             modules=modules,
             deploys_first=self.deploys_first.currentData(),
-            dropped_options=dropped_options,
+            dropped_options=other_systems_options("shared-modules"),
         )
 
     def describe(self, scenario: Scenario) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QGraphicsScene
 
+from engine.explain import inches
 from engine.model import Model, Scenario
-from engine.rulesets.scrollhammer.violations import inches
 from engine.rulesets.shared_modules import (
     SharedModulesReport,
     player_edge,

@@ -40,8 +40,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import RulesError, WarplanError
+from engine.explain import inches
 from engine.model import Scenario
-from engine.rulesets.scrollhammer.violations import inches
 from engine.rulesets.shared_modules import (
     SharedModulesReport,
     all_out_war_refunds,

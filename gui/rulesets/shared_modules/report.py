@@ -19,10 +19,14 @@ REPORT = "shared-modules report"
 
 
 def analyse_report(
-    scenario: Scenario, _evaluation: Evaluation | None
+    scenario: Scenario, evaluation: Evaluation | None
 ) -> SharedModulesReport | None:
-    """The pipeline's report of one scenario value (None for another rule system's game)."""
-    return shared_modules_report(scenario) if scenario.ruleset == RULESET else None
+    """The pipeline's report of one scenario value, reusing its evaluation's objective control
+    (None for another rule system's game)."""
+    if scenario.ruleset != RULESET:
+        return None
+    controls = evaluation.objectives if evaluation is not None else None
+    return shared_modules_report(scenario, controls)
 
 
 def ruling_lines(

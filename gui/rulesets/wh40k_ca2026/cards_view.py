@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from engine.rulesets.wh40k_ca2026.scoring import CardResult, ScoreReport
+from engine.score_report import CardResult, ScoreReport
 
 if TYPE_CHECKING:
     from gui.rulesets.wh40k_ca2026.context import MissionContext

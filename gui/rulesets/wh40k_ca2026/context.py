@@ -42,21 +42,26 @@ class Scores:
     at: Mapping[Moment, ScoreReport | None]
 
 
-def _at_moment(scenario: Scenario, moment: Moment) -> ScoreReport | None:
+def _at_moment(
+    scenario: Scenario, moment: Moment, evaluation: Evaluation | None
+) -> ScoreReport | None:
     battle_round, active_player, timing = moment
     game = dict(thaw(scenario.game or EMPTY))
     game.update(battle_round=battle_round, active_player=active_player, timing=timing)
     try:
-        return score(replace(scenario, game=freeze(game)))
+        # The evaluation judges the battlefield, which another moment of the game leaves as it
+        # is: the one evaluation serves every moment.
+        return score(replace(scenario, game=freeze(game)), evaluation)
     except WarplanError:
         return None
 
 
-def score_now(scenario: Scenario, _evaluation: Evaluation | None) -> Scores | None:
-    """The pipeline's scoring of one scenario value (None for another rule system's game)."""
+def score_now(scenario: Scenario, evaluation: Evaluation | None) -> Scores | None:
+    """The pipeline's scoring of one scenario value, from its one evaluation (None for another
+    rule system's game)."""
     if scenario.ruleset != RULESET:
         return None
-    now = score(scenario)
+    now = score(scenario, evaluation)
     position = turn_position(scenario)
     at: dict[Moment, ScoreReport | None] = {}
     if position is not None and position.timing != "end_of_battle":
@@ -64,7 +69,7 @@ def score_now(scenario: Scenario, _evaluation: Evaluation | None) -> Scores | No
             for timing in SCORING_MOMENTS:
                 if (player, timing) != (position.active_player, position.timing):
                     moment = (position.battle_round, player, timing)
-                    at[moment] = _at_moment(scenario, moment)
+                    at[moment] = _at_moment(scenario, moment, evaluation)
     return Scores(now, at)
 
 

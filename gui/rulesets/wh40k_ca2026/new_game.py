@@ -9,9 +9,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 
 from engine.model import Scenario
+from engine.rulesets import other_systems_options
 from engine.rulesets.wh40k_ca2026 import force_dispositions, primary_missions, twists
 from engine.rulesets.wh40k_ca2026.cards import deployment_deck, twist
 from engine.rulesets.wh40k_ca2026.generator import new_game
+from gui.rulesets.wh40k_ca2026.context import RULESET
 
 TITLE = "Chapter Approved 2026-27 Mission Deck"
 FROM_DISPOSITIONS = "From the Force Dispositions"
@@ -67,7 +69,7 @@ class Wh40kNewGamePage(QWidget):
             box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.swap.toggled.connect(lambda _on: self.changed.emit())
 
-    def build(self, base: Scenario, seed: int, dropped_options: tuple[str, ...]) -> Scenario:
+    def build(self, base: Scenario, seed: int) -> Scenario:
         return new_game(
             base,
             seed=seed,
@@ -83,7 +85,7 @@ class Wh40kNewGamePage(QWidget):
             winner_chooses=(
                 "defender" if self.winner_chooses.currentData() == "defender" else "attacker"
             ),
-            dropped_options=dropped_options,
+            dropped_options=other_systems_options(RULESET),
         )
 
     def describe(self, scenario: Scenario) -> str:

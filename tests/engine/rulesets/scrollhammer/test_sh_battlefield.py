@@ -7,12 +7,12 @@ import math
 import pytest
 from scrollhammer_builders import model, scenario, square, unit
 
+from engine.battlefield_edges import model_edge_distance
 from engine.errors import RulesError
 from engine.model import Battlefield, OvalBase, RectBase
 from engine.rulesets.scrollhammer.battlefield import (
     battlefield_sections,
     deployment_violations,
-    model_edge_distance,
     scenario_halves,
     table_halves,
 )

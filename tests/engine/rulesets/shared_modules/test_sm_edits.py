@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.battlefield_edges import board_edge, model_edge_distance
 from engine.errors import RulesError
 from engine.geometry import model_distance
 from engine.model import Scenario
-from engine.rulesets.scrollhammer.battlefield import board_edge, model_edge_distance
 from engine.rulesets.shared_modules.edits import (
     end_of_turn_refunds,
     follower_positions,

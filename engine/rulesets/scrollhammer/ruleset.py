@@ -1,0 +1,120 @@
+"""Scrollhammer as a :class:`engine.rulesets.base.Ruleset`.
+
+Objective control by scoring and denial units (3" from the centre, one objective per unit,
+declared choices in ``game.scrollhammer.control_choices``), engagement as base contact (within
+1 mm), no benefit of cover, up to seven game turns. Its report gathers every set-up check
+("Deploy Forces", "Alternating Terrain", "Place Objective Markers", the missions' own rules and
+"Controlling Objectives" declarations) and the Victory Points "if the game ended now".
+
+>>> from engine.model import Battlefield, Objective, Player, Scenario
+>>> s = Scenario("scrollhammer", (Player("red"), Player("blue")), Battlefield(72, 48),
+...              objectives=(Objective("o1", 6.0, 24.0),))
+>>> [(v.rule, v.items) for v in RULESET.report(s).violations]
+[('Place Objective Markers', ('o1',))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from engine.engagement import EngagementRules, engagement_with_options
+from engine.model import MM_PER_INCH, Scenario
+from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
+from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.rulesets import other_systems_options
+from engine.rulesets.base import RulesetReport
+from engine.rulesets.scrollhammer._data import standard_rules
+from engine.rulesets.scrollhammer.control import RULE, declared_choices
+from engine.rulesets.scrollhammer.options import OPTION_CHECKS
+from engine.rulesets.scrollhammer.report import ScrollhammerReport, scrollhammer_report
+from engine.rulesets.scrollhammer.setup import new_game
+from engine.rulesets.scrollhammer.state import GAME_SECTION_CHECK
+from engine.score_report import CardResult, LineResult, PlayerResult, ScoreReport
+
+if TYPE_CHECKING:
+    from engine.evaluate import Evaluation
+    from engine.game_state import GameCheck
+
+ENGAGEMENT = EngagementRules("scrollhammer", 1.0 / MM_PER_INCH, None, "Base contact (within 1 mm)")
+
+
+@dataclass(frozen=True)
+class Scrollhammer:
+    """Scrollhammer's Standard Missions ("Fighting a Battle")."""
+
+    id: str = "scrollhammer"
+    name: str = "Scrollhammer"
+    quarter_section: str = "Table quarters (Warplan's definition: the rulebook defines none)"
+    area_section: str = 'Deployment: own table half, more than 12" from the central line'
+    cover_applies: bool = False
+    longest_game: int = 7
+
+    @property
+    def option_checks(self) -> Mapping[str, OptionValueCheck]:
+        return {**COMMON_OPTION_CHECKS, **OPTION_CHECKS}
+
+    @property
+    def game_section_checks(self) -> Mapping[str, GameCheck]:
+        return {"scrollhammer": GAME_SECTION_CHECK}
+
+    def objective_rules(self, scenario: Scenario) -> ObjectiveRules:
+        defaults = ObjectiveDefaults(
+            ruleset=self.id,
+            section=RULE,
+            strategy="scoring-and-denial",
+            objective_range=float(standard_rules()["objective_control"]["range"]),
+            measure="centre",
+        )
+        return replace(rules_with_options(scenario, defaults), declared=declared_choices(scenario))
+
+    def engagement_rules(self, scenario: Scenario) -> EngagementRules:
+        return engagement_with_options(scenario, ENGAGEMENT)
+
+    def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
+        details = self._details(scenario, evaluation)
+        vp = None
+        if scenario.game is not None and details.victory is not None:
+            vp = dict(details.victory.vp)
+        return RulesetReport(self.id, details.violations, vp, details)
+
+    def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
+        """The mission's Victory Points if the game ended now, one card (the mission) per
+        player, each scoring line a line; ``winner`` and ``outcome`` extend the JSON."""
+        game: Mapping[str, Any] = scenario.game or {}
+        details = self._details(scenario, evaluation)
+        victory = details.victory
+        players = []
+        for player in scenario.player_ids():
+            if victory is None or details.mission is None:
+                players.append(PlayerResult(player, 0, ()))
+                continue
+            lines = tuple(
+                LineResult(line.source, True, line.vp, line.reason)
+                for line in victory.lines
+                if line.player == player
+            )
+            card = CardResult(details.mission.name, "mission", victory.vp[player], lines)
+            players.append(PlayerResult(player, victory.vp[player], (card,)))
+        problems = () if victory is not None else ("no Standard Mission chosen (options.mission)",)
+        extra = {} if victory is None else {"winner": victory.winner, "outcome": victory.outcome}
+        return ScoreReport(
+            game.get("battle_round"),
+            game.get("active_player"),
+            game.get("timing"),
+            tuple(players),
+            problems,
+            extra,
+        )
+
+    def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
+        choices.setdefault("dropped_options", other_systems_options(self.id))
+        return new_game(scenario, seed=seed, **choices)
+
+    def _details(self, scenario: Scenario, evaluation: Evaluation | None) -> ScrollhammerReport:
+        controls = evaluation.objectives if evaluation is not None else None
+        return scrollhammer_report(scenario, controls)
+
+
+RULESET = Scrollhammer()

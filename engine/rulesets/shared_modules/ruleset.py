@@ -1,0 +1,130 @@
+"""The Shared Scenario Modules as a :class:`engine.rulesets.base.Ruleset`.
+
+Objective control by holding and contesting (3" to hold and 2" to contest, from the marker's
+centre; both players may control at once), engagement 2", no benefit of cover, five battle
+rounds. Its report: "Battle Formations" while deploying and "Scout And Secure" for each unit
+placed that way whose lead model has not moved. The modules award no Victory Points
+(Annihilation is an immediate win), so the report has no ``vp``; ``score`` reports the
+Annihilation winner.
+
+>>> from engine.model import Player, Scenario
+>>> RULESET.objective_rules(Scenario("shared-modules", (Player("a"), Player("b")))).strategy
+'hold-and-contest'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.engagement import EngagementRules, engagement_with_options
+from engine.explain import Violation
+from engine.model import Scenario
+from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
+from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.rulesets import other_systems_options
+from engine.rulesets.base import RulesetReport
+from engine.rulesets.shared_modules._data import number
+from engine.rulesets.shared_modules.formations import follower_violations, lead_model_violations
+from engine.rulesets.shared_modules.modules import uses_module
+from engine.rulesets.shared_modules.options import OPTION_CHECKS
+from engine.rulesets.shared_modules.report import SharedModulesReport, shared_modules_report
+from engine.rulesets.shared_modules.setup import new_game
+from engine.rulesets.shared_modules.state import GAME_SECTION_CHECK
+from engine.rulesets.shared_modules.victory import annihilation
+from engine.score_report import CardResult, LineResult, PlayerResult, ScoreReport
+
+if TYPE_CHECKING:
+    from engine.evaluate import Evaluation
+    from engine.game_state import GameCheck
+
+ENGAGEMENT = EngagementRules(
+    "shared-modules", 2.0, None, "Engagement range (options.engagement_range)"
+)
+
+
+@dataclass(frozen=True)
+class SharedModules:
+    """The Shared Scenario Modules."""
+
+    id: str = "shared-modules"
+    name: str = "Shared Scenario Modules"
+    quarter_section: str = "Table quarters (Warplan's definition: the modules define none)"
+    area_section: str = 'Battle Formations: deployment within 12" of the table edge'
+    cover_applies: bool = False
+    longest_game: int = 5
+
+    @property
+    def option_checks(self) -> Mapping[str, OptionValueCheck]:
+        return {**COMMON_OPTION_CHECKS, **OPTION_CHECKS}
+
+    @property
+    def game_section_checks(self) -> Mapping[str, GameCheck]:
+        return {"shared_modules": GAME_SECTION_CHECK}
+
+    def objective_rules(self, scenario: Scenario) -> ObjectiveRules:
+        defaults = ObjectiveDefaults(
+            ruleset=self.id,
+            section="Objective Control",
+            strategy="hold-and-contest",
+            objective_range=number("objective-control", "hold_range"),
+            measure="centre",
+            contest_range=number("objective-control", "contest_range"),
+        )
+        return rules_with_options(scenario, defaults)
+
+    def engagement_rules(self, scenario: Scenario) -> EngagementRules:
+        return engagement_with_options(scenario, ENGAGEMENT)
+
+    def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
+        controls = evaluation.objectives if evaluation is not None else None
+        details: SharedModulesReport = shared_modules_report(scenario, controls)
+        return RulesetReport(
+            self.id, (*details.violations, *_scout_violations(scenario)), None, details
+        )
+
+    def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
+        """No module awards Victory Points; with Annihilation in use, one card per player
+        says whether they have won outright, and ``winner`` extends the JSON."""
+        game: Mapping[str, Any] = scenario.game or {}
+        players = []
+        winner = None
+        if uses_module(scenario, "annihilation"):
+            result = annihilation(scenario)
+            winner = result.winner
+            for player in scenario.player_ids():
+                line = LineResult("Annihilation", result.winner == player, 0, result.reason)
+                players.append(
+                    PlayerResult(player, 0, (CardResult("Annihilation", "module", 0, (line,)),))
+                )
+        else:
+            players = [PlayerResult(p, 0, ()) for p in scenario.player_ids()]
+        return ScoreReport(
+            game.get("battle_round"),
+            game.get("active_player"),
+            game.get("timing"),
+            tuple(players),
+            (),
+            {"winner": winner},
+        )
+
+    def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
+        choices.setdefault("dropped_options", other_systems_options(self.id))
+        return new_game(scenario, seed=seed, **choices)
+
+
+def _scout_violations(scenario: Scenario) -> tuple[Violation, ...]:
+    """Scout And Secure: each scouted unit whose lead model has not moved yet."""
+    state = (scenario.game or {}).get("shared_modules") or {}
+    found: list[Violation] = []
+    for unit_id, entry in sorted(dict(state.get("scout_and_secure") or {}).items()):
+        if entry.get("moved"):
+            continue
+        lead = str(entry["lead"])
+        found.extend(lead_model_violations(scenario, unit_id, lead))
+        found.extend(follower_violations(scenario, unit_id, lead))
+    return tuple(found)
+
+
+RULESET = SharedModules()

@@ -1,0 +1,128 @@
+"""Chapter Approved 2026-27 as a :class:`engine.rulesets.base.Ruleset`.
+
+Objective control by summed OC (3" from the marker's closest point, 5" vertically; terrain
+objectives held from their area), engagement 2" horizontally and 5" vertically, the benefit of
+cover, five battle rounds. Its own check is "Deploy Armies": before the game is under way
+(:func:`engine.rulesets.wh40k_ca2026.generator.game_in_progress` false), every unit on the
+table is set up wholly within its player's deployment zone.
+
+>>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+>>> red = Unit("red-u", "red", (Model("red-1", 30.0, 22.0, CircleBase(32)),))
+>>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red,),
+...              deployment="dawn-of-war")
+>>> [v.rule for v in RULESET.report(s).violations]
+['Deploy Armies']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.areas import UnitPosition, unit_positions
+from engine.deployments import resolve_deployment
+from engine.engagement import EngagementRules, engagement_with_options
+from engine.explain import Violation
+from engine.model import Scenario
+from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
+from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.rulesets import other_systems_options
+from engine.rulesets.base import RulesetReport
+from engine.rulesets.wh40k_ca2026.generator import game_in_progress, new_game
+from engine.rulesets.wh40k_ca2026.scoring import score
+from engine.score_report import ScoreReport
+
+if TYPE_CHECKING:
+    from engine.evaluate import Evaluation
+    from engine.game_state import GameCheck
+
+DEPLOY_ARMIES = "Deploy Armies"
+
+OBJECTIVES = ObjectiveDefaults(
+    ruleset="wh40k-ca2026",
+    section="Objective control",
+    strategy="summed-oc",
+    objective_range=3.0,
+    measure="edge",
+    vertical_range=5.0,
+    terrain_objectives=True,
+)
+ENGAGEMENT = EngagementRules("wh40k-ca2026", 2.0, 5.0, "03.04 Engagement")
+
+
+def _deployment_variant(value: Any) -> str | None:
+    """The deployment map's variant: checked against the map when the deployment resolves."""
+    return None if isinstance(value, str) and value else f"must be a variant name, got {value!r}"
+
+
+@dataclass(frozen=True)
+class ChapterApproved:
+    """Chapter Approved 2026-27 (Warhammer 40,000, 11th edition)."""
+
+    id: str = "wh40k-ca2026"
+    name: str = "Chapter Approved 2026-27"
+    quarter_section: str = "01.04.05 Table Quarters"
+    area_section: str = "Wholly within"
+    cover_applies: bool = True
+    longest_game: int = 5
+
+    @property
+    def option_checks(self) -> Mapping[str, OptionValueCheck]:
+        return {**COMMON_OPTION_CHECKS, "deployment_variant": _deployment_variant}
+
+    @property
+    def game_section_checks(self) -> Mapping[str, GameCheck]:
+        # Chapter Approved's keys are the game section's own (engine.game_state.GAME_KEYS).
+        return {}
+
+    def objective_rules(self, scenario: Scenario) -> ObjectiveRules:
+        return rules_with_options(scenario, OBJECTIVES)
+
+    def engagement_rules(self, scenario: Scenario) -> EngagementRules:
+        return engagement_with_options(scenario, ENGAGEMENT)
+
+    def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
+        violations: tuple[Violation, ...] = ()
+        if not game_in_progress(scenario.game):
+            positions = (
+                [u.position for u in evaluation.units]
+                if evaluation is not None
+                else unit_positions(scenario)
+            )
+            violations = _deploy_armies(scenario, positions)
+        vp = None
+        if scenario.game is not None:
+            players = (scenario.game or {}).get("players") or {}
+            vp = {p: int((players.get(p) or {}).get("vp", 0)) for p in scenario.player_ids()}
+        return RulesetReport(self.id, violations, vp)
+
+    def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
+        return score(scenario, evaluation)
+
+    def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
+        choices.setdefault("dropped_options", other_systems_options(self.id))
+        return new_game(scenario, seed=seed, **choices)
+
+
+def _deploy_armies(scenario: Scenario, positions: Sequence[UnitPosition]) -> tuple[Violation, ...]:
+    """Units set up outside their player's deployment zone (none without a deployment)."""
+    resolved = resolve_deployment(scenario)
+    if resolved is None or not resolved.zones:
+        return ()
+    found = []
+    for unit, position in zip(scenario.units, positions, strict=True):
+        zones = {z.id for z in resolved.zones if z.player == unit.player}
+        if not unit.models or not zones or zones & set(position.zones_wholly_within):
+            continue
+        found.append(
+            Violation(
+                DEPLOY_ARMIES,
+                f"{unit.id} is not set up wholly within {unit.player}'s deployment zone",
+                (unit.id,),
+            )
+        )
+    return tuple(found)
+
+
+RULESET = ChapterApproved()

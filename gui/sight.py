@@ -1,0 +1,310 @@
+"""Line of sight for the whole board, kept up to date while units move.
+
+``SightController`` owns one ``engine.visibility.VisibilityEngine`` and feeds it, on a worker
+thread, immutable snapshots (``Scenario`` values) of the document. The engine is incremental:
+after a move it recomputes only the moved units' rows and columns (and the pairs whose sight
+corridor a moved base touches), so a drag step costs one unit's row and column.
+
+Threading, in short:
+
+* Every document change makes a *request* with a new generation number. Requests coalesce:
+  while the worker is busy, only the newest snapshot waits (the moved unit ids of the
+  requests it replaces are merged into it), so a fast drag never queues work.
+* One task runs at a time, so the engine is only ever used by one thread.
+* A finished result is shown only if its generation is still the newest; otherwise it is
+  dropped (it describes a position the unit has already left) and the waiting request starts.
+* Nothing here blocks the UI thread: a mouse move only records the request.
+* During a drag, a new request starts at once only while the engine's updates are quick (under
+  :data:`LIVE_UPDATE_BUDGET_S`); when they are slower (a big board), it starts once the pointer
+  rests for :data:`REST_MS`, since an answer for a position already left is thrown away and
+  computing it would only take processor time from the drag.
+
+The words shown to the player (verdicts, explanations) are the engine's; this module only
+indexes the engine's pairs for the app (who sees whom, per unit).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+
+from engine.model import Scenario
+from engine.visibility import VisibilityEngine
+from gui.document import Change, ScenarioDocument
+from gui.overlays.visibility import visibility_verdict
+
+LIVE_UPDATE_BUDGET_S = 0.05
+"""An incremental update quicker than this follows a drag step by step."""
+REST_MS = 120
+"""Otherwise the update for a drag starts when the pointer has rested this long."""
+
+
+def sight_line_of(pair: Any) -> Any:
+    """The pair's witness sight line (``SightLine`` or ``None``): the one place that reads it.
+
+    The engine names the field ``witness``; should it become ``line``, change this line only.
+    """
+    return pair.witness
+
+
+def blockers_of(pair: Any) -> tuple[str, ...]:
+    """The ids of what is in the way (terrain pieces, units, models): the one place that
+    reads ``PairVisibility.blockers``."""
+    return tuple(pair.blockers)
+
+
+@dataclass(frozen=True)
+class SightResult:
+    """The engine's whole visibility matrix for one scenario value, indexed by unit.
+
+    >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+    >>> from engine.visibility import visibility
+    >>> red = Unit("red-a", "red", (Model("r1", 10.0, 10.0, CircleBase(32)),), name="Alpha")
+    >>> blue = Unit("blue-a", "blue", (Model("b1", 20.0, 10.0, CircleBase(32)),))
+    >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue))
+    >>> result = SightResult(s, 1, visibility(s), 0.0)
+    >>> result.seen_by_counts()
+    {'red-a': 1, 'blue-a': 1}
+    >>> visibility_verdict(result.pair("blue-a", "red-a"))
+    'fully visible'
+    >>> seen_by_listing(result, "red-a")[0]
+    'Who sees Alpha: 1 enemy unit'
+    """
+
+    scenario: Scenario
+    generation: int
+    pairs: tuple[Any, ...]
+    seconds: float
+    error: str = ""
+    incremental: bool = False
+    """Made by updating the previous matrix (not computed from scratch)."""
+    _by_key: dict[tuple[str, str], Any] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    _rows: dict[str, list[Any]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _columns: dict[str, list[Any]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        for p in self.pairs:
+            self._by_key[(p.observer, p.target)] = p
+            self._rows.setdefault(p.observer, []).append(p)
+            self._columns.setdefault(p.target, []).append(p)
+
+    def pair(self, observer: str, target: str) -> Any | None:
+        """What ``observer`` sees of ``target`` (``None`` for units of the same player)."""
+        return self._by_key.get((observer, target))
+
+    def row(self, unit_id: str) -> tuple[Any, ...]:
+        """What ``unit_id`` sees of every enemy unit."""
+        return tuple(self._rows.get(unit_id, ()))
+
+    def column(self, unit_id: str) -> tuple[Any, ...]:
+        """What every enemy unit sees of ``unit_id``."""
+        return tuple(self._columns.get(unit_id, ()))
+
+    def seen_by(self, unit_id: str) -> tuple[Any, ...]:
+        """The pairs whose observer can see ``unit_id`` (sorted by observer)."""
+        return tuple(p for p in self.column(unit_id) if p.visible)
+
+    def seen_by_counts(self) -> dict[str, int]:
+        """Unit id -> how many enemy units can see it, for every unit of the scenario."""
+        counts = {u.id: 0 for u in self.scenario.units}
+        for p in self.pairs:
+            if p.visible and p.target in counts:
+                counts[p.target] += 1
+        return counts
+
+
+def seen_by_listing(result: SightResult, unit_id: str) -> tuple[str, str]:
+    """A heading and text naming the enemy units that can see ``unit_id``, with the engine's
+    verdicts and explanations (what the Ruling dock shows when a count badge is clicked)."""
+    scenario = result.scenario
+    unit = scenario.unit(unit_id)
+    name = unit.name or unit.id
+    seen = result.seen_by(unit_id)
+    heading = f"Who sees {name}: {len(seen)} enemy unit{'s' if len(seen) != 1 else ''}"
+    if not seen:
+        return heading, f"No enemy unit can see {name} ({unit_id})."
+    blocks = []
+    for pair in seen:
+        observer = scenario.unit(pair.observer)
+        blocks.append(
+            f"{observer.name or observer.id} ({observer.id}): {visibility_verdict(pair)}\n"
+            f"  {pair.explanation}"
+        )
+    return heading, "\n\n".join(blocks)
+
+
+@dataclass(frozen=True)
+class SightRequest:
+    scenario: Scenario
+    moved_unit_ids: frozenset[str]
+    generation: int
+    fresh: bool
+    """Start a new engine (a new document) instead of updating the current one."""
+
+
+class _EngineHolder:
+    """The one ``VisibilityEngine``; touched only by the single running task."""
+
+    def __init__(self) -> None:
+        self.engine: Any = None
+
+
+class _TaskSignals(QObject):
+    finished = Signal(object)
+
+
+class _SightTask(QRunnable):
+    def __init__(self, request: SightRequest, holder: _EngineHolder, signals: _TaskSignals):
+        super().__init__()
+        self._request = request
+        self._holder = holder
+        self._signals = signals
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        request = self._request
+        started = time.perf_counter()
+        error = ""
+        pairs: tuple[Any, ...] = ()
+        incremental = False
+        try:
+            if request.fresh or self._holder.engine is None:
+                self._holder.engine = VisibilityEngine(request.scenario)
+                pairs = tuple(self._holder.engine.matrix())
+            else:
+                incremental = True
+                pairs = tuple(
+                    self._holder.engine.update(request.scenario, sorted(request.moved_unit_ids))
+                )
+        except Exception as problem:  # noqa: BLE001 - reported to the user, never a crash
+            # The engine's state is unknown after a failure: the next request starts afresh.
+            self._holder.engine = None
+            error = f"{type(problem).__name__}: {problem}"
+        result = SightResult(
+            request.scenario,
+            request.generation,
+            pairs,
+            time.perf_counter() - started,
+            error,
+            incremental,
+        )
+        try:
+            self._signals.finished.emit(result)
+        except RuntimeError:
+            # The window closed while this ran: nobody is waiting for the result.
+            return
+
+
+class SightController(QObject):
+    """Keeps the newest :class:`SightResult` for the document while it is active."""
+
+    sight_ready = Signal(object)
+    """A :class:`SightResult` for the document's current scenario."""
+    sight_stale = Signal()
+    """The scenario changed; the shown result describes an older position."""
+
+    def __init__(self, document: ScenarioDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.result: SightResult | None = None
+        self.generation = 0
+        self.dropped = 0
+        """How many finished results were dropped as stale (the newest request had moved on)."""
+        self.active = False
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._holder = _EngineHolder()
+        self._signals = _TaskSignals()
+        self._signals.finished.connect(self._on_finished)
+        self._in_flight = False
+        self._pending: SightRequest | None = None
+        self.live_update_budget_s = LIVE_UPDATE_BUDGET_S
+        self.last_update_seconds = 0.0
+        """How long the latest incremental update took (it decides how a drag is followed)."""
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(REST_MS)
+        self._rest_timer.timeout.connect(self._start_pending)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(self._on_replaced)
+
+    def set_active(self, active: bool) -> None:
+        """Compute while some view needs line of sight; catch up at once when switched on
+        (the engine's update finds whatever changed while it was off)."""
+        if active == self.active:
+            return
+        self.active = active
+        if active:
+            self.request()
+
+    def request(self, moved_unit_ids: Iterable[str] = (), *, fresh: bool = False) -> int:
+        """Ask for the current scenario's matrix; returns the request's generation.
+
+        The newest request replaces a waiting one (their moved units are merged).
+        """
+        self.generation += 1
+        moved = frozenset(moved_unit_ids)
+        if self._pending is not None:
+            moved |= self._pending.moved_unit_ids
+            fresh = fresh or self._pending.fresh
+        self._pending = SightRequest(self.document.scenario, moved, self.generation, fresh)
+        self.sight_stale.emit()
+        if self.document.is_dragging and self.last_update_seconds > self.live_update_budget_s:
+            self._rest_timer.start()
+        else:
+            self._rest_timer.stop()
+            self._start_pending()
+        return self.generation
+
+    def is_current(self) -> bool:
+        """The shown result is for the document's current scenario."""
+        return self.result is not None and self.result.scenario is self.document.scenario
+
+    def wait(self, timeout_ms: int = 30_000) -> bool:
+        """Block until no request is queued or running (tests, screenshots, closing)."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        if self._rest_timer.isActive():
+            self._rest_timer.stop()
+            self._start_pending()
+        while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
+            self._pool.waitForDone(20)
+            QCoreApplication.processEvents()
+        return not (self._in_flight or self._pending is not None)
+
+    def _on_changed(self, change: Change) -> None:
+        if self.active:
+            self.request(change.units)
+
+    def _on_replaced(self, _scenario: object = None) -> None:
+        self.result = None
+        if self.active:
+            self.request(fresh=True)
+
+    def _start_pending(self) -> None:
+        if self._in_flight or self._pending is None:
+            return
+        if self._rest_timer.isActive():
+            return
+        request, self._pending = self._pending, None
+        self._in_flight = True
+        self._pool.start(_SightTask(request, self._holder, self._signals))
+
+    @Slot(object)
+    def _on_finished(self, result: SightResult) -> None:
+        self._in_flight = False
+        if result.incremental and not result.error:
+            self.last_update_seconds = result.seconds
+        if result.generation == self.generation:
+            self.result = result
+            self.sight_ready.emit(result)
+        else:
+            self.dropped += 1
+        self._start_pending()
