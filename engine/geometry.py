@@ -618,13 +618,7 @@ def overlap_depths(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> Float
     other = np.flatnonzero(~round_pair)
     if len(other):
         p, q = rows[other], cols[other]
-        normals = np.arctan2(shapes.sin, shapes.cos)
-        quarter = np.arange(4) * (np.pi / 2.0)
-        kinks = np.concatenate(
-            (normals[p][:, None] + quarter[None, :], normals[q][:, None] + quarter[None, :]),
-            axis=1,
-        )
-        best = np.min(_pair_support_gaps(shapes, p, q, kinks), axis=1)
+        best = _edge_normal_gaps(shapes, p, q)
         step = 2.0 * math.pi / _DEPTH_SWEEP
         angles = np.broadcast_to(np.arange(_DEPTH_SWEEP) * step, (len(other), _DEPTH_SWEEP))
         for _ in range(_DEPTH_REFINEMENTS + 1):
@@ -676,6 +670,100 @@ def clearly_overlapping(
         clearance = _clearances(shapes, first, shapes.x[second], shapes.y[second])
         found |= (clearance > 0.0) & (shapes.inner[second] + clearance > depth)
     return found
+
+
+def overlapping_by_more_than(
+    shapes: ShapeArrays, rows: IntArray, cols: IntArray, depth: float
+) -> BoolArray:
+    """Whether each pair ``(rows[k], cols[k])`` overlaps by more than ``depth``: the verdict of
+    ``overlap_depths(shapes, rows, cols) > depth``, without the direction sweep where a closed
+    form decides.
+
+    A disc of radius ``r`` about ``c`` against any base ``P`` overlaps by ``r`` minus the signed
+    distance from ``c`` to ``P`` (their Minkowski difference is ``P - c`` widened by ``r``):
+    closed form for discs and rectangles; for an oval, Eberly's exact distance when ``c`` is
+    outside it, and at least ``r`` when inside. Two rectangles overlap by the least gap over
+    their edge normals (a polygon's support is least at a face normal). The other pairs are
+    decided by :func:`clearly_overlapping`, then by the sweep of :func:`overlap_depths`.
+
+    >>> disc, square = Shape(KIND_CIRCLE, 1.5, 0.0, 1.0, 1.0), Shape(KIND_RECT, 0, 0, 1, 1)
+    >>> pair = np.array([0])
+    >>> overlapping_by_more_than(shape_arrays([disc, square]), pair, pair + 1, 0.4).tolist()
+    [True]
+    >>> overlapping_by_more_than(shape_arrays([disc, square]), pair, pair + 1, 0.5).tolist()
+    [False]
+    """
+    found = np.zeros(len(rows), dtype=bool)
+    if len(rows) == 0:
+        return found
+    round_row = shapes.kind[rows] == KIND_CIRCLE
+    round_col = shapes.kind[cols] == KIND_CIRCLE
+    both = np.flatnonzero(round_row & round_col)
+    r, c = rows[both], cols[both]
+    centre = np.hypot(shapes.x[r] - shapes.x[c], shapes.y[r] - shapes.y[c])
+    found[both] = shapes.a[r] + shapes.a[c] - centre > depth
+    undecided = np.zeros(len(rows), dtype=bool)
+    one = np.flatnonzero(round_row ^ round_col)
+    if len(one):
+        disc = np.where(round_row[one], rows[one], cols[one])
+        other = np.where(round_row[one], cols[one], rows[one])
+        found[one], undecided[one] = _disc_overlaps(shapes, disc, other, depth)
+    rest = np.flatnonzero(~(round_row | round_col))
+    if len(rest):
+        p, q = rows[rest], cols[rest]
+        both_rect = (shapes.kind[p] == KIND_RECT) & (shapes.kind[q] == KIND_RECT)
+        square = np.flatnonzero(both_rect)
+        found[rest[square]] = _edge_normal_gaps(shapes, p[square], q[square]) > depth
+        undecided[rest[~both_rect]] = True
+    unsure = np.flatnonzero(undecided)
+    if len(unsure):
+        p, q = rows[unsure], cols[unsure]
+        clear = clearly_overlapping(shapes, p, q, depth)
+        swept = np.flatnonzero(~clear)
+        clear[swept] = overlap_depths(shapes, p[swept], q[swept]) > depth
+        found[unsure] = clear
+    return found
+
+
+def _disc_overlaps(
+    shapes: ShapeArrays, disc: IntArray, other: IntArray, depth: float
+) -> tuple[BoolArray, BoolArray]:
+    """For discs against non-round bases: whether each overlaps by more than ``depth``, and
+    which are left undecided (a disc no wider than ``depth`` centred inside an oval)."""
+    dx, dy = shapes.x[disc] - shapes.x[other], shapes.y[disc] - shapes.y[other]
+    c, s = shapes.cos[other], shapes.sin[other]
+    lx, ly = np.abs(c * dx + s * dy), np.abs(-s * dx + c * dy)
+    a, b = shapes.a[other], shapes.b[other]
+    radius = shapes.a[disc]
+    rect = shapes.kind[other] == KIND_RECT
+    outside = np.hypot(np.maximum(lx - a, 0.0), np.maximum(ly - b, 0.0))
+    inside = np.minimum(a - lx, b - ly)
+    signed: FloatArray = np.where(outside > 0.0, outside, -inside)
+    found: BoolArray = radius - signed > depth
+    oval = np.flatnonzero(~rect)
+    undecided = np.zeros(len(disc), dtype=bool)
+    if len(oval):
+        oa, ob, ox, oy = a[oval], b[oval], lx[oval], ly[oval]
+        centred = (ox / oa) ** 2 + (oy / ob) ** 2 <= 1.0
+        gap = ellipse_point_distances(oa, ob, ox, oy)
+        wide = radius[oval] > depth
+        found[oval] = np.where(centred, wide, radius[oval] - gap > depth)
+        undecided[oval] = centred & ~wide
+    return found, undecided
+
+
+def _edge_normal_gaps(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
+    """The least support gap of each pair over both bases' four edge normals."""
+    quarter = np.arange(4) * (np.pi / 2.0)
+    kinks = np.concatenate(
+        (
+            np.arctan2(shapes.sin[p], shapes.cos[p])[:, None] + quarter[None, :],
+            np.arctan2(shapes.sin[q], shapes.cos[q])[:, None] + quarter[None, :],
+        ),
+        axis=1,
+    )
+    least: FloatArray = np.min(_pair_support_gaps(shapes, p, q, kinks), axis=1)
+    return least
 
 
 def _clearances(shapes: ShapeArrays, rows: IntArray, px: FloatArray, py: FloatArray) -> FloatArray:
