@@ -619,18 +619,75 @@ def overlap_depths(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> Float
     if len(other):
         p, q = rows[other], cols[other]
         best = _edge_normal_gaps(shapes, p, q)
-        step = 2.0 * math.pi / _DEPTH_SWEEP
-        angles = np.broadcast_to(np.arange(_DEPTH_SWEEP) * step, (len(other), _DEPTH_SWEEP))
-        for _ in range(_DEPTH_REFINEMENTS + 1):
+        angles, step = _sweep_angles(len(other))
+        for level in range(_DEPTH_REFINEMENTS + 1):
             gaps = _pair_support_gaps(shapes, p, q, angles)
             best = np.minimum(best, np.min(gaps, axis=1))
-            lowest = np.take_along_axis(angles, np.argsort(gaps, axis=1)[:, :_DEPTH_REFINED], 1)
-            fine = np.linspace(-step, step, _DEPTH_FINE)
-            angles = (lowest[:, :, None] + fine[None, None, :]).reshape(len(other), -1)
-            step = float(fine[1] - fine[0])
+            if level < _DEPTH_REFINEMENTS:
+                angles, step = _refined_angles(angles, gaps, step)
         result[other] = best
     clipped: FloatArray = np.maximum(result, 0.0)
     return clipped
+
+
+def _sweep_angles(pairs: int) -> tuple[FloatArray, float]:
+    """The first level of the sweep: :data:`_DEPTH_SWEEP` even directions for each pair, and
+    their spacing."""
+    step = 2.0 * math.pi / _DEPTH_SWEEP
+    angles: FloatArray = np.broadcast_to(np.arange(_DEPTH_SWEEP) * step, (pairs, _DEPTH_SWEEP))
+    return angles, step
+
+
+def _refined_angles(angles: FloatArray, gaps: FloatArray, step: float) -> tuple[FloatArray, float]:
+    """The next level of the sweep: directions eight times closer, ``step`` either side of each
+    pair's :data:`_DEPTH_REFINED` lowest, and their spacing."""
+    lowest = np.take_along_axis(angles, np.argsort(gaps, axis=1)[:, :_DEPTH_REFINED], 1)
+    fine = np.linspace(-step, step, _DEPTH_FINE)
+    refined: FloatArray = (lowest[:, :, None] + fine[None, None, :]).reshape(
+        len(angles), _DEPTH_REFINED * _DEPTH_FINE
+    )
+    return refined, float(fine[1] - fine[0])
+
+
+def _swept_verdicts(shapes: ShapeArrays, p: IntArray, q: IntArray, depth: float) -> BoolArray:
+    """``overlap_depths(shapes, p, q) > depth`` for pairs swept there (not two round bases),
+    each pair leaving the sweep as soon as its verdict is sure.
+
+    A sampled gap at most ``depth`` settles "no" (the depth is the least sample). Between
+    samples the gap, ``g(t) = h_M(u(t))`` for the Minkowski difference ``M``, changes no faster
+    than ``L = |c_p - c_q| + R_p + R_q`` (the farthest point of ``M``), so every direction within
+    half a spacing of a sample is at least that sample less ``L`` times half the spacing; the
+    directions a level does not refine are bounded so by the level's fourth lowest sample. When
+    those bounds all exceed ``depth``, every later sample does too: "yes".
+    """
+    least = _edge_normal_gaps(shapes, p, q)
+    verdict = np.zeros(len(p), dtype=bool)
+    speed = (
+        np.hypot(shapes.x[p] - shapes.x[q], shapes.y[p] - shapes.y[q])
+        + shapes.bounding[p]
+        + shapes.bounding[q]
+    )
+    playing = np.flatnonzero(least > depth)
+    elsewhere = np.full(len(playing), np.inf)
+    angles, step = _sweep_angles(len(playing))
+    for level in range(_DEPTH_REFINEMENTS + 1):
+        if len(playing) == 0:
+            break
+        gaps = _pair_support_gaps(shapes, p[playing], q[playing], angles)
+        low = np.min(gaps, axis=1)
+        slack = speed[playing] * (step / 2.0)
+        if level == _DEPTH_REFINEMENTS:
+            verdict[playing] = low > depth
+            break
+        elsewhere = np.minimum(
+            elsewhere, np.partition(gaps, _DEPTH_REFINED, axis=1)[:, _DEPTH_REFINED] - slack
+        )
+        sure_yes = np.minimum(elsewhere, low - slack) > depth
+        verdict[playing[sure_yes]] = True
+        stay = (low > depth) & ~sure_yes
+        angles, step = _refined_angles(angles[stay], gaps[stay], step)
+        playing, elsewhere = playing[stay], elsewhere[stay]
+    return verdict
 
 
 def _pair_support_gaps(
@@ -652,9 +709,7 @@ def _reach(shapes: ShapeArrays, rows: IntArray, ux: FloatArray, uy: FloatArray) 
     a, b = shapes.a[rows][:, None], shapes.b[rows][:, None]
     lx, ly = c * ux + s * uy, -s * ux + c * uy
     rect = (shapes.kind[rows] == KIND_RECT)[:, None]
-    reach: FloatArray = np.where(
-        rect, a * np.abs(lx) + b * np.abs(ly), np.hypot(a * lx, b * ly)
-    )
+    reach: FloatArray = np.where(rect, a * np.abs(lx) + b * np.abs(ly), np.hypot(a * lx, b * ly))
     return reach
 
 
@@ -675,9 +730,9 @@ def clearly_overlapping(
 def overlapping_by_more_than(
     shapes: ShapeArrays, rows: IntArray, cols: IntArray, depth: float
 ) -> BoolArray:
-    """Whether each pair ``(rows[k], cols[k])`` overlaps by more than ``depth``: the verdict of
-    ``overlap_depths(shapes, rows, cols) > depth``, without the direction sweep where a closed
-    form decides.
+    """Whether each pair ``(rows[k], cols[k])`` overlaps by more than ``depth`` (at least 0):
+    the verdict of ``overlap_depths(shapes, rows, cols) > depth``, without the direction sweep
+    where a closed form decides, and leaving it early where a bound does.
 
     A disc of radius ``r`` about ``c`` against any base ``P`` overlaps by ``r`` minus the signed
     distance from ``c`` to ``P`` (their Minkowski difference is ``P - c`` widened by ``r``):
@@ -720,7 +775,7 @@ def overlapping_by_more_than(
         p, q = rows[unsure], cols[unsure]
         clear = clearly_overlapping(shapes, p, q, depth)
         swept = np.flatnonzero(~clear)
-        clear[swept] = overlap_depths(shapes, p[swept], q[swept]) > depth
+        clear[swept] = _swept_verdicts(shapes, p[swept], q[swept], depth)
         found[unsure] = clear
     return found
 

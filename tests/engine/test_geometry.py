@@ -548,7 +548,22 @@ def test_overlap_verdicts_equal_the_swept_depth(depth: float) -> None:
     fast = overlapping_by_more_than(arrays, rows, cols, depth)
     decisive = np.abs(swept - depth) > 1e-8
     assert np.array_equal(fast[decisive], swept[decisive] > depth)
+    # Pairs with an oval and no disc leave the sweep early, on bounds the sweep's own samples
+    # respect: their verdicts are the sweep's to the last bit, however close to ``depth``.
     kind = arrays.kind
+    oval_pair = ((kind[rows] == KIND_OVAL) | (kind[cols] == KIND_OVAL)) & (
+        (kind[rows] != KIND_CIRCLE) & (kind[cols] != KIND_CIRCLE)
+    )
+    assert oval_pair.sum() > 1000
+    assert np.array_equal(fast[oval_pair], swept[oval_pair] > depth)
+    near = np.flatnonzero(oval_pair & (np.abs(swept - depth) < 0.05) & (swept > 1e-6))
+    assert len(near) > 0
+    for tight in (0.0, 1e-9, -1e-9):
+        at = swept[near] + tight
+        for k, threshold in zip(near.tolist(), at.tolist(), strict=True):
+            pair_rows, pair_cols = rows[k : k + 1], cols[k : k + 1]
+            verdict = overlapping_by_more_than(arrays, pair_rows, pair_cols, threshold)[0]
+            assert verdict == (swept[k] > threshold)
     kinds = {
         (min(p, q), max(p, q))
         for p, q in zip(kind[rows[fast]].tolist(), kind[cols[fast]].tolist(), strict=True)
