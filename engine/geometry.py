@@ -708,8 +708,15 @@ def _reach(shapes: ShapeArrays, rows: IntArray, ux: FloatArray, uy: FloatArray) 
     c, s = shapes.cos[rows][:, None], shapes.sin[rows][:, None]
     a, b = shapes.a[rows][:, None], shapes.b[rows][:, None]
     lx, ly = c * ux + s * uy, -s * ux + c * uy
-    rect = (shapes.kind[rows] == KIND_RECT)[:, None]
-    reach: FloatArray = np.where(rect, a * np.abs(lx) + b * np.abs(ly), np.hypot(a * lx, b * ly))
+    rect = shapes.kind[rows] == KIND_RECT
+    # Only the formulas some row needs are evaluated (each row's value is the same either way).
+    if not rect.any():
+        oval: FloatArray = np.hypot(a * lx, b * ly)
+        return oval
+    straight: FloatArray = a * np.abs(lx) + b * np.abs(ly)
+    if rect.all():
+        return straight
+    reach: FloatArray = np.where(rect[:, None], straight, np.hypot(a * lx, b * ly))
     return reach
 
 
@@ -800,11 +807,29 @@ def _disc_overlaps(
     if len(oval):
         oa, ob, ox, oy = a[oval], b[oval], lx[oval], ly[oval]
         centred = (ox / oa) ** 2 + (oy / ob) ** 2 <= 1.0
-        gap = ellipse_point_distances(oa, ob, ox, oy)
         wide = radius[oval] > depth
-        found[oval] = np.where(centred, wide, radius[oval] - gap > depth)
+        # A point on the oval scaled by ``rho`` is between ``(rho - 1)`` times the smaller and
+        # the larger semi-axis from the oval, and no farther than along the ray to its centre:
+        # Eberly's solve is left to the discs whose verdict those bounds leave open.
+        rho = np.hypot(ox / oa, oy / ob)
+        scale = np.maximum(rho, 1.0)
+        nearest = (scale - 1.0) * np.minimum(oa, ob)
+        radial = np.hypot(ox, oy) * (1.0 - 1.0 / scale)
+        farthest = np.minimum((scale - 1.0) * np.maximum(oa, ob), radial)
+        verdict = radius[oval] - farthest > depth + _BOUND_MARGIN
+        open_ = ~centred & ~verdict & (radius[oval] - nearest >= depth - _BOUND_MARGIN)
+        solve = np.flatnonzero(open_)
+        if len(solve):
+            gap = ellipse_point_distances(oa[solve], ob[solve], ox[solve], oy[solve])
+            verdict[solve] = radius[oval][solve] - gap > depth
+        found[oval] = np.where(centred, wide, verdict)
         undecided[oval] = centred & ~wide
     return found, undecided
+
+
+_BOUND_MARGIN = 1e-12
+"""Inches: how clearly a bound must settle a verdict for the exact solve to be skipped (far
+more than the solve's own rounding)."""
 
 
 def _edge_normal_gaps(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
