@@ -653,41 +653,86 @@ def _swept_verdicts(shapes: ShapeArrays, p: IntArray, q: IntArray, depth: float)
     """``overlap_depths(shapes, p, q) > depth`` for pairs swept there (not two round bases),
     each pair leaving the sweep as soon as its verdict is sure.
 
-    A sampled gap at most ``depth`` settles "no" (the depth is the least sample). Between
-    samples the gap, ``g(t) = h_M(u(t))`` for the Minkowski difference ``M``, changes no faster
-    than ``L = |c_p - c_q| + R_p + R_q`` (the farthest point of ``M``), so every direction within
-    half a spacing of a sample is at least that sample less ``L`` times half the spacing; the
-    directions a level does not refine are bounded so by the level's fourth lowest sample. When
-    those bounds all exceed ``depth``, every later sample does too: "yes".
+    A sampled gap at most ``depth`` settles "no" (the depth is the least sample). "Yes" is
+    settled by lower bounds of the true depth, which the sweep's samples never go under: at the
+    first level, the depth of the origin in the polygon of the Minkowski difference's support
+    points at the sampled directions (a polygon inside it); at every level, a Lipschitz bound:
+    the gap ``g(t) = h_M(u(t))`` changes no faster than ``L = |c_p - c_q| + R_p + R_q`` (the
+    farthest point of ``M``), so every direction within half a spacing of a sample is at least
+    that sample less ``L`` times half the spacing, and the directions a level does not refine
+    are bounded so by the level's fourth lowest sample.
     """
-    least = _edge_normal_gaps(shapes, p, q)
     verdict = np.zeros(len(p), dtype=bool)
+    if len(p) == 0:
+        return verdict
     speed = (
         np.hypot(shapes.x[p] - shapes.x[q], shapes.y[p] - shapes.y[q])
         + shapes.bounding[p]
         + shapes.bounding[q]
     )
-    playing = np.flatnonzero(least > depth)
+    angles, step = _sweep_angles(len(p))
+    normals = _edge_normals(shapes, p, q)
+    first = _pair_support_gaps(shapes, p, q, np.concatenate((normals, angles), axis=1))
+    least, gaps = np.min(first[:, : normals.shape[1]], axis=1), first[:, normals.shape[1] :]
+    low = np.minimum(least, np.min(gaps, axis=1))
+    inner = _inner_polygon_depths(shapes, p, q, angles)
+    verdict[:] = (low > depth) & (inner > depth + _BOUND_MARGIN)
+    playing = np.flatnonzero((low > depth) & ~verdict)
     elsewhere = np.full(len(playing), np.inf)
-    angles, step = _sweep_angles(len(playing))
-    for level in range(_DEPTH_REFINEMENTS + 1):
+    angles, gaps = angles[playing], gaps[playing]
+    for level in range(_DEPTH_REFINEMENTS):
         if len(playing) == 0:
             break
-        gaps = _pair_support_gaps(shapes, p[playing], q[playing], angles)
-        low = np.min(gaps, axis=1)
         slack = speed[playing] * (step / 2.0)
-        if level == _DEPTH_REFINEMENTS:
-            verdict[playing] = low > depth
-            break
         elsewhere = np.minimum(
             elsewhere, np.partition(gaps, _DEPTH_REFINED, axis=1)[:, _DEPTH_REFINED] - slack
         )
+        angles, step = _refined_angles(angles, gaps, step)
+        gaps = _pair_support_gaps(shapes, p[playing], q[playing], angles)
+        low = np.min(gaps, axis=1)
+        if level == _DEPTH_REFINEMENTS - 1:
+            verdict[playing] = low > depth
+            break
+        slack = speed[playing] * (step / 2.0)
         sure_yes = np.minimum(elsewhere, low - slack) > depth
         verdict[playing[sure_yes]] = True
         stay = (low > depth) & ~sure_yes
-        angles, step = _refined_angles(angles[stay], gaps[stay], step)
-        playing, elsewhere = playing[stay], elsewhere[stay]
+        playing, elsewhere, angles, gaps = (
+            playing[stay],
+            elsewhere[stay],
+            angles[stay],
+            gaps[stay],
+        )
     return verdict
+
+
+def _inner_polygon_depths(
+    shapes: ShapeArrays, p: IntArray, q: IntArray, angles: FloatArray
+) -> FloatArray:
+    """For each pair, how deep the origin lies in the polygon through the support points of
+    ``M = P - Q`` at ``angles`` (increasing round the circle), negative when outside it: a lower
+    bound of the overlap depth, since that polygon lies inside ``M``. Edges shorter than
+    :data:`_BOUND_MARGIN` are passed over (the caller's margin covers them)."""
+    ux, uy = np.cos(angles), np.sin(angles)
+    mx = (shapes.x[p] - shapes.x[q])[:, None] + np.zeros_like(ux)
+    my = (shapes.y[p] - shapes.y[q])[:, None] + np.zeros_like(uy)
+    for rows in (p, q):
+        c, s = shapes.cos[rows][:, None], shapes.sin[rows][:, None]
+        a, b = shapes.a[rows][:, None], shapes.b[rows][:, None]
+        lx, ly = c * ux + s * uy, -s * ux + c * uy
+        norm = np.maximum(np.hypot(a * lx, b * ly), 1e-300)
+        rect = (shapes.kind[rows] == KIND_RECT)[:, None]
+        sx = np.where(rect, a * np.sign(lx), a * a * lx / norm)
+        sy = np.where(rect, b * np.sign(ly), b * b * ly / norm)
+        mx += c * sx - s * sy
+        my += s * sx + c * sy
+    nx, ny = np.roll(mx, -1, axis=1), np.roll(my, -1, axis=1)
+    length = np.hypot(nx - mx, ny - my)
+    signed = np.where(
+        length > _BOUND_MARGIN, (mx * ny - my * nx) / np.maximum(length, 1e-300), np.inf
+    )
+    found: FloatArray = np.min(signed, axis=1)
+    return found
 
 
 def _pair_support_gaps(
@@ -832,17 +877,22 @@ _BOUND_MARGIN = 1e-12
 more than the solve's own rounding)."""
 
 
-def _edge_normal_gaps(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
-    """The least support gap of each pair over both bases' four edge normals."""
+def _edge_normals(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
+    """Each pair's eight edge-normal directions (four per base, as angles)."""
     quarter = np.arange(4) * (np.pi / 2.0)
-    kinks = np.concatenate(
+    normals: FloatArray = np.concatenate(
         (
             np.arctan2(shapes.sin[p], shapes.cos[p])[:, None] + quarter[None, :],
             np.arctan2(shapes.sin[q], shapes.cos[q])[:, None] + quarter[None, :],
         ),
         axis=1,
     )
-    least: FloatArray = np.min(_pair_support_gaps(shapes, p, q, kinks), axis=1)
+    return normals
+
+
+def _edge_normal_gaps(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
+    """The least support gap of each pair over both bases' four edge normals."""
+    least: FloatArray = np.min(_pair_support_gaps(shapes, p, q, _edge_normals(shapes, p, q)), 1)
     return least
 
 
