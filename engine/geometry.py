@@ -820,7 +820,8 @@ def overlapping_by_more_than(
         p, q = rows[rest], cols[rest]
         both_rect = (shapes.kind[p] == KIND_RECT) & (shapes.kind[q] == KIND_RECT)
         square = np.flatnonzero(both_rect)
-        found[rest[square]] = _edge_normal_gaps(shapes, p[square], q[square]) > depth
+        if len(square):
+            found[rest[square]] = _edge_normal_gaps(shapes, p[square], q[square]) > depth
         undecided[rest[~both_rect]] = True
     unsure = np.flatnonzero(undecided)
     if len(unsure):
