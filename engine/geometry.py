@@ -1525,36 +1525,47 @@ def area_relations(
         return overlaps, wholly
     table = _area_table(areas)
     bounds = table.bounds
-    left = (shapes.x - shapes.half_x)[None, :]
-    right = (shapes.x + shapes.half_x)[None, :]
-    low = (shapes.y - shapes.half_y)[None, :]
-    high = (shapes.y + shapes.half_y)[None, :]
-    minx, miny = bounds[:, 0:1] - TOLERANCE, bounds[:, 1:2] - TOLERANCE
-    maxx, maxy = bounds[:, 2:3] + TOLERANCE, bounds[:, 3:4] + TOLERANCE
-    meets = (right >= minx) & (left <= maxx) & (high >= miny) & (low <= maxy)
-    inside_box = (left >= minx) & (right <= maxx) & (low >= miny) & (high <= maxy)
-    is_box = table.is_box
-    settled = inside_box & is_box[:, None]
-    wholly |= settled
-    overlaps |= settled
-    undecided = meets & ~settled
-    rect = shapes.kind[None, :] == KIND_RECT
-    ai, mi = np.nonzero(undecided & ~rect)
+    left, right = shapes.x - shapes.half_x, shapes.x + shapes.half_x
+    low, high = shapes.y - shapes.half_y, shapes.y + shapes.half_y
+    minx, miny = bounds[:, 0] - TOLERANCE, bounds[:, 1] - TOLERANCE
+    maxx, maxy = bounds[:, 2] + TOLERANCE, bounds[:, 3] + TOLERANCE
+    # Only the box test is done for every (area, base); the pairs whose boxes meet, few of
+    # them on a large board, are carried on as index arrays.
+    meets = (
+        (right[None, :] >= minx[:, None])
+        & (left[None, :] <= maxx[:, None])
+        & (high[None, :] >= miny[:, None])
+        & (low[None, :] <= maxy[:, None])
+    )
+    ai, mi = np.nonzero(meets)
+    inside_box = (
+        (left[mi] >= minx[ai])
+        & (right[mi] <= maxx[ai])
+        & (low[mi] >= miny[ai])
+        & (high[mi] <= maxy[ai])
+    )
+    settled = inside_box & table.is_box[ai]
+    wholly[ai[settled], mi[settled]] = True
+    overlaps[ai[settled], mi[settled]] = True
+    rect = shapes.kind[mi] == KIND_RECT
     geoms = table.geometries
-    if len(ai):
-        covered = shapely.intersects_xy(geoms[ai], shapes.x[mi], shapes.y[mi])
-        clearance = _unit_circle_clearances(shapes, table, ai, mi)
-        slack = TOLERANCE / shapes.inner[mi]
-        overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
-        wholly[ai, mi] = inside_box[ai, mi] & covered & (clearance >= 1.0 - slack)
-    ai, mi = np.nonzero(undecided & rect)
-    if len(ai):
-        polygons = _rectangles(shapes, mi)
-        overlaps[ai, mi] = shapely.dwithin(geoms[ai], polygons, TOLERANCE)
-        inside = inside_box[ai, mi]
+    round_or_oval = np.flatnonzero(~settled & ~rect)
+    if len(round_or_oval):
+        a_i, m_i = ai[round_or_oval], mi[round_or_oval]
+        covered = shapely.intersects_xy(geoms[a_i], shapes.x[m_i], shapes.y[m_i])
+        clearance = _unit_circle_clearances(shapes, table, a_i, m_i)
+        slack = TOLERANCE / shapes.inner[m_i]
+        overlaps[a_i, m_i] = covered | (clearance <= 1.0 + slack)
+        wholly[a_i, m_i] = inside_box[round_or_oval] & covered & (clearance >= 1.0 - slack)
+    straight = np.flatnonzero(~settled & rect)
+    if len(straight):
+        a_i, m_i = ai[straight], mi[straight]
+        polygons = _rectangles(shapes, m_i)
+        overlaps[a_i, m_i] = shapely.dwithin(geoms[a_i], polygons, TOLERANCE)
+        inside = inside_box[straight]
         if np.any(inside):
-            widened = np.array([areas[int(a)].widened for a in ai[inside]], dtype=object)
-            wholly[ai[inside], mi[inside]] = shapely.covers(widened, polygons[inside])
+            widened = np.array([areas[int(a)].widened for a in a_i[inside]], dtype=object)
+            wholly[a_i[inside], m_i[inside]] = shapely.covers(widened, polygons[inside])
     return overlaps, wholly
 
 
