@@ -48,6 +48,7 @@ CENTRE_RANGE = 6.0
 NEAR_CENTRE = 1.0
 """Distances to the centre are exact up to 7"; beyond, a lower bound ("at least")."""
 
+
 @dataclass(frozen=True, eq=False)
 class Regions:
     """The areas of a scenario that do not move with the models, prepared for testing."""
@@ -344,21 +345,31 @@ def positions_of_units(
             [np.arange(r.start, r.stop) for r in (table.unit_rows[u] for u in indices)]
         )
         starts = np.cumsum([0] + [len(table.unit_rows[u]) for u in indices[:-1]])
+        # Every row in table order (a full evaluation): the per-model columns serve as they are.
+        every_row = len(rows) == len(table.model_ids) and indices == sorted(indices)
         q_low = np.minimum.reduceat(areas.quarter[rows], starts).tolist()
         q_high = np.maximum.reduceat(areas.quarter[rows], starts).tolist()
         centre = np.minimum.reduceat(areas.centre_distance[rows], starts).tolist()
         zone_ids = tuple(z.id for z in found.zones)
-        zones = _ids_per_unit(_all_rows(areas.zone_wholly, rows, starts), zone_ids, len(indices))
+        zones = _ids_per_unit(
+            _all_rows(areas.zone_wholly, rows, starts, every_row), zone_ids, len(indices)
+        )
         territory = _ids_per_unit(
-            _all_rows(areas.territory_wholly, rows, starts), found.territory_players, len(indices)
+            _all_rows(areas.territory_wholly, rows, starts, every_row),
+            found.territory_players,
+            len(indices),
         )
         land_any = np.logical_or.reduceat(areas.no_mans_land_within[rows], starts).tolist()
         land_all = np.logical_and.reduceat(areas.no_mans_land_wholly[rows], starts).tolist()
         terrain_any = _ids_per_unit(
-            _any_rows(areas.terrain_within, rows, starts), found.terrain_ids, len(indices)
+            _any_rows(areas.terrain_within, rows, starts, every_row),
+            found.terrain_ids,
+            len(indices),
         )
         terrain_all = _ids_per_unit(
-            _all_rows(areas.terrain_wholly, rows, starts), found.terrain_ids, len(indices)
+            _all_rows(areas.terrain_wholly, rows, starts, every_row),
+            found.terrain_ids,
+            len(indices),
         )
         for k, u in enumerate(indices):
             aggregates[u] = (
@@ -375,17 +386,19 @@ def positions_of_units(
     return tuple(_position(scenario, table, areas, u, aggregates.get(u)) for u in unit_indices)
 
 
-def _all_rows(flags: BoolArray, rows: IntArray, starts: IntArray) -> BoolArray:
+def _all_rows(flags: BoolArray, rows: IntArray, starts: IntArray, every_row: bool) -> BoolArray:
     if flags.shape[0] == 0:
         return np.zeros((0, len(starts)), dtype=bool)
-    result: BoolArray = np.logical_and.reduceat(flags[:, rows], starts, axis=1)
+    columns = flags if every_row else flags[:, rows]
+    result: BoolArray = np.logical_and.reduceat(columns, starts, axis=1)
     return result
 
 
-def _any_rows(flags: BoolArray, rows: IntArray, starts: IntArray) -> BoolArray:
+def _any_rows(flags: BoolArray, rows: IntArray, starts: IntArray, every_row: bool) -> BoolArray:
     if flags.shape[0] == 0:
         return np.zeros((0, len(starts)), dtype=bool)
-    result: BoolArray = np.logical_or.reduceat(flags[:, rows], starts, axis=1)
+    columns = flags if every_row else flags[:, rows]
+    result: BoolArray = np.logical_or.reduceat(columns, starts, axis=1)
     return result
 
 

@@ -316,7 +316,7 @@ class _SortedPairs(Generic[PairValue]):
         self.of_model: dict[str, set[ModelPair]] = {}
         for key in self.keys:
             self._index(key)
-        self.values: tuple[PairValue, ...] = tuple(self.by_key[k] for k in self.keys)
+        self.values: tuple[PairValue, ...] = tuple(map(self.by_key.__getitem__, self.keys))
 
     def _index(self, key: ModelPair) -> None:
         for model_id in key:
@@ -325,23 +325,24 @@ class _SortedPairs(Generic[PairValue]):
     def replace(
         self, models: Iterable[str], fresh: Iterable[tuple[ModelPair, PairValue]]
     ) -> list[PairValue]:
-        """Drop every pair of ``models``, add ``fresh``; the dropped values."""
-        dropped: list[PairValue] = []
+        """Drop every pair of ``models``, add ``fresh``; the dropped values. Keys present both
+        before and after keep their place (only the keys that come or go touch the order)."""
+        incoming = dict(fresh)
+        outgoing: set[ModelPair] = set()
         for model_id in models:
-            for key in self.of_model.pop(model_id, set()):
-                value = self.by_key.pop(key, None)
-                if value is None:
-                    continue
-                dropped.append(value)
-                del self.keys[bisect.bisect_left(self.keys, key)]
-                other = key[1] if key[0] == model_id else key[0]
-                self.of_model.get(other, set()).discard(key)
-        for key, value in fresh:
+            outgoing |= self.of_model.get(model_id, set())
+        dropped = [self.by_key[key] for key in outgoing]
+        for key in outgoing - incoming.keys():
+            del self.by_key[key]
+            del self.keys[bisect.bisect_left(self.keys, key)]
+            for model_id in key:
+                self.of_model[model_id].discard(key)
+        for key, value in incoming.items():
             if key not in self.by_key:
                 bisect.insort(self.keys, key)
                 self._index(key)
             self.by_key[key] = value
-        self.values = tuple(self.by_key[k] for k in self.keys)
+        self.values = tuple(map(self.by_key.__getitem__, self.keys))
         return dropped
 
 

@@ -618,25 +618,121 @@ def overlap_depths(shapes: ShapeArrays, rows: IntArray, cols: IntArray) -> Float
     other = np.flatnonzero(~round_pair)
     if len(other):
         p, q = rows[other], cols[other]
-        normals = np.arctan2(shapes.sin, shapes.cos)
-        quarter = np.arange(4) * (np.pi / 2.0)
-        kinks = np.concatenate(
-            (normals[p][:, None] + quarter[None, :], normals[q][:, None] + quarter[None, :]),
-            axis=1,
-        )
-        best = np.min(_pair_support_gaps(shapes, p, q, kinks), axis=1)
-        step = 2.0 * math.pi / _DEPTH_SWEEP
-        angles = np.broadcast_to(np.arange(_DEPTH_SWEEP) * step, (len(other), _DEPTH_SWEEP))
-        for _ in range(_DEPTH_REFINEMENTS + 1):
+        best = _edge_normal_gaps(shapes, p, q)
+        angles, step = _sweep_angles(len(other))
+        for level in range(_DEPTH_REFINEMENTS + 1):
             gaps = _pair_support_gaps(shapes, p, q, angles)
             best = np.minimum(best, np.min(gaps, axis=1))
-            lowest = np.take_along_axis(angles, np.argsort(gaps, axis=1)[:, :_DEPTH_REFINED], 1)
-            fine = np.linspace(-step, step, _DEPTH_FINE)
-            angles = (lowest[:, :, None] + fine[None, None, :]).reshape(len(other), -1)
-            step = float(fine[1] - fine[0])
+            if level < _DEPTH_REFINEMENTS:
+                angles, step = _refined_angles(angles, gaps, step)
         result[other] = best
     clipped: FloatArray = np.maximum(result, 0.0)
     return clipped
+
+
+def _sweep_angles(pairs: int) -> tuple[FloatArray, float]:
+    """The first level of the sweep: :data:`_DEPTH_SWEEP` even directions for each pair, and
+    their spacing."""
+    step = 2.0 * math.pi / _DEPTH_SWEEP
+    angles: FloatArray = np.broadcast_to(np.arange(_DEPTH_SWEEP) * step, (pairs, _DEPTH_SWEEP))
+    return angles, step
+
+
+def _refined_angles(angles: FloatArray, gaps: FloatArray, step: float) -> tuple[FloatArray, float]:
+    """The next level of the sweep: directions eight times closer, ``step`` either side of each
+    pair's :data:`_DEPTH_REFINED` lowest, and their spacing."""
+    lowest = np.take_along_axis(angles, np.argsort(gaps, axis=1)[:, :_DEPTH_REFINED], 1)
+    fine = np.linspace(-step, step, _DEPTH_FINE)
+    refined: FloatArray = (lowest[:, :, None] + fine[None, None, :]).reshape(
+        len(angles), _DEPTH_REFINED * _DEPTH_FINE
+    )
+    return refined, float(fine[1] - fine[0])
+
+
+def _swept_verdicts(shapes: ShapeArrays, p: IntArray, q: IntArray, depth: float) -> BoolArray:
+    """``overlap_depths(shapes, p, q) > depth`` for pairs swept there (not two round bases),
+    each pair leaving the sweep as soon as its verdict is sure.
+
+    A sampled gap at most ``depth`` settles "no" (the depth is the least sample). "Yes" is
+    settled by lower bounds of the true depth, which the sweep's samples never go under: at the
+    first level, the depth of the origin in the polygon of the Minkowski difference's support
+    points at the sampled directions (a polygon inside it); at every level, a Lipschitz bound:
+    the gap ``g(t) = h_M(u(t))`` changes no faster than ``L = |c_p - c_q| + R_p + R_q`` (the
+    farthest point of ``M``), so every direction within half a spacing of a sample is at least
+    that sample less ``L`` times half the spacing, and the directions a level does not refine
+    are bounded so by the level's fourth lowest sample.
+    """
+    verdict = np.zeros(len(p), dtype=bool)
+    if len(p) == 0:
+        return verdict
+    speed = (
+        np.hypot(shapes.x[p] - shapes.x[q], shapes.y[p] - shapes.y[q])
+        + shapes.bounding[p]
+        + shapes.bounding[q]
+    )
+    angles, step = _sweep_angles(len(p))
+    normals = _edge_normals(shapes, p, q)
+    first = _pair_support_gaps(shapes, p, q, np.concatenate((normals, angles), axis=1))
+    least, gaps = np.min(first[:, : normals.shape[1]], axis=1), first[:, normals.shape[1] :]
+    low = np.minimum(least, np.min(gaps, axis=1))
+    inner = _inner_polygon_depths(shapes, p, q, angles)
+    verdict[:] = (low > depth) & (inner > depth + _BOUND_MARGIN)
+    playing = np.flatnonzero((low > depth) & ~verdict)
+    elsewhere = np.full(len(playing), np.inf)
+    angles, gaps = angles[playing], gaps[playing]
+    for level in range(_DEPTH_REFINEMENTS):
+        if len(playing) == 0:
+            break
+        slack = speed[playing] * (step / 2.0)
+        elsewhere = np.minimum(
+            elsewhere, np.partition(gaps, _DEPTH_REFINED, axis=1)[:, _DEPTH_REFINED] - slack
+        )
+        angles, step = _refined_angles(angles, gaps, step)
+        gaps = _pair_support_gaps(shapes, p[playing], q[playing], angles)
+        low = np.min(gaps, axis=1)
+        if level == _DEPTH_REFINEMENTS - 1:
+            verdict[playing] = low > depth
+            break
+        slack = speed[playing] * (step / 2.0)
+        sure_yes = np.minimum(elsewhere, low - slack) > depth
+        verdict[playing[sure_yes]] = True
+        stay = (low > depth) & ~sure_yes
+        playing, elsewhere, angles, gaps = (
+            playing[stay],
+            elsewhere[stay],
+            angles[stay],
+            gaps[stay],
+        )
+    return verdict
+
+
+def _inner_polygon_depths(
+    shapes: ShapeArrays, p: IntArray, q: IntArray, angles: FloatArray
+) -> FloatArray:
+    """For each pair, how deep the origin lies in the polygon through the support points of
+    ``M = P - Q`` at ``angles`` (increasing round the circle), negative when outside it: a lower
+    bound of the overlap depth, since that polygon lies inside ``M``. Edges shorter than
+    :data:`_BOUND_MARGIN` are passed over (the caller's margin covers them)."""
+    ux, uy = np.cos(angles), np.sin(angles)
+    mx = (shapes.x[p] - shapes.x[q])[:, None] + np.zeros_like(ux)
+    my = (shapes.y[p] - shapes.y[q])[:, None] + np.zeros_like(uy)
+    for rows in (p, q):
+        c, s = shapes.cos[rows][:, None], shapes.sin[rows][:, None]
+        a, b = shapes.a[rows][:, None], shapes.b[rows][:, None]
+        lx, ly = c * ux + s * uy, -s * ux + c * uy
+        norm = np.maximum(np.hypot(a * lx, b * ly), 1e-300)
+        rect = (shapes.kind[rows] == KIND_RECT)[:, None]
+        sx = np.where(rect, a * np.sign(lx), a * a * lx / norm)
+        sy = np.where(rect, b * np.sign(ly), b * b * ly / norm)
+        mx += c * sx - s * sy
+        my += s * sx + c * sy
+    nx, ny = np.roll(mx, -1, axis=1), np.roll(my, -1, axis=1)
+    length = np.hypot(nx - mx, ny - my)
+    signed = np.where(
+        length > _BOUND_MARGIN, (mx * ny - my * nx) / np.maximum(length, 1e-300), np.inf
+    )
+    found: FloatArray = np.min(signed, axis=1)
+    return found
 
 
 def _pair_support_gaps(
@@ -657,10 +753,15 @@ def _reach(shapes: ShapeArrays, rows: IntArray, ux: FloatArray, uy: FloatArray) 
     c, s = shapes.cos[rows][:, None], shapes.sin[rows][:, None]
     a, b = shapes.a[rows][:, None], shapes.b[rows][:, None]
     lx, ly = c * ux + s * uy, -s * ux + c * uy
-    rect = (shapes.kind[rows] == KIND_RECT)[:, None]
-    reach: FloatArray = np.where(
-        rect, a * np.abs(lx) + b * np.abs(ly), np.hypot(a * lx, b * ly)
-    )
+    rect = shapes.kind[rows] == KIND_RECT
+    # Only the formulas some row needs are evaluated (each row's value is the same either way).
+    if not rect.any():
+        oval: FloatArray = np.hypot(a * lx, b * ly)
+        return oval
+    straight: FloatArray = a * np.abs(lx) + b * np.abs(ly)
+    if rect.all():
+        return straight
+    reach: FloatArray = np.where(rect[:, None], straight, np.hypot(a * lx, b * ly))
     return reach
 
 
@@ -676,6 +777,124 @@ def clearly_overlapping(
         clearance = _clearances(shapes, first, shapes.x[second], shapes.y[second])
         found |= (clearance > 0.0) & (shapes.inner[second] + clearance > depth)
     return found
+
+
+def overlapping_by_more_than(
+    shapes: ShapeArrays, rows: IntArray, cols: IntArray, depth: float
+) -> BoolArray:
+    """Whether each pair ``(rows[k], cols[k])`` overlaps by more than ``depth`` (at least 0):
+    the verdict of ``overlap_depths(shapes, rows, cols) > depth``, without the direction sweep
+    where a closed form decides, and leaving it early where a bound does.
+
+    A disc of radius ``r`` about ``c`` against any base ``P`` overlaps by ``r`` minus the signed
+    distance from ``c`` to ``P`` (their Minkowski difference is ``P - c`` widened by ``r``):
+    closed form for discs and rectangles; for an oval, Eberly's exact distance when ``c`` is
+    outside it, and at least ``r`` when inside. Two rectangles overlap by the least gap over
+    their edge normals (a polygon's support is least at a face normal). The other pairs are
+    decided by :func:`clearly_overlapping`, then by the sweep of :func:`overlap_depths`.
+
+    >>> disc, square = Shape(KIND_CIRCLE, 1.5, 0.0, 1.0, 1.0), Shape(KIND_RECT, 0, 0, 1, 1)
+    >>> pair = np.array([0])
+    >>> overlapping_by_more_than(shape_arrays([disc, square]), pair, pair + 1, 0.4).tolist()
+    [True]
+    >>> overlapping_by_more_than(shape_arrays([disc, square]), pair, pair + 1, 0.5).tolist()
+    [False]
+    """
+    found = np.zeros(len(rows), dtype=bool)
+    if len(rows) == 0:
+        return found
+    round_row = shapes.kind[rows] == KIND_CIRCLE
+    round_col = shapes.kind[cols] == KIND_CIRCLE
+    both = np.flatnonzero(round_row & round_col)
+    r, c = rows[both], cols[both]
+    centre = np.hypot(shapes.x[r] - shapes.x[c], shapes.y[r] - shapes.y[c])
+    found[both] = shapes.a[r] + shapes.a[c] - centre > depth
+    undecided = np.zeros(len(rows), dtype=bool)
+    one = np.flatnonzero(round_row ^ round_col)
+    if len(one):
+        disc = np.where(round_row[one], rows[one], cols[one])
+        other = np.where(round_row[one], cols[one], rows[one])
+        found[one], undecided[one] = _disc_overlaps(shapes, disc, other, depth)
+    rest = np.flatnonzero(~(round_row | round_col))
+    if len(rest):
+        p, q = rows[rest], cols[rest]
+        both_rect = (shapes.kind[p] == KIND_RECT) & (shapes.kind[q] == KIND_RECT)
+        square = np.flatnonzero(both_rect)
+        if len(square):
+            found[rest[square]] = _edge_normal_gaps(shapes, p[square], q[square]) > depth
+        undecided[rest[~both_rect]] = True
+    unsure = np.flatnonzero(undecided)
+    if len(unsure):
+        p, q = rows[unsure], cols[unsure]
+        clear = clearly_overlapping(shapes, p, q, depth)
+        swept = np.flatnonzero(~clear)
+        clear[swept] = _swept_verdicts(shapes, p[swept], q[swept], depth)
+        found[unsure] = clear
+    return found
+
+
+def _disc_overlaps(
+    shapes: ShapeArrays, disc: IntArray, other: IntArray, depth: float
+) -> tuple[BoolArray, BoolArray]:
+    """For discs against non-round bases: whether each overlaps by more than ``depth``, and
+    which are left undecided (a disc no wider than ``depth`` centred inside an oval)."""
+    dx, dy = shapes.x[disc] - shapes.x[other], shapes.y[disc] - shapes.y[other]
+    c, s = shapes.cos[other], shapes.sin[other]
+    lx, ly = np.abs(c * dx + s * dy), np.abs(-s * dx + c * dy)
+    a, b = shapes.a[other], shapes.b[other]
+    radius = shapes.a[disc]
+    rect = shapes.kind[other] == KIND_RECT
+    outside = np.hypot(np.maximum(lx - a, 0.0), np.maximum(ly - b, 0.0))
+    inside = np.minimum(a - lx, b - ly)
+    signed: FloatArray = np.where(outside > 0.0, outside, -inside)
+    found: BoolArray = radius - signed > depth
+    oval = np.flatnonzero(~rect)
+    undecided = np.zeros(len(disc), dtype=bool)
+    if len(oval):
+        oa, ob, ox, oy = a[oval], b[oval], lx[oval], ly[oval]
+        centred = (ox / oa) ** 2 + (oy / ob) ** 2 <= 1.0
+        wide = radius[oval] > depth
+        # A point on the oval scaled by ``rho`` is between ``(rho - 1)`` times the smaller and
+        # the larger semi-axis from the oval, and no farther than along the ray to its centre:
+        # Eberly's solve is left to the discs whose verdict those bounds leave open.
+        rho = np.hypot(ox / oa, oy / ob)
+        scale = np.maximum(rho, 1.0)
+        nearest = (scale - 1.0) * np.minimum(oa, ob)
+        radial = np.hypot(ox, oy) * (1.0 - 1.0 / scale)
+        farthest = np.minimum((scale - 1.0) * np.maximum(oa, ob), radial)
+        verdict = radius[oval] - farthest > depth + _BOUND_MARGIN
+        open_ = ~centred & ~verdict & (radius[oval] - nearest >= depth - _BOUND_MARGIN)
+        solve = np.flatnonzero(open_)
+        if len(solve):
+            gap = ellipse_point_distances(oa[solve], ob[solve], ox[solve], oy[solve])
+            verdict[solve] = radius[oval][solve] - gap > depth
+        found[oval] = np.where(centred, wide, verdict)
+        undecided[oval] = centred & ~wide
+    return found, undecided
+
+
+_BOUND_MARGIN = 1e-12
+"""Inches: how clearly a bound must settle a verdict for the exact solve to be skipped (far
+more than the solve's own rounding)."""
+
+
+def _edge_normals(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
+    """Each pair's eight edge-normal directions (four per base, as angles)."""
+    quarter = np.arange(4) * (np.pi / 2.0)
+    normals: FloatArray = np.concatenate(
+        (
+            np.arctan2(shapes.sin[p], shapes.cos[p])[:, None] + quarter[None, :],
+            np.arctan2(shapes.sin[q], shapes.cos[q])[:, None] + quarter[None, :],
+        ),
+        axis=1,
+    )
+    return normals
+
+
+def _edge_normal_gaps(shapes: ShapeArrays, p: IntArray, q: IntArray) -> FloatArray:
+    """The least support gap of each pair over both bases' four edge normals."""
+    least: FloatArray = np.min(_pair_support_gaps(shapes, p, q, _edge_normals(shapes, p, q)), 1)
+    return least
 
 
 def _clearances(shapes: ShapeArrays, rows: IntArray, px: FloatArray, py: FloatArray) -> FloatArray:
@@ -1306,36 +1525,47 @@ def area_relations(
         return overlaps, wholly
     table = _area_table(areas)
     bounds = table.bounds
-    left = (shapes.x - shapes.half_x)[None, :]
-    right = (shapes.x + shapes.half_x)[None, :]
-    low = (shapes.y - shapes.half_y)[None, :]
-    high = (shapes.y + shapes.half_y)[None, :]
-    minx, miny = bounds[:, 0:1] - TOLERANCE, bounds[:, 1:2] - TOLERANCE
-    maxx, maxy = bounds[:, 2:3] + TOLERANCE, bounds[:, 3:4] + TOLERANCE
-    meets = (right >= minx) & (left <= maxx) & (high >= miny) & (low <= maxy)
-    inside_box = (left >= minx) & (right <= maxx) & (low >= miny) & (high <= maxy)
-    is_box = table.is_box
-    settled = inside_box & is_box[:, None]
-    wholly |= settled
-    overlaps |= settled
-    undecided = meets & ~settled
-    rect = shapes.kind[None, :] == KIND_RECT
-    ai, mi = np.nonzero(undecided & ~rect)
+    left, right = shapes.x - shapes.half_x, shapes.x + shapes.half_x
+    low, high = shapes.y - shapes.half_y, shapes.y + shapes.half_y
+    minx, miny = bounds[:, 0] - TOLERANCE, bounds[:, 1] - TOLERANCE
+    maxx, maxy = bounds[:, 2] + TOLERANCE, bounds[:, 3] + TOLERANCE
+    # Only the box test is done for every (area, base); the pairs whose boxes meet, few of
+    # them on a large board, are carried on as index arrays.
+    meets = (
+        (right[None, :] >= minx[:, None])
+        & (left[None, :] <= maxx[:, None])
+        & (high[None, :] >= miny[:, None])
+        & (low[None, :] <= maxy[:, None])
+    )
+    ai, mi = np.nonzero(meets)
+    inside_box = (
+        (left[mi] >= minx[ai])
+        & (right[mi] <= maxx[ai])
+        & (low[mi] >= miny[ai])
+        & (high[mi] <= maxy[ai])
+    )
+    settled = inside_box & table.is_box[ai]
+    wholly[ai[settled], mi[settled]] = True
+    overlaps[ai[settled], mi[settled]] = True
+    rect = shapes.kind[mi] == KIND_RECT
     geoms = table.geometries
-    if len(ai):
-        covered = shapely.intersects_xy(geoms[ai], shapes.x[mi], shapes.y[mi])
-        clearance = _unit_circle_clearances(shapes, table, ai, mi)
-        slack = TOLERANCE / shapes.inner[mi]
-        overlaps[ai, mi] = covered | (clearance <= 1.0 + slack)
-        wholly[ai, mi] = inside_box[ai, mi] & covered & (clearance >= 1.0 - slack)
-    ai, mi = np.nonzero(undecided & rect)
-    if len(ai):
-        polygons = _rectangles(shapes, mi)
-        overlaps[ai, mi] = shapely.dwithin(geoms[ai], polygons, TOLERANCE)
-        inside = inside_box[ai, mi]
+    round_or_oval = np.flatnonzero(~settled & ~rect)
+    if len(round_or_oval):
+        a_i, m_i = ai[round_or_oval], mi[round_or_oval]
+        covered = shapely.intersects_xy(geoms[a_i], shapes.x[m_i], shapes.y[m_i])
+        clearance = _unit_circle_clearances(shapes, table, a_i, m_i)
+        slack = TOLERANCE / shapes.inner[m_i]
+        overlaps[a_i, m_i] = covered | (clearance <= 1.0 + slack)
+        wholly[a_i, m_i] = inside_box[round_or_oval] & covered & (clearance >= 1.0 - slack)
+    straight = np.flatnonzero(~settled & rect)
+    if len(straight):
+        a_i, m_i = ai[straight], mi[straight]
+        polygons = _rectangles(shapes, m_i)
+        overlaps[a_i, m_i] = shapely.dwithin(geoms[a_i], polygons, TOLERANCE)
+        inside = inside_box[straight]
         if np.any(inside):
-            widened = np.array([areas[int(a)].widened for a in ai[inside]], dtype=object)
-            wholly[ai[inside], mi[inside]] = shapely.covers(widened, polygons[inside])
+            widened = np.array([areas[int(a)].widened for a in a_i[inside]], dtype=object)
+            wholly[a_i[inside], m_i[inside]] = shapely.covers(widened, polygons[inside])
     return overlaps, wholly
 
 

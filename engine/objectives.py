@@ -42,6 +42,7 @@ from engine.errors import RulesError, UnknownReferenceError
 from engine.explain import Explanation, Fact, RuleRef, id_list, inches
 from engine.geometry import (
     TOLERANCE,
+    BoolArray,
     FloatArray,
     IntArray,
     ModelTable,
@@ -324,25 +325,40 @@ def control_from_distances(
     """Objective control from the distance matrix of :func:`objective_distances`.
 
     With the ``previous`` cache and the rows that changed since, objectives none of those rows
-    is near (before or after) keep their previous result.
+    is near (before or after) keep their previous result, and the others keep the measures of
+    the rows that did not change (their models and distances are the same).
     """
     players = scenario.player_ids()
     reach = max(rules.objective_range, rules.contest_range) + NEAR_MARGIN + TOLERANCE
     per_objective: list[list[ModelMeasure]] = []
     fresh: list[bool] = []
+    touched: list[bool] = [True] * len(scenario.objectives)
+    changed: set[int] = set()
+    if previous is not None and changed_rows is not None:
+        near_rows: BoolArray = (previous.distances[:, changed_rows] <= reach) | (
+            distances[:, changed_rows] <= reach
+        )
+        touched = [bool(t) for t in np.any(near_rows, axis=1).tolist()]
+        changed = set(changed_rows.tolist())
+    ids = table.model_ids
     for k, objective in enumerate(scenario.objectives):
-        if previous is not None and changed_rows is not None:
-            before = previous.distances[k, changed_rows]
-            after = distances[k, changed_rows]
-            if not (np.any(before <= reach) or np.any(after <= reach)):
-                per_objective.append(previous.measures[k])
-                fresh.append(False)
-                continue
-        near = np.flatnonzero(distances[k] <= reach)
+        if not touched[k]:
+            assert previous is not None
+            per_objective.append(previous.measures[k])
+            fresh.append(False)
+            continue
+        kept = (
+            {m.model_id: m for m in previous.measures[k]}
+            if previous is not None and changed_rows is not None
+            else {}
+        )
+        near = np.flatnonzero(distances[k] <= reach).tolist()
         per_objective.append(
             [
-                _measure(scenario, table, rules, objective, int(i), float(distances[k, i]))
-                for i in near.tolist()
+                kept[ids[i]]
+                if i not in changed and ids[i] in kept
+                else _measure(scenario, table, rules, objective, i, float(distances[k, i]))
+                for i in near
             ]
         )
         fresh.append(True)

@@ -1,9 +1,10 @@
 """Model bases that overlap one another (a placement problem the app flags on the table).
 
 Two bases overlap when they cross by more than :data:`engine.geometry.TOLERANCE`: bases exactly
-in contact, or within the tolerance of it, do not. Round pairs are decided in closed form, the
-others by the exact overlap depth of :func:`engine.geometry.overlap_depth`. Any two models
-count, whoever owns them.
+in contact, or within the tolerance of it, do not. Pairs with a round base, and pairs of
+rectangles, are decided in closed form (:func:`engine.geometry.overlapping_by_more_than`), the
+others by the overlap depth of :func:`engine.geometry.overlap_depth`. Any two models count,
+whoever owns them.
 
 >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
 >>> red = Unit("red-u", "red", (Model("red-1", 10.0, 10.0, CircleBase(32)),))
@@ -22,9 +23,8 @@ from engine.geometry import (
     TOLERANCE,
     IntArray,
     ModelTable,
-    clearly_overlapping,
     model_table,
-    overlap_depths,
+    overlapping_by_more_than,
 )
 from engine.model import Scenario
 from engine.spatial import Grid
@@ -69,10 +69,7 @@ def overlapping_pairs(
     i, j = _candidates(table, None if rows is None else first, grid or overlap_grid(table))
     if len(i) == 0:
         return ()
-    shapes = table.shapes
-    crossing = clearly_overlapping(shapes, i, j, TOLERANCE)
-    unclear = np.flatnonzero(~crossing)
-    crossing[unclear] = overlap_depths(shapes, i[unclear], j[unclear]) > TOLERANCE
+    crossing = overlapping_by_more_than(table.shapes, i, j, TOLERANCE)
     ids = table.model_ids
     found = {
         (ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a])

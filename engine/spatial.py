@@ -69,13 +69,14 @@ class Grid:
 
     def pairs(self, rows: IntArray | None = None) -> tuple[IntArray, IntArray]:
         """Candidate row pairs ``(i[k], j[k])``, ``i < j``, each once, holding every pair of
-        centres within :attr:`cell` of each other; with ``rows``, only pairs with one of them."""
+        centres within :attr:`cell` of each other; with ``rows`` (sorted, without repeats), only
+        pairs with one of them."""
         count = len(self.keys)
         if rows is None:
             queried = np.arange(count, dtype=np.int64)
             offsets = _FORWARD
         else:
-            queried = np.unique(rows)
+            queried = rows
             offsets = _OFFSETS
         if count < 2 or len(queried) == 0:
             empty = np.zeros(0, dtype=np.int64)

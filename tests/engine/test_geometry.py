@@ -34,6 +34,7 @@ from engine.geometry import (
     models_overlap,
     overlap_depth,
     overlap_depths,
+    overlapping_by_more_than,
     point_distances,
     shape_arrays,
     shape_distance,
@@ -532,3 +533,77 @@ def test_clearly_overlapping_is_never_wrong_and_often_decides() -> None:
         assert depths[k] == pytest.approx(
             overlap_depth(shapes[rows[k]], shapes[cols[k]]), abs=1e-12
         )
+
+
+@pytest.mark.parametrize("depth", [TOLERANCE, 0.05, 0.3, 0.9])
+def test_overlap_verdicts_equal_the_swept_depth(depth: float) -> None:
+    # Every kind against every kind, crowded so that most pairs overlap; the closed forms must
+    # reach the sweep's verdict wherever the sweep is not within its own resolution of ``depth``.
+    rng = random.Random(11)
+    shapes = [shape_of(_random_model(rng, f"m{k}", 4.0)) for k in range(150)]
+    arrays = shape_arrays(shapes)
+    rows, cols = np.triu_indices(len(shapes), 1)
+    rows, cols = rows.astype(np.int64), cols.astype(np.int64)
+    swept = overlap_depths(arrays, rows, cols)
+    fast = overlapping_by_more_than(arrays, rows, cols, depth)
+    decisive = np.abs(swept - depth) > 1e-8
+    assert np.array_equal(fast[decisive], swept[decisive] > depth)
+    # Pairs with an oval and no disc leave the sweep early, on bounds the sweep's own samples
+    # respect: their verdicts are the sweep's to the last bit, however close to ``depth``.
+    kind = arrays.kind
+    oval_pair = ((kind[rows] == KIND_OVAL) | (kind[cols] == KIND_OVAL)) & (
+        (kind[rows] != KIND_CIRCLE) & (kind[cols] != KIND_CIRCLE)
+    )
+    assert oval_pair.sum() > 1000
+    assert np.array_equal(fast[oval_pair], swept[oval_pair] > depth)
+    near = np.flatnonzero(oval_pair & (np.abs(swept - depth) < 0.05) & (swept > 1e-6))
+    assert len(near) > 0
+    for tight in (0.0, 1e-9, -1e-9):
+        at = swept[near] + tight
+        for k, threshold in zip(near.tolist(), at.tolist(), strict=True):
+            pair_rows, pair_cols = rows[k : k + 1], cols[k : k + 1]
+            verdict = overlapping_by_more_than(arrays, pair_rows, pair_cols, threshold)[0]
+            assert verdict == (swept[k] > threshold)
+    kinds = {
+        (min(p, q), max(p, q))
+        for p, q in zip(kind[rows[fast]].tolist(), kind[cols[fast]].tolist(), strict=True)
+    }
+    assert len(kinds) == 6
+    assert 0 < fast.sum() < len(rows)
+
+
+def test_overlap_verdict_of_a_disc_at_the_boundary_of_each_kind() -> None:
+    r = 0.5
+    for other in (
+        Shape(KIND_RECT, 0.0, 0.0, 1.5, 0.75, math.cos(0.4), math.sin(0.4)),
+        Shape(KIND_OVAL, 0.0, 0.0, 1.5, 0.75, math.cos(0.4), math.sin(0.4)),
+        Shape(KIND_CIRCLE, 0.0, 0.0, 0.75, 0.75),
+    ):
+        for angle in (0.3, 1.2, 2.5, 4.0):
+            # Slide the disc in from afar along ``angle`` until it just touches ``other``.
+            low, high = 0.0, 5.0
+            for _ in range(200):
+                mid = (low + high) / 2
+                disc = Shape(KIND_CIRCLE, mid * math.cos(angle), mid * math.sin(angle), r, r)
+                if shape_distance(other, disc) > 0.0:
+                    high = mid
+                else:
+                    low = mid
+            for inward, expected in ((0.0, False), (0.5e-6, False), (1e-4, True)):
+                at = high - inward
+                disc = Shape(KIND_CIRCLE, at * math.cos(angle), at * math.sin(angle), r, r)
+                pair = np.array([0])
+                verdict = overlapping_by_more_than(
+                    shape_arrays([disc, other]), pair, pair + 1, TOLERANCE
+                )
+                assert verdict.tolist() == [expected], (other.kind, angle, inward)
+                assert (overlap_depth(disc, other) > TOLERANCE) == expected
+
+
+def test_a_disc_centred_in_an_oval_overlaps_by_its_radius_at_least() -> None:
+    oval = Shape(KIND_OVAL, 0.0, 0.0, 2.0, 1.0, math.cos(1.0), math.sin(1.0))
+    arrays = shape_arrays([Shape(KIND_CIRCLE, 0.3, -0.2, 0.25, 0.25), oval])
+    pair = np.array([0])
+    for depth in (0.1, 0.25, 0.4, 0.6, 1.5):
+        swept = float(overlap_depths(arrays, pair, pair + 1)[0])
+        assert overlapping_by_more_than(arrays, pair, pair + 1, depth)[0] == (swept > depth)
