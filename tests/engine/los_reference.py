@@ -257,18 +257,40 @@ def terrain_blockers(scenario: Scenario) -> list[RefBlocker]:
     return [b for b in blockers_for(scenario, "", "") if b.name in {t.id for t in scenario.terrain}]
 
 
-def screens_for(scenario: Scenario, target: Model) -> list[RefBlocker]:
-    """Obscuring areas the target model's base does not overlap (they block at any height)."""
-    shape = model_shape(target)
+def _footprints(piece: object) -> tuple:
+    return (piece.area,)  # type: ignore[attr-defined]
+
+
+def _within(model: Model, polygons: tuple) -> bool:
+    """The base overlaps one of the polygons (sampled base points, or a polygon vertex inside
+    the base, so thin areas are caught too)."""
+    shape = model_shape(model)
+    pts = shape.grid(0.02)
+    for points in polygons:
+        area = RefShape("polygon", 0, 0, points=points)
+        if area.contains(pts[:, 0], pts[:, 1], slack=1e-6).any():
+            return True
+        corners = np.asarray(points, dtype=float)
+        if shape.contains(corners[:, 0], corners[:, 1], slack=1e-6).any():
+            return True
+    return False
+
+
+def screens_for(scenario: Scenario, target: Model, observer: Model | None = None) -> list[RefBlocker]:
+    """Obscuring areas (as blockers at any height) the target model is not within; with an
+    ``observer``, only those neither model is within (the ones that block a sight line)."""
+    if observer is not None and scenario.options.get("obscuring", "block") == "cover-only":
+        return []
     out = []
     for piece in scenario.terrain:
         if not piece.obscuring:
             continue
-        area = RefShape("polygon", 0, 0, points=piece.area)
-        pts = shape.grid(0.02)
-        touching = area.contains(pts[:, 0], pts[:, 1]).any()
-        if not touching:
-            out.append(RefBlocker(piece.id, area, math.inf))
+        polygons = _footprints(piece)
+        if _within(target, polygons) or (observer is not None and _within(observer, polygons)):
+            continue
+        out.extend(
+            RefBlocker(piece.id, RefShape("polygon", 0, 0, points=p), math.inf) for p in polygons
+        )
     return out
 
 
