@@ -276,7 +276,9 @@ def _within(model: Model, polygons: tuple) -> bool:
     return False
 
 
-def screens_for(scenario: Scenario, target: Model, observer: Model | None = None) -> list[RefBlocker]:
+def screens_for(
+    scenario: Scenario, target: Model, observer: Model | None = None
+) -> list[RefBlocker]:
     """Obscuring areas (as blockers at any height) the target model is not within; with an
     ``observer``, only those neither model is within (the ones that block a sight line)."""
     if observer is not None and scenario.options.get("obscuring", "block") == "cover-only":

@@ -293,15 +293,23 @@ def test_obscuring_area_blocks_unless_observer_or_target_is_within() -> None:
     # The observer stands in the woods: it sees out of them, but the target is not fully
     # visible through them (the target is not within), so it has cover.
     inside = pair(
-        scene([infantry("r1", 15, 10)], [infantry("b1", 20, 10)], woods_between,
-              blue_keywords=("VEHICLE",))
+        scene(
+            [infantry("r1", 15, 10)],
+            [infantry("b1", 20, 10)],
+            woods_between,
+            blue_keywords=("VEHICLE",),
+        )
     )
     assert (inside.visible, inside.fully_visible, inside.cover) == (True, False, True)
     # The target stands in the woods: seen, and fully visible (only areas it is not within
     # stop that); a vehicle gets no cover from them.
     target_in = pair(
-        scene([infantry("r1", 10, 10)], [infantry("b1", 15, 10)], woods_between,
-              blue_keywords=("VEHICLE",))
+        scene(
+            [infantry("r1", 10, 10)],
+            [infantry("b1", 15, 10)],
+            woods_between,
+            blue_keywords=("VEHICLE",),
+        )
     )
     assert (target_in.visible, target_in.fully_visible, target_in.cover) == (True, True, False)
 
