@@ -21,8 +21,16 @@ from engine.errors import (
     UnknownReferenceError,
     WarplanError,
 )
-from engine.evaluate import Evaluation, IncrementalEvaluator, evaluate
+from engine.evaluate import (
+    Evaluation,
+    IncrementalEvaluator,
+    RulesInForce,
+    evaluate,
+    rules_in_force,
+)
+from engine.geometry import closest_points, model_closest_point
 from engine.model import Scenario
+from engine.overlaps import base_overlaps
 from engine.scenario_io import (
     dumps_scenario,
     load_scenario,
@@ -43,18 +51,23 @@ __all__ = [
     "Problem",
     "ResolvedDeployment",
     "RulesError",
+    "RulesInForce",
     "Scenario",
     "ScenarioError",
     "UnknownReferenceError",
     "VisibilityEngine",
     "WarplanError",
+    "base_overlaps",
+    "closest_points",
     "deployment_ids",
     "dumps_scenario",
     "evaluate",
     "load_scenario",
     "loads_scenario",
+    "model_closest_point",
     "parse_scenario",
     "resolve_deployment",
+    "rules_in_force",
     "save_scenario",
     "scenario_to_json",
     "validate_path",

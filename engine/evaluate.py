@@ -14,8 +14,8 @@ while a unit is dragged.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -34,9 +34,9 @@ from engine.engagement import (
     engaged_pairs,
     engagement_rules,
 )
-from engine.explain import Explanation, inches
+from engine.explain import Explanation, inches, player_names
 from engine.geometry import FloatArray, IntArray, ModelTable, model_table
-from engine.model import Scenario
+from engine.model import Objective, Scenario
 from engine.objectives import (
     ControlCache,
     ObjectiveControl,
@@ -45,6 +45,66 @@ from engine.objectives import (
     objective_distances,
     objective_rules,
 )
+from engine.overlaps import ModelPair, overlapping_pairs
+
+
+@dataclass(frozen=True)
+class RulesInForce:
+    """The ranges and measures the scenario plays by (its ruleset's, overridden by options):
+    what the app draws its rings with.
+
+    ``measure`` is ``"edge"`` (from the marker's closest point) or ``"centre"``;
+    ``contest_range`` is ``None`` where the ruleset contests at the objective range itself;
+    ``vertical_range`` and ``engagement_vertical`` are ``None`` where heights do not count;
+    ``terrain_objectives``: whether an objective placed on terrain is held from its area.
+
+    >>> from engine.model import Player, Scenario
+    >>> rules = rules_in_force(Scenario("shared-modules", (Player("a"), Player("b"))))
+    >>> rules.objective_range, rules.measure, rules.contest_range, rules.terrain_objectives
+    (3.0, 'centre', 2.0, False)
+    """
+
+    ruleset: str
+    objective_range: float
+    measure: str
+    contest_range: float | None
+    vertical_range: float | None
+    terrain_objectives: bool
+    engagement_horizontal: float
+    engagement_vertical: float | None
+
+    def objective_reach(self, objective: Objective) -> float:
+        """How far from the objective's centre its range reaches (inches)."""
+        return self.objective_range + (objective.radius if self.measure == "edge" else 0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "objective_range": self.objective_range,
+            "measure": self.measure,
+            "contest_range": self.contest_range,
+            "vertical_range": self.vertical_range,
+            "terrain_objectives": self.terrain_objectives,
+            "engagement_range": self.engagement_horizontal,
+            "engagement_vertical_range": self.engagement_vertical,
+        }
+
+
+def rules_in_force(scenario: Scenario) -> RulesInForce:
+    """The :class:`RulesInForce` of ``scenario`` (raises ``RulesError`` on a bad option)."""
+    return _rules_in_force(objective_rules(scenario), engagement_rules(scenario))
+
+
+def _rules_in_force(objectives: ObjectiveRules, engagement: EngagementRules) -> RulesInForce:
+    return RulesInForce(
+        objectives.ruleset,
+        objectives.objective_range,
+        objectives.measure,
+        objectives.separate_contest_range,
+        objectives.vertical_range,
+        objectives.terrain_objectives,
+        engagement.horizontal,
+        engagement.vertical,
+    )
 
 
 @dataclass(frozen=True)
@@ -98,6 +158,24 @@ class UnitRuling:
     def explanation(self) -> Explanation:
         return self.position.explanation
 
+    def ruling_text(self) -> str:
+        """What the rules say about this unit, one fact a line, then the reasons.
+
+        >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+        >>> red = Unit("red-u", "red", (Model("red-m", 10.0, 10.0, CircleBase(32)),))
+        >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red,))
+        >>> print(evaluate(s, visibility=False).unit("red-u").ruling_text().splitlines()[0])
+        Table quarter: SW
+        """
+        facts = [
+            f"Table quarter: {self.quarter or 'none (not wholly within one quarter)'}",
+            f'Within 6" of the centre: {"yes" if self.within_6_of_centre else "no"}',
+            f"Engaged with: {', '.join(self.engaged_with) or 'nobody'}",
+            f"Wholly within deployment zones: {', '.join(self.zones_wholly_within) or 'none'}",
+            f"Territory: {self.territory or 'none'}",
+        ]
+        return "\n".join([*facts, self.explanation.text()])
+
     def to_json(self) -> dict[str, Any]:
         data = self.position.to_json()
         data["engaged_with"] = sorted(self.engaged_with)
@@ -112,6 +190,10 @@ class Evaluation:
     objectives: tuple[ObjectiveControl, ...]
     units: tuple[UnitRuling, ...]
     engagements: Engagements
+    rules: RulesInForce
+    overlaps: tuple[ModelPair, ...]
+    """Pairs of models whose bases overlap (see :mod:`engine.overlaps`), sorted."""
+    player_names: Mapping[str, str]
     visibility: tuple[Any, ...] | None = None
     notes: tuple[str, ...] = ()
 
@@ -120,6 +202,16 @@ class Evaluation:
 
     def unit(self, unit_id: str) -> UnitRuling:
         return next(u for u in self.units if u.id == unit_id)
+
+    def objective_ruling_text(self, objective_id: str) -> str:
+        """One objective's verdict line (``"obj: Red 4 : Blue 2 - Red controls"``), then why."""
+        control = self.objective(objective_id)
+        caption = control.caption(self.player_names).replace("\n", ": ", 1)
+        return f"{caption}\n{control.explanation.text()}"
+
+    def unit_ruling_text(self, unit_id: str) -> str:
+        """One unit's ruling: see :meth:`UnitRuling.ruling_text`."""
+        return self.unit(unit_id).ruling_text()
 
     def to_json(self) -> dict[str, Any]:
         """The contract JSON of ``python -m engine evaluate FILE --json`` (sorted id lists).
@@ -130,6 +222,8 @@ class Evaluation:
             "objectives": [o.to_json() for o in self.objectives],
             "units": [u.to_json() for u in self.units],
             "engagements": self.engagements.to_json(),
+            "rules": self.rules.to_json(),
+            "overlaps": [list(pair) for pair in self.overlaps],
         }
         if self.visibility is not None:
             data["visibility"] = [v.to_json() for v in self.visibility]
@@ -194,13 +288,7 @@ def evaluate(scenario: Scenario, *, visibility: bool = True) -> Evaluation:
     except ImportError:
         return evaluation
     pairs = tuple(module.visibility(scenario))
-    return Evaluation(
-        evaluation.objectives,
-        evaluation.units,
-        evaluation.engagements,
-        pairs,
-        evaluation.notes,
-    )
+    return replace(evaluation, visibility=pairs)
 
 
 class _State:
@@ -217,6 +305,9 @@ class _State:
         self.pairs: tuple[EngagedPair, ...] = engaged_pairs(
             scenario, self.table, self.engagement_rules
         )
+        self.rules = _rules_in_force(self.objective_rules, self.engagement_rules)
+        self.overlaps: tuple[ModelPair, ...] = overlapping_pairs(self.table)
+        self.player_names = player_names(scenario)
         self.control_cache: ControlCache | None = None
         self.changed_rows: IntArray | None = None
         self.rulings: dict[str, UnitRuling] = {}
@@ -244,6 +335,11 @@ class _State:
             ]
             added = set(engaged_pairs(scenario, self.table, self.engagement_rules, rows.tolist()))
             self.pairs = tuple(sorted([*kept, *added], key=lambda p: (p.model_a, p.model_b)))
+            untouched = [
+                p for p in self.overlaps if p[0] not in moved_ids and p[1] not in moved_ids
+            ]
+            fresh_overlaps = overlapping_pairs(self.table, rows.tolist())
+            self.overlaps = tuple(sorted({*untouched, *fresh_overlaps}))
         fresh_positions = positions_of_units(
             scenario, self.table, self.regions, self.areas, unit_indices
         )
@@ -269,7 +365,16 @@ class _State:
         )
         units = tuple(self._ruling(p, engagements.engaged_with(p.id)) for p in self.positions)
         notes = (self.regions.note,) if self.regions.note else ()
-        return Evaluation(objectives, units, engagements, None, notes)
+        return Evaluation(
+            objectives,
+            units,
+            engagements,
+            self.rules,
+            self.overlaps,
+            self.player_names,
+            None,
+            notes,
+        )
 
 
 class IncrementalEvaluator:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from engine.model import Scenario
+
 
 @dataclass(frozen=True)
 class RuleRef:
@@ -75,3 +77,13 @@ def id_list(ids: tuple[str, ...] | list[str]) -> str:
     if len(ids) == 1:
         return ids[0]
     return f"{', '.join(ids[:-1])} and {ids[-1]}"
+
+
+def player_names(scenario: Scenario) -> Mapping[str, str]:
+    """Each player's display name by id (the id where the file gives no name).
+
+    >>> from engine.model import Player, Scenario
+    >>> dict(player_names(Scenario("scrollhammer", (Player("red", "Red"), Player("blue")))))
+    {'red': 'Red', 'blue': 'blue'}
+    """
+    return MappingProxyType({p.id: p.name or p.id for p in scenario.players})

@@ -20,9 +20,9 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TypeAlias
 
 import numpy as np
@@ -31,7 +31,17 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from engine.errors import GeometryError
-from engine.model import MM_PER_INCH, Base, CircleBase, Model, OvalBase, Scenario
+from engine.model import (
+    MM_PER_INCH,
+    Base,
+    CircleBase,
+    Model,
+    OvalBase,
+    Point,
+    Polygon,
+    Scenario,
+    TerrainPiece,
+)
 
 TOLERANCE = 1e-6
 """Inches: "within N" means ``distance <= N + TOLERANCE``."""
@@ -413,6 +423,232 @@ def _triangle_contains_origin(
 
 
 # ---------------------------------------------------------------------------------------------
+# Closest points and overlap depth
+
+
+def shape_closest_point(shape: Shape, px: float, py: float) -> Point:
+    """The point of a placed base closest to ``(px, py)`` (the point itself when inside).
+
+    >>> shape_closest_point(Shape(KIND_CIRCLE, 0.0, 0.0, 1.0, 1.0), 3.0, 0.0)
+    (1.0, 0.0)
+    """
+    if shape_point_distance(shape, px, py) == 0.0:
+        return px, py
+    if shape.kind == KIND_CIRCLE:
+        scale = shape.a / math.hypot(px - shape.x, py - shape.y)
+        return shape.x + (px - shape.x) * scale, shape.y + (py - shape.y) * scale
+    lx, ly = shape.to_local(px, py)
+    if shape.kind == KIND_OVAL:
+        return shape.to_table(*_ellipse_closest_point(shape.a, shape.b, lx, ly))
+    return shape.to_table(min(max(lx, -shape.a), shape.a), min(max(ly, -shape.b), shape.b))
+
+
+def model_closest_point(model: Model, x: float, y: float) -> Point:
+    """The point of a model's base closest to ``(x, y)``; its distance to ``(x, y)`` is
+    :func:`model_point_distance`.
+
+    >>> from engine.model import RectBase
+    >>> model_closest_point(Model("tank", 10.0, 10.0, RectBase(50.8, 25.4)), 14.0, 10.0)
+    (11.0, 10.0)
+    """
+    return shape_closest_point(shape_of(model), x, y)
+
+
+def closest_points(model_a: Model, model_b: Model) -> tuple[Point, Point]:
+    """The closest points of two models' bases: on ``model_a``'s base, then on ``model_b``'s.
+
+    Their distance apart is :func:`model_distance` (circles in closed form, ovals as true
+    ellipses, rectangles exactly). Overlapping bases give twice one point common to both.
+
+    >>> from engine.model import CircleBase, RectBase
+    >>> disc = Model("a", 0.0, 0.0, CircleBase(25.4))
+    >>> tank = Model("b", 5.0, 0.0, RectBase(50.8, 25.4))
+    >>> closest_points(disc, tank)
+    ((0.5, 0.0), (4.0, 0.0))
+    """
+    return shape_closest_points(shape_of(model_a), shape_of(model_b))
+
+
+def shape_closest_points(p: Shape, q: Shape) -> tuple[Point, Point]:
+    """:func:`closest_points` for placed bases."""
+    if shape_distance(p, q) == 0.0:
+        common = _common_point(p, q)
+        return common, common
+    if p.kind == KIND_CIRCLE:
+        on_q = shape_closest_point(q, p.x, p.y)
+        return shape_closest_point(p, *on_q), on_q
+    if q.kind == KIND_CIRCLE:
+        on_p = shape_closest_point(p, q.x, q.y)
+        return on_p, shape_closest_point(q, *on_p)
+    if p.kind == KIND_RECT and q.kind == KIND_RECT:
+        return _rect_rect_closest(p, q)
+    return _gjk_closest(p, q)
+
+
+def _rect_rect_closest(p: Shape, q: Shape) -> tuple[Point, Point]:
+    best: tuple[float, Point, Point] | None = None
+    for first, second, flipped in ((p, q, False), (q, p, True)):
+        for v in first.corners():
+            for e0, e1 in _edges(second.corners()):
+                on_edge = _segment_closest(v, e0, e1)
+                d = math.dist(v, on_edge)
+                if best is None or d < best[0]:
+                    best = (d, on_edge, v) if flipped else (d, v, on_edge)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _segment_closest(v: Point, e0: Point, e1: Point) -> Point:
+    ex, ey = e1[0] - e0[0], e1[1] - e0[1]
+    length2 = ex * ex + ey * ey
+    t = 0.0 if length2 == 0 else ((v[0] - e0[0]) * ex + (v[1] - e0[1]) * ey) / length2
+    t = min(1.0, max(0.0, t))
+    return e0[0] + t * ex, e0[1] + t * ey
+
+
+def _gjk_closest(p: Shape, q: Shape) -> tuple[Point, Point]:
+    """GJK on the exact support functions, keeping each simplex vertex's two support points so
+    the closest point of the simplex gives the closest points of the bases (separated bases)."""
+    vx, vy = p.x - q.x, p.y - q.y
+    simplex: list[tuple[Point, Point, Point]] = []
+    weights: list[float] = []
+    for _ in range(_GJK_ITERATIONS):
+        sp = p.support(-vx, -vy)
+        sq = q.support(vx, vy)
+        w = (sp[0] - sq[0], sp[1] - sq[1])
+        norm_v = math.hypot(vx, vy)
+        if simplex and norm_v - (vx * w[0] + vy * w[1]) / norm_v <= _CONVERGED:
+            break
+        simplex.append((w, sp, sq))
+        simplex, weights = _reduce_simplex(simplex)
+        vx = sum(t * s[0][0] for t, s in zip(weights, simplex, strict=True))
+        vy = sum(t * s[0][1] for t, s in zip(weights, simplex, strict=True))
+    on_p = (
+        sum(t * s[1][0] for t, s in zip(weights, simplex, strict=True)),
+        sum(t * s[1][1] for t, s in zip(weights, simplex, strict=True)),
+    )
+    on_q = (
+        sum(t * s[2][0] for t, s in zip(weights, simplex, strict=True)),
+        sum(t * s[2][1] for t, s in zip(weights, simplex, strict=True)),
+    )
+    return on_p, on_q
+
+
+def _reduce_simplex(
+    simplex: list[tuple[Point, Point, Point]],
+) -> tuple[list[tuple[Point, Point, Point]], list[float]]:
+    """The smallest face of the simplex holding its point closest to the origin, with that
+    point's barycentric weights (the bases are separated, so the origin is outside the hull)."""
+    if len(simplex) == 1:
+        return simplex, [1.0]
+    candidates: list[tuple[float, list[tuple[Point, Point, Point]], list[float]]] = []
+    vertices = simplex[-3:]
+    for i in range(len(vertices)):
+        for j in range(i + 1, len(vertices)):
+            a, b = vertices[i], vertices[j]
+            (ax, ay), (bx, by) = a[0], b[0]
+            ex, ey = bx - ax, by - ay
+            length2 = ex * ex + ey * ey
+            t = 0.0 if length2 == 0 else min(1.0, max(0.0, -(ax * ex + ay * ey) / length2))
+            cx, cy = ax + t * ex, ay + t * ey
+            if t == 0.0:
+                candidates.append((cx * cx + cy * cy, [a], [1.0]))
+            elif t == 1.0:
+                candidates.append((cx * cx + cy * cy, [b], [1.0]))
+            else:
+                candidates.append((cx * cx + cy * cy, [a, b], [1.0 - t, t]))
+    _, face, weights = min(candidates, key=lambda c: c[0])
+    return face, weights
+
+
+def _common_point(p: Shape, q: Shape) -> Point:
+    """A point inside both of two overlapping bases, by alternating projections from the point
+    of ``q`` closest to ``p``'s centre (convex sets: the projections converge into both)."""
+    point = shape_closest_point(q, p.x, p.y)
+    for _ in range(_PROJECTIONS):
+        if shape_point_distance(p, *point) <= _CONVERGED:
+            break
+        point = shape_closest_point(q, *shape_closest_point(p, *point))
+    return point
+
+
+_PROJECTIONS = 5000
+"""Enough alternating projections for bases barely overlapping (convergence is linear, slow
+when the outlines cross at a shallow angle)."""
+
+
+def overlap_depth(p: Shape, q: Shape) -> float:
+    """How deep two placed bases overlap: the shortest move of one that separates them (the
+    distance from the origin to the edge of their Minkowski difference), 0 when they do not.
+
+    Round pairs in closed form; otherwise the smallest support gap over every direction: the
+    rectangles' edge normals (where the minimum sits for straight sides) and a dense sweep of
+    directions refined by golden-section search (the gap is smooth between those normals).
+
+    >>> round(overlap_depth(Shape(KIND_CIRCLE, 0, 0, 1, 1), Shape(KIND_CIRCLE, 1.5, 0, 1, 1)), 9)
+    0.5
+    >>> round(overlap_depth(Shape(KIND_RECT, 0, 0, 1, 1), Shape(KIND_RECT, 1.75, 0.5, 1, 1)), 9)
+    0.25
+    """
+    if p.kind == KIND_CIRCLE and q.kind == KIND_CIRCLE:
+        return max(0.0, p.a + q.a - math.hypot(p.x - q.x, p.y - q.y))
+    if shape_distance(p, q) > 0.0:
+        return 0.0
+
+    def gap(theta: float) -> float:
+        ux, uy = math.cos(theta), math.sin(theta)
+        return -_gap_along(p, q, ux, uy)
+
+    angles = [2.0 * math.pi * k / _DEPTH_SWEEP for k in range(_DEPTH_SWEEP)]
+    for shape in (p, q):
+        if shape.kind == KIND_RECT:
+            base = math.atan2(shape.sin, shape.cos)
+            angles.extend(base + k * math.pi / 2.0 for k in range(4))
+    values = [gap(t) for t in angles]
+    best = min(values)
+    step = 2.0 * math.pi / _DEPTH_SWEEP
+    order = sorted(range(_DEPTH_SWEEP), key=lambda k: values[k])[:_DEPTH_REFINED]
+    for k in order:
+        best = min(best, _golden_minimum(gap, angles[k] - step, angles[k] + step))
+    return max(0.0, best)
+
+
+_DEPTH_SWEEP = 128
+_DEPTH_REFINED = 4
+
+
+def _golden_minimum(f: Callable[[float], float], low: float, high: float) -> float:
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    c, d = high - ratio * (high - low), low + ratio * (high - low)
+    fc, fd = f(c), f(d)
+    for _ in range(80):
+        if fc < fd:
+            high, d, fd = d, c, fc
+            c = high - ratio * (high - low)
+            fc = f(c)
+        else:
+            low, c, fc = c, d, fd
+            d = low + ratio * (high - low)
+            fd = f(d)
+    return min(fc, fd)
+
+
+def models_overlap(a: Model, b: Model) -> bool:
+    """Whether two models' bases overlap by more than :data:`TOLERANCE` (bases exactly in
+    contact, or within the tolerance of it, do not).
+
+    >>> from engine.model import CircleBase
+    >>> d = 32 / 25.4
+    >>> a = Model("a", 0, 0, CircleBase(32))
+    >>> models_overlap(a, Model("b", d, 0, CircleBase(32)))
+    False
+    >>> models_overlap(a, Model("b", d - 1e-4, 0, CircleBase(32)))
+    True
+    """
+    return overlap_depth(shape_of(a), shape_of(b)) > TOLERANCE
+
+
+# ---------------------------------------------------------------------------------------------
 # Bases against areas
 
 
@@ -566,6 +802,39 @@ def model_wholly_within(model: Model, area: AreaLike) -> bool:
     False
     """
     return shape_wholly_within(shape_of(model), prepared_area(area))
+
+
+def terrain_area(piece: TerrainPiece) -> PreparedArea:
+    """A terrain piece's whole terrain area (the union of its footprints), prepared for tests.
+
+    >>> left = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> right = ((3.0, 0.0), (4.0, 0.0), (4.0, 1.0), (3.0, 1.0))
+    >>> terrain_area(TerrainPiece("ruin", left, other_footprints=(right,))).bounds
+    (0.0, 0.0, 4.0, 1.0)
+    """
+    return _footprints_area(piece.footprints)
+
+
+@lru_cache(maxsize=1024)
+def _footprints_area(footprints: tuple[Polygon, ...]) -> PreparedArea:
+    if len(footprints) == 1:
+        return PreparedArea(footprints[0])
+    return PreparedArea(shapely.union_all([shapely.Polygon(p) for p in footprints]))
+
+
+def model_within_terrain(model: Model, piece: TerrainPiece) -> bool:
+    """Whether a model is within a terrain area: part of its base over any of its footprints.
+
+    >>> from engine.model import CircleBase
+    >>> left = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> right = ((3.0, 0.0), (4.0, 0.0), (4.0, 1.0), (3.0, 1.0))
+    >>> piece = TerrainPiece("ruin", left, other_footprints=(right,))
+    >>> model_within_terrain(Model("m", 3.5, 0.5, CircleBase(25.4)), piece)
+    True
+    >>> model_within_terrain(Model("m", 2.0, 0.5, CircleBase(25.4)), piece)
+    False
+    """
+    return shape_overlaps(shape_of(model), terrain_area(piece))
 
 
 def base_outline(model: Model, segments: int = 64) -> shapely.Polygon:

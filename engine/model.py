@@ -218,24 +218,50 @@ class Player:
 # Terrain, objectives, markers, deployment
 
 
+TerrainCategory = Literal["dense", "light"]
+TERRAIN_CATEGORIES: tuple[TerrainCategory, ...] = ("dense", "light")
+
+
 @dataclass(frozen=True)
 class TerrainFeature:
-    """A part of a terrain piece that can block sight (a wall, a container)."""
+    """A part of a terrain piece that can block sight (a wall, a container).
+
+    ``category`` is the label official layouts print (dense or light terrain). It only sets the
+    file's defaults (a dense feature is solid, a light one is not), already resolved into
+    ``solid`` here; it is kept so that a file saves as it was written.
+    """
 
     shape: Polygon
     height: float
     z: float = 0.0
     solid: bool = True
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
+    category: TerrainCategory | None = None
 
     @property
     def top(self) -> float:
         return self.z + self.height
 
+    @property
+    def solid_by_default(self) -> bool:
+        """What ``solid`` is when the file does not say: false only for light terrain."""
+        return self.category != "light"
+
 
 @dataclass(frozen=True)
 class TerrainPiece:
-    """A terrain area (footprint) and the features standing in it."""
+    """A terrain area and the features standing in it.
+
+    The area is one polygon (``area``) or several footprints forming one terrain area: ``area``
+    is then the first of them and ``other_footprints`` the rest. Code that judges "within the
+    terrain area" uses :attr:`footprints` (``engine.geometry.model_within_terrain`` does).
+
+    >>> left = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> right = ((3.0, 0.0), (4.0, 0.0), (4.0, 1.0), (3.0, 1.0))
+    >>> piece = TerrainPiece("ruin", left, other_footprints=(right,))
+    >>> len(piece.footprints), piece.area == left
+    (2, True)
+    """
 
     id: str
     area: Polygon
@@ -244,6 +270,17 @@ class TerrainPiece:
     impassable: bool = False
     features: tuple[TerrainFeature, ...] = ()
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
+    other_footprints: tuple[Polygon, ...] = ()
+
+    @property
+    def footprints(self) -> tuple[Polygon, ...]:
+        """Every polygon of the terrain area: ``area`` first, then ``other_footprints``."""
+        return (self.area, *self.other_footprints)
+
+    @property
+    def obscuring_by_default(self) -> bool:
+        """What ``obscuring`` is when the file does not say: true once a feature has a category."""
+        return any(feature.category is not None for feature in self.features)
 
 
 ObjectiveRole = Literal["home", "central", "expansion", "other"]

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -50,6 +50,8 @@ from engine.model import Objective, Scenario
 
 NEAR_MARGIN = 1.0
 """Models this much beyond a range are reported as "just out" in explanations (inches)."""
+
+Verdict = Literal["controlled", "shared", "contested", "uncontrolled"]
 
 _SECTION = {
     "wh40k-ca2026": "Objective control",
@@ -71,6 +73,22 @@ class ObjectiveRules:
     @property
     def rule(self) -> RuleRef:
         return RuleRef(self.ruleset, _SECTION.get(self.ruleset, "Objective control"))
+
+    @property
+    def terrain_objectives(self) -> bool:
+        """Whether an objective placed on a terrain piece is held from anywhere over its area."""
+        return self.ruleset == "wh40k-ca2026"
+
+    @property
+    def separate_contest_range(self) -> float | None:
+        """The range enemy models contest (or deny) from, where it is not the objective range
+        itself (Shared Scenario Modules always; Scrollhammer only with ``options.contest_range``
+        set apart; Chapter Approved never: OC in range decides)."""
+        if self.ruleset == "shared-modules":
+            return self.contest_range
+        if self.ruleset == "scrollhammer" and self.contest_range != self.objective_range:
+            return self.contest_range
+        return None
 
 
 def objective_rules(scenario: Scenario) -> ObjectiveRules:
@@ -148,6 +166,48 @@ class ObjectiveControl:
     holders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     candidates: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
+    @property
+    def verdict(self) -> Verdict:
+        """``"controlled"`` (one player), ``"shared"`` (both at once), ``"contested"`` (nobody,
+        though both players count something in range) or ``"uncontrolled"``."""
+        if len(self.controlled_by) == 1:
+            return "controlled"
+        if self.controlled_by:
+            return "shared"
+        if all(self.level[p] for p in self.players):
+            return "contested"
+        return "uncontrolled"
+
+    @property
+    def contested(self) -> bool:
+        return self.verdict == "contested"
+
+    def verdict_text(self, names: Mapping[str, str] | None = None) -> str:
+        """The verdict in words: ``"red controls"``, ``"shared"``, ``"contested"``, ``"nobody"``;
+        players by ``names`` (id to display name, the id where missing)."""
+        verdict = self.verdict
+        if verdict == "controlled":
+            return f"{_name(names, self.controlled_by[0])} controls"
+        return "nobody" if verdict == "uncontrolled" else verdict
+
+    def caption(self, names: Mapping[str, str] | None = None) -> str:
+        """The objective, the levels in range and the verdict, on two lines.
+
+        >>> from engine.model import CircleBase, Model, Objective, Player, Scenario, Unit
+        >>> red = Unit("r", "red", (Model("r1", 30.0, 20.0, CircleBase(32)),), oc=2)
+        >>> s = Scenario("wh40k-ca2026", (Player("red", "Red"), Player("blue")), units=(red,),
+        ...              objectives=(Objective("obj", 30.0, 22.0),))
+        >>> print(objective_control(s)[0].caption({"red": "Red"}))
+        obj
+        Red 2 : blue 0 - Red controls
+        """
+        first, second = self.players
+        levels = (
+            f"{_name(names, first)} {self.level[first]:g} : "
+            f"{_name(names, second)} {self.level[second]:g}"
+        )
+        return f"{self.id}\n{levels} - {self.verdict_text(names)}"
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,
@@ -162,6 +222,10 @@ class ObjectiveControl:
     @cached_property
     def explanation(self) -> Explanation:
         return _explain(self)
+
+
+def _name(names: Mapping[str, str] | None, player: str) -> str:
+    return names.get(player, player) if names is not None else player
 
 
 def objective_control(scenario: Scenario) -> tuple[ObjectiveControl, ...]:

@@ -58,6 +58,7 @@ from engine.model import (
     FORMAT_NAME,
     FORMAT_VERSION,
     RULESETS,
+    TERRAIN_CATEGORIES,
     Base,
     Battlefield,
     CircleBase,
@@ -75,6 +76,7 @@ from engine.model import (
     RectBase,
     Ruleset,
     Scenario,
+    TerrainCategory,
     TerrainFeature,
     TerrainPiece,
     Unit,
@@ -251,6 +253,14 @@ def _decode_json(text: str, source: str) -> Any:
         ) from None
     except (ValueError, RecursionError) as error:
         raise ScenarioError([Problem(source, f"not valid JSON: {error}")]) from None
+
+
+def _is_polygon_list(items: Sequence[Any]) -> bool:
+    """Whether a terrain ``area`` array lists polygons (its first item is an array of arrays)."""
+    if not items:
+        return False
+    first = items[0]
+    return isinstance(first, list | tuple) and bool(first) and isinstance(first[0], list | tuple)
 
 
 def _non_finite(value: float) -> str:
@@ -804,27 +814,44 @@ class _Reader:
             return None
         at = _join
         ident = self.identifier(entry["id"], at(path, "id")) if "id" in entry else None
-        area = self.polygon(entry["area"], at(path, "area")) if "area" in entry else None
+        footprints = self.terrain_area(entry["area"], at(path, "area")) if "area" in entry else None
         kind = self.text(entry.get("kind", ""), at(path, "kind"))
-        obscuring = self.flag(entry.get("obscuring", False), at(path, "obscuring"))
         impassable = self.flag(entry.get("impassable", False), at(path, "impassable"))
         features = self.each(entry.get("features", []), at(path, "features"), self.feature)
+        # An area holding light or dense terrain is obscuring unless the file says otherwise.
+        categorised = any(f.category is not None for f in features)
+        obscuring = self.flag(entry.get("obscuring", categorised), at(path, "obscuring"))
         extra = self.extra(entry["extra"], at(path, "extra")) if "extra" in entry else EMPTY
-        if None in (ident, area, kind, obscuring, impassable):
+        if None in (ident, footprints, kind, obscuring, impassable):
             return None
+        first, *others = cast(tuple[Polygon, ...], footprints)
         return TerrainPiece(
             id=cast(str, ident),
-            area=cast(Polygon, area),
+            area=first,
             kind=cast(str, kind),
             obscuring=cast(bool, obscuring),
             impassable=cast(bool, impassable),
             features=features,
             extra=extra,
+            other_footprints=tuple(others),
         )
+
+    def terrain_area(self, value: object, path: str) -> tuple[Polygon, ...] | None:
+        """One polygon, or a list of polygons forming one terrain area (each checked alone)."""
+        items = self.array(value, path)
+        if items is None:
+            return None
+        if not _is_polygon_list(items):
+            polygon = self.polygon(items, path)
+            return None if polygon is None else (polygon,)
+        polygons = [self.polygon(item, _index(path, i)) for i, item in enumerate(items)]
+        if any(p is None for p in polygons):
+            return None
+        return tuple(cast(list[Polygon], polygons))
 
     def feature(self, value: object, path: str) -> TerrainFeature | None:
         entry = self.obj(
-            value, path, ("shape", "height", "z", "solid", "extra"), ("shape", "height")
+            value, path, ("shape", "height", "z", "solid", "category", "extra"), ("shape", "height")
         )
         if entry is None:
             return None
@@ -836,11 +863,21 @@ class _Reader:
             else None
         )
         z = self.number(entry.get("z", 0.0), at(path, "z"), "non-negative")
-        solid = self.flag(entry.get("solid", True), at(path, "solid"))
+        category = (
+            self.choice(entry["category"], at(path, "category"), TERRAIN_CATEGORIES)
+            if "category" in entry
+            else None
+        )
+        # Light terrain does not block sight by default; dense terrain (and no label) does.
+        solid = self.flag(entry.get("solid", category != "light"), at(path, "solid"))
         extra = self.extra(entry["extra"], at(path, "extra")) if "extra" in entry else EMPTY
         if shape is None or height is None or z is None or solid is None:
             return None
-        return TerrainFeature(shape, height, z, solid, extra)
+        if "category" in entry and category is None:
+            return None
+        return TerrainFeature(
+            shape, height, z, solid, extra, category=cast(TerrainCategory | None, category)
+        )
 
     def objective(self, value: object, path: str) -> Objective | None:
         entry = self.obj(value, path, OBJECTIVE_KEYS, ("id", "x", "y"))
@@ -1037,6 +1074,8 @@ OPTION_CHECKS: dict[str, OptionCheck] = {
     "formation_edge_measure": _one_of("wholly", "any"),
     "scout_follow_distance": _distance,
     "annihilation_counts_undeployed": _flag,
+    # Line of sight (engine.visibility): whether obscuring terrain areas block sight.
+    "obscuring": _one_of("block", "cover-only"),
 }
 """Known ``options`` keys and their checks; a new ruleset parameter is one entry here.
 
@@ -1223,9 +1262,12 @@ def _terrain_json(piece: TerrainPiece) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": piece.id}
     if piece.kind:
         entry["kind"] = piece.kind
-    entry["area"] = _points(piece.area)
-    if piece.obscuring:
-        entry["obscuring"] = True
+    if piece.other_footprints:
+        entry["area"] = [_points(polygon) for polygon in piece.footprints]
+    else:
+        entry["area"] = _points(piece.area)
+    if piece.obscuring != piece.obscuring_by_default:
+        entry["obscuring"] = piece.obscuring
     if piece.impassable:
         entry["impassable"] = True
     if piece.features:
@@ -1234,8 +1276,10 @@ def _terrain_json(piece: TerrainPiece) -> dict[str, Any]:
             item: dict[str, Any] = {"shape": _points(feature.shape), "height": feature.height}
             if feature.z != 0:
                 item["z"] = feature.z
-            if not feature.solid:
-                item["solid"] = False
+            if feature.category is not None:
+                item["category"] = feature.category
+            if feature.solid != feature.solid_by_default:
+                item["solid"] = feature.solid
             features.append(_with_extra(item, feature.extra))
         entry["features"] = features
     return _with_extra(entry, piece.extra)

@@ -205,11 +205,18 @@ class ScenarioDocument(QObject):
         self._set_scenario(scenario, previewing=True)
 
     def end_drag(self, text: str) -> None:
-        """Finish a drag: one undo step from where it started (none if nothing moved)."""
+        """Finish a drag: one undo step from where it started (none if nothing moved).
+
+        The previews already show the dropped value, so pushing the step changes nothing and
+        emits nothing by itself; listeners that skip previews (slow panels) still need to hear
+        that the value is final, so ``changed`` is emitted once more, committed, with everything
+        the whole drag changed.
+        """
         origin, self._drag_origin = self._drag_origin, None
         if origin is None or origin is self._scenario:
             return
         self.undo_stack.push(ReplaceScenarioCommand(self, origin, self._scenario, text))
+        self.changed.emit(diff_scenarios(origin, self._scenario))
 
     def cancel_drag(self) -> None:
         origin, self._drag_origin = self._drag_origin, None

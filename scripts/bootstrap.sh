@@ -39,7 +39,14 @@ warplan_python_ok() {
     "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' 2>/dev/null
 }
 
+# Debian 12's own python3 is 3.11; a bare container has none, and no CA bundle for pip either.
+WARPLAN_APT_PYTHON="python3 python3-venv ca-certificates"
+
 warplan_make_venv() {
+    if ! warplan_python_ok; then
+        warplan_apt_install $WARPLAN_APT_PYTHON || true
+        command -v python3.11 >/dev/null 2>&1 && PYTHON=python3.11
+    fi
     if ! warplan_python_ok; then
         echo "warplan: needs Python 3.11 (found: $("$PYTHON" --version 2>&1))" >&2
         return 1

@@ -11,7 +11,7 @@ import pytest
 from deployment_fixtures import RED_SOUTH_BLUE_NORTH
 
 from benchmarks.stress import make_stress_scenario
-from engine.evaluate import IncrementalEvaluator, evaluate
+from engine.evaluate import IncrementalEvaluator, evaluate, rules_in_force
 from engine.model import (
     CircleBase,
     Model,
@@ -169,3 +169,85 @@ def test_naive_baseline_agrees_with_the_exact_rules_away_from_boundaries() -> No
     for unit in exact.units:
         if naive["quarters"][unit.id] is not None:
             assert naive["quarters"][unit.id] == unit.quarter
+
+
+# ---------------------------------------------------------------------------------------------
+# What the app draws and shows
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "expected"),
+    [
+        ("wh40k-ca2026", {}, (3.0, "edge", None, 5.0, True, 2.0, 5.0)),
+        ("shared-modules", {}, (3.0, "centre", 2.0, None, False, 2.0, None)),
+        ("scrollhammer", {}, (3.0, "centre", None, None, False, 1 / 25.4, None)),
+        (
+            "scrollhammer",
+            {"objective_measure": "edge", "contest_range": 4, "engagement_range": 0.5},
+            (3.0, "edge", 4.0, None, False, 0.5, None),
+        ),
+        (
+            "wh40k-ca2026",
+            {"objective_range": 6, "vertical_range": 2, "engagement_vertical_range": 3},
+            (6.0, "edge", None, 2.0, True, 2.0, 3.0),
+        ),
+        ("shared-modules", {"contest_range": 1}, (3.0, "centre", 1.0, None, False, 2.0, None)),
+    ],
+)
+def test_rules_in_force_per_ruleset_and_options(
+    ruleset: str, options: dict[str, object], expected: tuple[object, ...]
+) -> None:
+    scenario = dataclasses.replace(
+        small_scenario(), ruleset=ruleset, options=MappingProxyType(options)
+    )
+    rules = evaluate(scenario, visibility=False).rules
+    assert (
+        rules.objective_range,
+        rules.measure,
+        rules.contest_range,
+        rules.vertical_range,
+        rules.terrain_objectives,
+        rules.engagement_horizontal,
+        rules.engagement_vertical,
+    ) == pytest.approx(expected)
+    assert rules == rules_in_force(scenario)
+    assert evaluate(scenario, visibility=False).to_json()["rules"]["measure"] == expected[1]
+
+
+def test_objective_reach_adds_the_marker_when_measured_from_its_edge() -> None:
+    scenario = small_scenario()
+    objective = scenario.objectives[0]
+    rules = rules_in_force(scenario)
+    assert rules.objective_reach(objective) == pytest.approx(3.0 + objective.radius)
+    centre = rules_in_force(
+        dataclasses.replace(scenario, options=MappingProxyType({"objective_measure": "centre"}))
+    )
+    assert centre.objective_reach(objective) == 3.0
+
+
+def test_unit_and_objective_ruling_texts() -> None:
+    scenario = dataclasses.replace(
+        small_scenario(),
+        players=(Player("red", "Red", role="attacker"), Player("blue", "Blue", role="defender")),
+    )
+    evaluation = evaluate(scenario, visibility=False)
+    text = evaluation.unit_ruling_text("red-intercessors")
+    lines = text.splitlines()
+    assert lines[0] == "Table quarter: SW"
+    assert "Engaged with: blue-boyz" in lines
+    assert lines[5] == evaluation.unit("red-intercessors").explanation.text().splitlines()[0]
+    unengaged = evaluation.unit_ruling_text("blue-tank")
+    assert "Engaged with: nobody" in unengaged.splitlines()
+    objective = evaluation.objective_ruling_text("obj-centre")
+    control = evaluation.objective("obj-centre")
+    assert objective.splitlines()[0] == control.caption(evaluation.player_names).replace("\n", ": ")
+    assert objective.splitlines()[0].startswith("obj-centre: Red ")
+    assert objective.endswith(control.explanation.text())
+
+
+def test_evaluate_json_lists_overlapping_bases() -> None:
+    crowded = small_scenario()  # red-i1 and red-i2 stand 1" apart on 32 mm bases
+    data = evaluate(crowded, visibility=False).to_json()
+    assert data["overlaps"] == [["red-i1", "red-i2"]]
+    spaced = crowded.with_models([crowded.model("red-i1").placed(29.5, 19.5)])
+    assert evaluate(spaced, visibility=False).to_json()["overlaps"] == []

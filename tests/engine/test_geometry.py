@@ -21,16 +21,21 @@ from engine.geometry import (
     area_relations,
     base_outline,
     close_pairs,
+    closest_points,
     ellipse_point_distance,
     gjk_distance,
     model_circle_distance,
+    model_closest_point,
     model_distance,
     model_overlaps,
     model_point_distance,
     model_wholly_within,
+    models_overlap,
+    overlap_depth,
     point_distances,
     shape_arrays,
     shape_distance,
+    shape_of,
     shape_overlaps,
     shape_point_distance,
     shape_wholly_within,
@@ -225,7 +230,7 @@ def test_point_distance_boundaries(base: object, rotation: float, limit: float) 
     ],
 )
 def test_base_to_base_boundary(other: Model) -> None:
-    a, _b = (other.base.semi_axes if isinstance(other.base, OvalBase) else (0.0, 0.0))
+    a, _b = other.base.semi_axes if isinstance(other.base, OvalBase) else (0.0, 0.0)
     reach = (
         other.base.radius
         if isinstance(other.base, CircleBase)
@@ -359,3 +364,151 @@ def test_base_outline_is_for_drawing() -> None:
     outline = base_outline(Model("m", 0, 0, OvalBase(50.8, 25.4)), segments=256)
     assert outline.area == pytest.approx(math.pi * 1.0 * 0.5, rel=1e-3)
     assert base_outline(Model("t", 0, 0, RectBase(50.8, 25.4))).area == pytest.approx(2.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Closest points and overlap depth
+
+
+def _random_model(rng: random.Random, name: str, spread: float) -> Model:
+    kind = rng.randrange(3)
+    base: CircleBase | OvalBase | RectBase
+    if kind == 0:
+        base = CircleBase(rng.uniform(20, 60))
+    elif kind == 1:
+        base = OvalBase(rng.uniform(30, 120), rng.uniform(20, 70))
+    else:
+        base = RectBase(rng.uniform(30, 150), rng.uniform(20, 90))
+    return Model(
+        name, rng.uniform(0, spread), rng.uniform(0, spread), base, rotation=rng.uniform(0, 360)
+    )
+
+
+def test_closest_points_of_two_circles_lie_on_the_centre_line() -> None:
+    a = Model("a", 0.0, 0.0, CircleBase(25.4))
+    b = Model("b", 3.0, 4.0, CircleBase(50.8))
+    pa, pb = closest_points(a, b)
+    assert pa == pytest.approx((0.3, 0.4), abs=1e-12)
+    assert pb == pytest.approx((3.0 - 0.6, 4.0 - 0.8), abs=1e-12)
+    assert math.dist(pa, pb) == pytest.approx(model_distance(a, b), abs=1e-12)
+
+
+def test_closest_points_of_an_oval_and_a_circle_are_exact() -> None:
+    # An ellipse 2" x 1" (semi-axes 1 and 0.5) facing east; a 1" disc due north of its centre.
+    oval = Model("o", 10.0, 10.0, OvalBase(50.8, 25.4))
+    disc = Model("d", 10.0, 13.0, CircleBase(25.4))
+    pa, pb = closest_points(oval, disc)
+    assert pa == pytest.approx((10.0, 10.5), abs=1e-12)
+    assert pb == pytest.approx((10.0, 12.5), abs=1e-12)
+
+
+def test_closest_points_of_rotated_rectangles_find_the_corner() -> None:
+    square = Model("s", 0.0, 0.0, RectBase(50.8, 50.8))
+    diamond = Model("d", 4.0, 0.0, RectBase(50.8, 50.8), rotation=45.0)
+    pa, pb = closest_points(square, diamond)
+    assert pa[0] == pytest.approx(1.0, abs=1e-12)
+    assert pb == pytest.approx((4.0 - math.sqrt(2.0), 0.0), abs=1e-12)
+    assert math.dist(pa, pb) == pytest.approx(model_distance(square, diamond), abs=1e-12)
+
+
+def test_closest_points_agree_with_model_distance_for_every_pair_of_kinds() -> None:
+    rng = random.Random(20261201)
+    separated = overlapping = 0
+    for k in range(600):
+        a, b = _random_model(rng, f"a{k}", 8.0), _random_model(rng, f"b{k}", 8.0)
+        pa, pb = closest_points(a, b)
+        assert model_point_distance(a, *pa) <= 1e-9
+        assert model_point_distance(b, *pb) <= 1e-9
+        distance = model_distance(a, b)
+        if distance == 0.0:
+            overlapping += 1
+            assert pa == pb
+        else:
+            separated += 1
+            assert math.dist(pa, pb) == pytest.approx(distance, abs=1e-9)
+            # Each point is the closest point of its base to the other point.
+            assert model_point_distance(a, *pb) == pytest.approx(distance, abs=1e-9)
+            assert model_point_distance(b, *pa) == pytest.approx(distance, abs=1e-9)
+    assert separated > 100
+    assert overlapping > 100
+
+
+def test_model_closest_point_to_a_free_point() -> None:
+    oval = Model("o", 0.0, 0.0, OvalBase(50.8, 25.4), rotation=90.0)
+    assert model_closest_point(oval, 0.0, 5.0) == pytest.approx((0.0, 1.0), abs=1e-12)
+    assert model_closest_point(oval, 0.1, 0.1) == (0.1, 0.1)
+    rng = random.Random(7)
+    for k in range(200):
+        m = _random_model(rng, f"m{k}", 4.0)
+        x, y = rng.uniform(-4, 8), rng.uniform(-4, 8)
+        point = model_closest_point(m, x, y)
+        assert math.dist(point, (x, y)) == pytest.approx(model_point_distance(m, x, y), abs=1e-9)
+
+
+def test_overlap_depth_of_circles_and_squares_in_closed_form() -> None:
+    r = 0.5
+    assert overlap_depth(
+        Shape(KIND_CIRCLE, 0, 0, r, r), Shape(KIND_CIRCLE, 0.9, 0, r, r)
+    ) == pytest.approx(0.1, abs=1e-12)
+    square = Shape(KIND_RECT, 0.0, 0.0, 1.0, 1.0)
+    assert overlap_depth(square, Shape(KIND_RECT, 1.9, 0.3, 1.0, 1.0)) == pytest.approx(
+        0.1, abs=1e-9
+    )
+    # A disc over a square's corner: the shortest escape runs along the diagonal.
+    disc = Shape(KIND_CIRCLE, 1.5, 1.5, 1.0, 1.0)
+    assert overlap_depth(square, disc) == pytest.approx(1.0 - math.sqrt(0.5), abs=1e-9)
+    assert overlap_depth(square, Shape(KIND_RECT, 2.5, 0.0, 1.0, 1.0)) == 0.0
+
+
+def test_overlap_depth_is_the_shortest_separating_move() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for k in range(300):
+        a, b = _random_model(rng, f"a{k}", 3.0), _random_model(rng, f"b{k}", 3.0)
+        p, q = shape_of(a), shape_of(b)
+        if shape_distance(p, q) > 0:
+            continue
+        depth = overlap_depth(p, q)
+        sweep = min(shape_support_gap(p, q, 2 * math.pi * t / 3600) for t in range(3600))
+        # No sampled direction separates them with a shorter move...
+        assert depth <= sweep + 1e-12
+        # ...and moving ``q`` any less than the depth, in any direction, leaves them touching.
+        for t in range(16):
+            angle = 2 * math.pi * t / 16
+            short = max(depth - 1e-6, 0.0)
+            moved = replace(q, x=q.x + short * math.cos(angle), y=q.y + short * math.sin(angle))
+            assert shape_distance(p, moved) <= 1e-9
+        checked += 1
+    assert checked > 50
+
+
+def shape_support_gap(p: Shape, q: Shape, angle: float) -> float:
+    """How far ``q`` must move along ``angle`` to clear ``p`` (the overlap along it)."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    return _support_dot(p, ux, uy) + _support_dot(q, -ux, -uy)
+
+
+def _support_dot(shape: Shape, ux: float, uy: float) -> float:
+    sx, sy = shape.support(ux, uy)
+    return sx * ux + sy * uy
+
+
+@pytest.mark.parametrize(
+    ("base", "rotation"),
+    [(CircleBase(32), 0.0), (OvalBase(60, 35), 30.0), (RectBase(80, 50), 0.0)],
+)
+def test_models_overlap_boundary_contact_is_not_an_overlap(base: object, rotation: float) -> None:
+    left = Model("l", 10.0, 10.0, base, rotation=rotation)  # type: ignore[arg-type]
+    right = Model("r", 10.0, 10.0, base, rotation=rotation)  # type: ignore[arg-type]
+    # Slide ``right`` east until the bases just touch (bisection on the exact distance).
+    low, high = 0.0, 10.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if model_distance(left, right.placed(10.0 + mid, 10.0)) > 0.0:
+            high = mid
+        else:
+            low = mid
+    touching = high
+    assert not models_overlap(left, right.placed(10.0 + touching, 10.0))
+    assert not models_overlap(left, right.placed(10.0 + touching - 0.5e-6, 10.0))
+    assert models_overlap(left, right.placed(10.0 + touching - 1e-4, 10.0))

@@ -122,9 +122,7 @@ def test_wh40k_summed_oc_ties_and_battle_shock() -> None:
     assert control.controlled_by == ("blue",)
     assert control.level == {"red": 4, "blue": 5}
 
-    shocked = Unit(
-        red.id, red.player, red.models, oc=2, status=UnitStatus(battle_shocked=True)
-    )
+    shocked = Unit(red.id, red.player, red.models, oc=2, status=UnitStatus(battle_shocked=True))
     control = objective_control(scenario("wh40k-ca2026", (shocked, blue)))[0]
     assert control.level == {"red": 0, "blue": 4}
     assert control.controlled_by == ("blue",)
@@ -263,12 +261,8 @@ def test_scrollhammer_scoring_and_denial() -> None:
     control = objective_control(scenario("scrollhammer", (red, blue_denier)))[0]
     assert control.controlled_by == ()
     assert "denied by enemy denial models blue-d-m0" in control.explanation.text()
-    falling = Unit(
-        "blue-d", "blue", blue_denier.models, status=UnitStatus(falling_back=True)
-    )
-    assert objective_control(scenario("scrollhammer", (red, falling)))[0].controlled_by == (
-        "red",
-    )
+    falling = Unit("blue-d", "blue", blue_denier.models, status=UnitStatus(falling_back=True))
+    assert objective_control(scenario("scrollhammer", (red, falling)))[0].controlled_by == ("red",)
     not_denial = Unit("blue-d", "blue", blue_denier.models, denial=False)
     assert objective_control(scenario("scrollhammer", (red, not_denial)))[0].controlled_by == (
         "red",
@@ -307,3 +301,50 @@ def test_level_counts_models_in_range_outside_wh40k() -> None:
     control = objective_control(scenario("scrollhammer", (red,)))[0]
     assert control.level == {"red": 2, "blue": 0}
     assert control.in_range == {"red": ("red-u-m0", "red-u-m1"), "blue": ()}
+
+
+# ---------------------------------------------------------------------------------------------
+# The verdict the app shows
+
+
+def test_verdicts_in_chapter_approved() -> None:
+    red = unit("red", "red", [(30.0, 19.0)], oc=2)
+    blue = unit("blue", "blue", [(30.0, 25.0)], oc=2)
+    far_blue = unit("blue", "blue", [(50.0, 25.0)], oc=2)
+    shocked = unit("blue", "blue", [(30.0, 25.0)], oc=2, status=UnitStatus(battle_shocked=True))
+    assert objective_control(scenario("wh40k-ca2026", (red, blue)))[0].verdict == "contested"
+    held = objective_control(scenario("wh40k-ca2026", (red, far_blue)))[0]
+    assert (held.verdict, held.contested) == ("controlled", False)
+    assert held.verdict_text({"red": "Red"}) == "Red controls"
+    # A battle-shocked unit in range counts OC 0: it claims nothing, so nobody contests.
+    alone = objective_control(scenario("wh40k-ca2026", (red, shocked)))[0]
+    assert alone.verdict == "controlled"
+    empty = objective_control(scenario("wh40k-ca2026", ()))[0]
+    assert (empty.verdict, empty.verdict_text()) == ("uncontrolled", "nobody")
+    assert empty.caption() == "obj\nred 0 : blue 0 - nobody"
+
+
+def test_shared_control_is_its_own_verdict() -> None:
+    # Shared Scenario Modules: held within 3" of the centre, contested within 2".
+    r = ROUND_32.radius
+    red = unit("red", "red", [(30.0, 22.0 - 2.5 - r)])
+    blue = unit("blue", "blue", [(30.0, 22.0 + 2.5 + r)])
+    both = objective_control(scenario("shared-modules", (red, blue)))[0]
+    assert both.controlled_by == ("red", "blue")
+    assert (both.verdict, both.verdict_text()) == ("shared", "shared")
+    close_blue = unit("blue", "blue", [(30.0, 22.0 + 1.5 + r)])
+    # Blue within 2" contests Red; Red at 2.5" holds but cannot contest Blue.
+    blue_holds = objective_control(scenario("shared-modules", (red, close_blue)))[0]
+    assert (blue_holds.controlled_by, blue_holds.verdict) == (("blue",), "controlled")
+    closer_red = unit("red", "red", [(30.0, 22.0 - 1.5 - r)])
+    neither = objective_control(scenario("shared-modules", (closer_red, close_blue)))[0]
+    assert (neither.controlled_by, neither.verdict) == ((), "contested")
+    assert neither.caption({"red": "Red", "blue": "Blue"}) == "obj\nRed 1 : Blue 1 - contested"
+
+
+def test_scrollhammer_denied_objective_is_contested() -> None:
+    red = unit("red", "red", [(30.0, 20.0)], keywords=("CORE",))
+    blue = unit("blue", "blue", [(30.0, 24.0)], keywords=("CORE",))
+    control = objective_control(scenario("scrollhammer", (red, blue)))[0]
+    assert control.controlled_by == ()
+    assert control.verdict == "contested"

@@ -61,6 +61,24 @@ def test_a_drag_is_one_undo_step_and_cancel_restores(qapp) -> None:
     assert doc.undo_stack.count() == 1
 
 
+def test_a_drop_reaches_listeners_that_skip_previews(qapp) -> None:
+    doc = ScenarioDocument(duel_scenario())
+    committed = []
+    doc.changed.connect(lambda change: None if change.previewing else committed.append(change))
+    origin = doc.scenario
+    for step in range(1, 4):
+        doc.preview(origin.with_unit_moved("red-squad", step * 0.5, 0.0))
+    assert committed == []
+    doc.end_drag("Move red-squad")
+    assert len(committed) == 1
+    assert committed[0].units == frozenset({"red-squad"})
+    assert committed[0].only_units_moved
+    doc.begin_drag()
+    doc.end_drag("Move nothing")
+    assert len(committed) == 1
+    assert doc.undo_stack.count() == 1
+
+
 def test_nudges_with_the_same_key_merge(qapp) -> None:
     doc = ScenarioDocument(duel_scenario())
     for _ in range(4):

@@ -14,7 +14,9 @@ Modules and key API:
 - :mod:`.terrain_setup`: ``roll_terrain_density``, ``check_terrain_setup(scenario, densities)``
   (density limits, majority section, 3" spacing, centre kept clear), ``next_terrain_placer``.
 - :mod:`.objective_placement`: ``objective_placement_violations(scenario)``,
-  ``violations_if_placed(scenario, objective)``, ``smallest_nudge(scenario, objective_id)``.
+  ``violations_if_placed(scenario, objective)``, ``smallest_nudge(scenario, objective_id)``,
+  ``placement_fix(scenario, objective_id)`` (a nudge of the others, else the nearest legal
+  spot: ``legal_spot``).
 - :mod:`.control`: ``scrollhammer_control(scenario, declared=None)`` (scoring / denial units,
   one objective per unit, the player's declared choice, maximum matching otherwise).
 - :mod:`.night_fighting`: ``night_fighting_band(distance)``, ``night_fighting_view(scenario,
@@ -83,7 +85,10 @@ from engine.rulesets.scrollhammer.missions import (
 )
 from engine.rulesets.scrollhammer.night_fighting import night_fighting_band, night_fighting_view
 from engine.rulesets.scrollhammer.objective_placement import (
+    PlacementFix,
+    legal_spot,
     objective_placement_violations,
+    placement_fix,
     smallest_nudge,
     violations_if_placed,
 )
@@ -149,6 +154,9 @@ __all__ = [
     "night_fighting_turns",
     "night_fighting_view",
     "objective_placement_violations",
+    "placement_fix",
+    "legal_spot",
+    "PlacementFix",
     "ongoing_reserves_return_turn",
     "relic_chart",
     "relic_table",

@@ -309,3 +309,123 @@ def _grid(low: float, high: float, step: float) -> list[float]:
         return []
     count = int((high - low) / step)
     return [low + i * step for i in range(count + 1)]
+
+
+# ---------------------------------------------------------------------------------------------
+# One fix per objective that breaks the rules
+
+SEARCH_STEP = 0.05
+"""Inches between candidate points along a search ring."""
+COARSE_STEP = 0.25
+"""Inches between search rings until one holds a legal spot..."""
+FINE_STEP = 0.01
+"""...then inches between rings inside that one."""
+SEARCH_REACH = 24.0
+"""The farthest (inches) the nearest legal spot is looked for."""
+
+
+@dataclass(frozen=True)
+class PlacementFix:
+    """A fix for an objective that breaks the placement rules: where objectives go, and why."""
+
+    objective_id: str
+    text: str
+    positions: Mapping[str, Point]
+    """Objective id to its new centre, for every objective the fix moves."""
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        """The scenario with the objectives of :attr:`positions` moved there."""
+        objectives = tuple(
+            replace(o, x=self.positions[o.id][0], y=self.positions[o.id][1])
+            if o.id in self.positions
+            else o
+            for o in scenario.objectives
+        )
+        return replace(scenario, objectives=objectives)
+
+
+def placement_fix(scenario: Scenario, objective_id: str) -> PlacementFix | None:
+    """The smallest fix for ``objective_id``: when its own spot is legal (only the spacing to
+    other objectives fails), nudge the others (:func:`smallest_nudge`); else move it to the
+    nearest legal spot (:func:`legal_spot`). ``None`` when neither is found.
+
+    >>> from engine.model import Battlefield, Objective, Player, Scenario
+    >>> s = Scenario("scrollhammer", (Player("red"), Player("blue")), Battlefield(72, 48),
+    ...              objectives=(Objective("o1", 4.0, 24.0), Objective("o2", 36.0, 24.0)))
+    >>> fix = placement_fix(s, "o1")
+    >>> fix.text, fix.positions["o1"][0] > 6.0
+    ('Move o1 2.001" to the nearest legal spot', True)
+    """
+    objective = scenario.objective(objective_id)
+    objective_ids = {o.id for o in scenario.objectives}
+    own = [
+        v
+        for v in violations_if_placed(scenario, objective)
+        if len(v.items) < 2 or v.items[1] not in objective_ids
+    ]
+    if not own:
+        nudge = smallest_nudge(scenario, objective_id, at=(objective.x, objective.y))
+        if nudge is not None:
+            moved = ", ".join(
+                f"{oid} {inches(math.dist(a, b))}" for oid, (a, b) in sorted(nudge.moves.items())
+            )
+            positions = {oid: to for oid, (_, to) in nudge.moves.items()}
+            positions[objective_id] = nudge.position
+            return PlacementFix(
+                objective_id, f"Nudge {moved} so {objective_id} fits here", positions
+            )
+    spot = legal_spot(scenario, objective_id)
+    if spot is None:
+        return None
+    distance = math.dist((objective.x, objective.y), spot)
+    return PlacementFix(
+        objective_id,
+        f"Move {objective_id} {inches(round(distance, 4))} to the nearest legal spot",
+        {objective_id: spot},
+    )
+
+
+def legal_spot(scenario: Scenario, objective_id: str) -> Point | None:
+    """The nearest position where the objective breaks no placement rule (others unmoved).
+
+    First the closed-form pull back inside the edge band; then rings of growing radius around
+    it (:data:`COARSE_STEP` apart, then :data:`FINE_STEP` apart inside the first ring that
+    holds a legal spot), each candidate checked by the wordless placement test, and the winner
+    confirmed by :func:`violations_if_placed`. ``None`` beyond :data:`SEARCH_REACH`.
+    """
+    objective = scenario.objective(objective_id)
+    rules = _rules(scenario)
+    rim = objective.radius if rules.by_edge else 0.0
+    others = [(o.x, o.y, o.radius) for o in scenario.objectives if o.id != objective_id]
+    margin = rules.edge + rim + NUDGE_MARGIN
+    start = (
+        min(max(objective.x, margin), rules.width - margin),
+        min(max(objective.y, margin), rules.depth - margin),
+    )
+
+    def fits(x: float, y: float) -> bool:
+        return _fits(rules, x, y, objective.radius, others)
+
+    def first_on_ring(radius: float) -> Point | None:
+        steps = max(24, int(2 * math.pi * radius / SEARCH_STEP))
+        found = [
+            (start[0] + radius * math.cos(a), start[1] + radius * math.sin(a))
+            for a in (2 * math.pi * k / steps for k in range(steps))
+        ]
+        legal = [p for p in found if fits(*p)]
+        if not legal:
+            return None
+        return min(legal, key=lambda p: math.dist(p, (objective.x, objective.y)))
+
+    spot: Point | None = start if fits(*start) else None
+    radius = COARSE_STEP
+    while spot is None and radius <= SEARCH_REACH:
+        if first_on_ring(radius) is not None:
+            fine = radius - COARSE_STEP
+            while spot is None and fine <= radius + 1e-9:
+                fine += FINE_STEP
+                spot = first_on_ring(fine)
+        radius += COARSE_STEP
+    if spot is None or violations_if_placed(scenario, replace(objective, x=spot[0], y=spot[1])):
+        return None
+    return spot

@@ -21,14 +21,14 @@ True
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import shapely
 from shapely.ops import linemerge
 
+from engine.dice import Roll, d6, roll_off, stream
 from engine.errors import RulesError, UnknownReferenceError
 from engine.model import Objective, Point, Scenario, freeze
 from engine.rulesets.wh40k_ca2026.cards import (
@@ -39,22 +39,12 @@ from engine.rulesets.wh40k_ca2026.cards import (
     twist,
     twists,
 )
+from engine.scenario_edits import without_options
 
 CENTRAL_OFFSET = 6.0
 """Inches either side of the centre for the two central objective points (D6 roll of 6)."""
 
 TwistRequest = Literal["none", "random"] | str
-
-
-@dataclass(frozen=True)
-class Roll:
-    """A roll-off: each player's D6 per attempt (ties roll again) and the winner."""
-
-    rolls: tuple[tuple[int, int], ...]
-    winner: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rolls": [list(r) for r in self.rolls], "winner": self.winner}
 
 
 @dataclass(frozen=True)
@@ -150,35 +140,10 @@ class MissionSetup:
 # Dice
 
 
-def _stream(seed: int, step: str) -> random.Random:
-    return random.Random(f"{seed}:{step}")
-
-
-def d6(seed: int, step: str, count: int = 1) -> tuple[int, ...]:
-    """``count`` D6 rolls of the named step of a seeded set-up.
-
-    >>> d6(1, "central") == d6(1, "central")
-    True
-    """
-    rng = _stream(seed, step)
-    return tuple(rng.randint(1, 6) for _ in range(count))
-
-
-def roll_off(seed: int, step: str, players: tuple[str, str]) -> Roll:
-    """Both players roll a D6; the highest wins; a tie rolls again (core rules 01.05.05)."""
-    rng = _stream(seed, step)
-    rolls: list[tuple[int, int]] = []
-    while True:
-        pair = (rng.randint(1, 6), rng.randint(1, 6))
-        rolls.append(pair)
-        if pair[0] != pair[1]:
-            return Roll(tuple(rolls), players[0] if pair[0] > pair[1] else players[1])
-
-
 def mirrored_world_roll(seed: int) -> tuple[str, tuple[int, ...]]:
     """The Mirrored World D6 table, re-rolling 6: the Primary and every roll made."""
     table = twist("mirrored-world").effect["choices"]
-    rng = _stream(seed, "mirrored-world")
+    rng = stream(seed, "mirrored-world")
     rolls: list[int] = []
     while True:
         rolls.append(rng.randint(1, 6))
@@ -209,7 +174,7 @@ def _resolve_twist(seed: int, request: str | None) -> str | None:
         return None
     if request == "random":
         ids = [t.id for t in twists()]
-        return ids[_stream(seed, "twist").randrange(len(ids))]
+        return ids[stream(seed, "twist").randrange(len(ids))]
     return twist(request).id
 
 
@@ -244,7 +209,7 @@ def generate_mission(
     second = _player_setup(players[1], force_dispositions[1], force_dispositions[0], primaries[1])
     deck = [d for d, _ in deployment_deck()]
     if deployment is None:
-        chosen_deployment = deck[_stream(seed, "deployment").randrange(len(deck))]
+        chosen_deployment = deck[stream(seed, "deployment").randrange(len(deck))]
     elif deployment in deck:
         chosen_deployment = deployment
     else:
@@ -432,6 +397,45 @@ def terrain_objectives(scenario: Scenario) -> dict[str, str]:
     return found
 
 
+def new_game(
+    scenario: Scenario,
+    *,
+    seed: int,
+    force_dispositions: tuple[str | None, str | None],
+    primaries: tuple[str | None, str | None] = (None, None),
+    deployment: str | None = None,
+    twist_request: str | None = "none",
+    mirrored_choice: str | None = None,
+    swap_primaries: bool = True,
+    winner_chooses: Literal["attacker", "defender"] = "attacker",
+    dropped_options: Iterable[str] = (),
+) -> Scenario:
+    """``scenario`` set up as a new Chapter Approved 2026-27 game: :func:`generate_mission`
+    with these choices, then :func:`apply_setup`; ``dropped_options``: option keys of other
+    rule systems to remove.
+
+    >>> from engine.model import Player
+    >>> blank = Scenario("scrollhammer", (Player("red"), Player("blue")))
+    >>> dispositions = ("Take and Hold", "Purge the Foe")
+    >>> game = new_game(blank, seed=3, force_dispositions=dispositions)
+    >>> game.ruleset, game.game["battle_round"]
+    ('wh40k-ca2026', 1)
+    """
+    setup = generate_mission(
+        scenario.player_ids(),
+        force_dispositions,
+        seed,
+        primaries=primaries,
+        deployment=deployment,
+        twist_request=twist_request,
+        mirrored_choice=mirrored_choice,
+        swap_primaries=swap_primaries,
+        winner_chooses=winner_chooses,
+    )
+    staged = replace(without_options(scenario, dropped_options), ruleset="wh40k-ca2026")
+    return apply_setup(setup, staged)
+
+
 def apply_setup(
     setup: MissionSetup, scenario: Scenario, *, terrain_objectives_on: bool = True
 ) -> Scenario:
@@ -520,16 +524,14 @@ def setup_from_json(data: Mapping[str, Any]) -> MissionSetup:
 __all__ = [
     "MissionSetup",
     "PlayerSetup",
-    "Roll",
     "SetupChange",
     "apply_setup",
     "central_objective_points",
     "change_setup",
-    "d6",
     "game_in_progress",
     "generate_mission",
     "mirrored_world_roll",
-    "roll_off",
+    "new_game",
     "setup_from_json",
     "terrain_objectives",
     "territory_dividing_line",

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from scrollhammer_builders import scenario, square
 
-from engine.model import Objective
+from engine.model import Battlefield, Objective, Scenario
 from engine.rulesets.scrollhammer.objective_placement import (
+    FINE_STEP,
     NUDGE_MARGIN,
+    legal_spot,
     objective_placement_violations,
+    placement_fix,
     smallest_nudge,
     violations_if_placed,
 )
+from engine.scenario_io import load_scenario
 
 EPS = 1e-4
 
@@ -141,3 +147,58 @@ def test_largest_move_metric_and_impossible_spots() -> None:
     assert nudge.metric == "largest"
     assert nudge.largest == pytest.approx(2 + NUDGE_MARGIN)
     assert smallest_nudge(s, "last", at=(3, 24)) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# One fix per objective
+
+
+ASSETS = Path(__file__).resolve().parents[4] / "assets"
+HELD_GROUND = ASSETS / "scrollhammer" / "held-ground-demo.warplan.json"
+
+
+def _moved(s: Scenario, objective_id: str, x: float, y: float) -> Scenario:
+    return replace(
+        s,
+        objectives=tuple(replace(o, x=x, y=y) if o.id == objective_id else o for o in s.objectives),
+    )
+
+
+def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot() -> None:
+    s = _moved(load_scenario(HELD_GROUND), "obj-west", 10.0, 22.0)
+    assert any("obj-west is in or on chasm" in v.message for v in objective_placement_violations(s))
+    fix = placement_fix(s, "obj-west")
+    assert fix is not None
+    assert set(fix.positions) == {"obj-west"}
+    assert fix.text.startswith("Move obj-west ")
+    assert fix.text.endswith("to the nearest legal spot")
+    moved = fix.apply(s).objective("obj-west")
+    # The chasm spans 8-12 x 20-24; out of it by the marker's radius, the nearest exit is 2"
+    # plus 20 mm away, found to the search's 0.01" step.
+    shortest = 2.0 + moved.radius
+    travelled = math.dist((moved.x, moved.y), (10.0, 22.0))
+    assert shortest < travelled <= shortest + FINE_STEP + 1e-3
+    assert objective_placement_violations(fix.apply(s)) == ()
+    assert legal_spot(s, "obj-west") == fix.positions["obj-west"]
+
+
+def test_an_objective_too_close_to_another_nudges_the_other() -> None:
+    s = scenario(objectives=[Objective("o1", 30.0, 24.0), Objective("o2", 40.0, 24.0)])
+    fix = placement_fix(s, "o2")
+    assert fix is not None
+    assert fix.text.startswith("Nudge o1 ")
+    assert fix.text.endswith("so o2 fits here")
+    assert fix.positions["o2"] == (40.0, 24.0)
+    fixed = fix.apply(s)
+    assert objective_placement_violations(fixed) == ()
+    # Moved just over 2" (12" apart, plus the nudge margin), no more.
+    o1 = fixed.objective("o1")
+    assert math.dist((o1.x, o1.y), (30.0, 24.0)) == pytest.approx(2.0 + NUDGE_MARGIN, abs=0.01)
+
+
+def test_no_fix_when_no_legal_spot_exists() -> None:
+    # On a 12" x 12" table no point is more than 6" from every edge.
+    tiny = replace(
+        scenario(objectives=[Objective("o1", 6.0, 6.0)]), battlefield=Battlefield(12, 12)
+    )
+    assert placement_fix(tiny, "o1") is None

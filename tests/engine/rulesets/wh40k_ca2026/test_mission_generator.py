@@ -9,6 +9,7 @@ import pytest
 import shapely
 
 from engine.deployments import load_deployment_map
+from engine.dice import roll_off
 from engine.errors import RulesError, UnknownReferenceError
 from engine.model import Objective, Player, Scenario, TerrainPiece
 from engine.rulesets.wh40k_ca2026 import generator as g
@@ -107,7 +108,7 @@ def test_scrambled_communications_swaps_the_primaries() -> None:
 def test_roll_offs_reroll_ties_and_the_highest_wins() -> None:
     tied = False
     for seed in range(40):
-        result = g.roll_off(seed, "first-turn", PLAYERS)
+        result = roll_off(seed, "first-turn", PLAYERS)
         for a, b in result.rolls[:-1]:
             assert a == b
         a, b = result.rolls[-1]
