@@ -1,18 +1,21 @@
 """Line of sight in 2.5-D: visible, fully visible and benefit of cover, per ordered unit pair.
 
-The rules are the spec's "Line of sight (2.5-D)" (``docs/scenario-format.md``): a sight line
-joins a point of the observer's base at its top (``z + height``) to a point of the target's
+The rules are the spec's "Line of sight (2.5-D)" (``docs/scenario-format.md``): a sight
+line joins a point of the observer's base at its top (``z + height``) to a point of the target's
 base, at its top for *visible* and at its foot ``z`` for *fully visible*; it is 1 mm wide and is
 blocked where it crosses (in plan) a solid terrain feature or another model's base while its own
-height there is at or below that blocker's top. The geometry lives in :mod:`engine.sightlines`.
+height there is at or below that blocker's top, or where it crosses an obscuring terrain area
+neither end model is within (``options.obscuring = "block"``, the default; ``"cover-only"``
+keeps the older reading where obscuring areas never block). The geometry lives in
+:mod:`engine.sightlines` and :mod:`engine.critical_lines`.
 
 Every conclusion can be checked: a *visible* pair carries its sight line (:class:`SightLine`),
-and a *not visible* pair names what is in the way. "Not visible" is exact up to a clearance of
-0.05" (a line that only squeezes through a narrower gap may be missed; see
-``sightlines.MIN_CELL``), unless a model pair's search budget runs out
-(``sightlines.MAX_CELL_PAIRS``), which its explanation then says ("not proven"). The same
-holds for "not fully visible"; a "fully visible" is proven (observer points each seeing a whole
-piece of the facing side).
+re-checked against every blocker, and a *not visible* pair names what is in the way. "Not
+visible" is a proof (critical lines, exact up to the 1e-6" tolerance; ovals up to their
+64-gons, see :mod:`engine.sightlines`), never the end of a search budget. "Fully visible" is
+proven by fans of clear lines; "not fully visible" is proven (a facing point no line reaches)
+or, rarely, the conservative answer for a rim piece under 0.03" that no one observer point sees
+whole: fully visible can be under-reported (cover over-reported), never over-reported.
 
 Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
 
@@ -25,9 +28,12 @@ Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
   blocker's top is blocked (the spec: "at or below").
 * **Night Fighting.** An observing model more than 18" (closest points of bases) from every
   model of the target unit sees none of it; within 18" of one model, it may see them all.
-* **Nowhere to Hide** makes features not solid; obscuring areas still stop *fully visible*.
-* **Obscuring areas** do not block *visible*; they stop *fully visible* (and so give cover) when
-  a line crosses an obscuring area the target is not within, even one the observer stands in.
+* **Nowhere to Hide** makes features not solid; obscuring areas still block and stop *fully
+  visible*.
+* **Obscuring areas** block like walls of any height, 1 mm line included (a line within half a
+  millimetre of the area crosses it). For *fully visible*, every obscuring area the target is
+  not within counts, even one the observer stands in. An area of several footprints is one
+  area: within one footprint is within all of it.
 * **Cover** is ``false`` for a pair whose target is not visible (no observing model sees it), and
   under rulesets other than ``wh40k-ca2026`` (their cover rules are not line-of-sight rules).
 * **Unit fully visible** follows the spec: every target model is fully visible to at least one
@@ -53,7 +59,8 @@ import shapely
 
 from engine.critical_lines import Blocker, Convex, Search, convex_hull, quick_reject
 from engine.errors import UnknownReferenceError
-from engine.model import Model, Polygon, Scenario, TerrainPiece, Unit
+from engine.geometry import model_within_terrain
+from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.sightlines import (
     SEARCH_GROW,
     FullSearch,
@@ -176,11 +183,6 @@ def _obscuring_blocks(scenario: Scenario) -> bool:
     return bool(scenario.option("obscuring", "block") != "cover-only")
 
 
-def _footprints(piece: TerrainPiece) -> tuple[Polygon, ...]:
-    """The polygons that together form the piece's terrain area."""
-    return (piece.area,)
-
-
 def _box(bounds: tuple[float, float, float, float], grow: float) -> shapely.Geometry:
     x0, y0, x1, y1 = bounds
     return shapely.box(x0 - grow, y0 - grow, x1 + grow, y1 + grow)
@@ -192,7 +194,6 @@ class _TerrainGeometry:
 
     features: list[Blocker]
     screens: list[Blocker]
-    areas: list[tuple[str, shapely.Geometry]]
     feature_tree: shapely.STRtree
     screen_tree: shapely.STRtree
 
@@ -209,17 +210,11 @@ def _terrain_geometry(terrain: Sequence[TerrainPiece], solid: bool) -> _TerrainG
         polygon_blocker(piece.id, footprint, math.inf)
         for piece in terrain
         if piece.obscuring
-        for footprint in _footprints(piece)
-    ]
-    areas = [
-        (piece.id, shapely.Polygon(footprint))
-        for piece in terrain
-        for footprint in _footprints(piece)
+        for footprint in piece.footprints
     ]
     return _TerrainGeometry(
         features,
         screens,
-        areas,
         shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in features]),
         shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in screens]),
     )
@@ -233,6 +228,7 @@ class _Scene:
         scenario: Scenario,
         outlines: dict[tuple[object, ...], Outline] | None = None,
         terrain: _TerrainGeometry | None = None,
+        within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
         self.scenario = scenario
         twist = _twist(scenario)
@@ -261,7 +257,7 @@ class _Scene:
         self.model_tree = shapely.STRtree(
             [_box(b.bounds(), SEARCH_GROW) for b in self.model_blockers]
         )
-        self._within: dict[str, frozenset[str]] = {}
+        self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
         self._visible: dict[tuple[str, str], Search] = {}
         self._cheap: dict[tuple[str, str], Search] = {}
         self._full: dict[tuple[str, str, bool], FullSearch] = {}
@@ -274,19 +270,14 @@ class _Scene:
 
     def within_areas(self, model_id: str) -> frozenset[str]:
         """Ids of the terrain areas this model's base overlaps (touching counts)."""
-        cached = self._within.get(model_id)
+        model = self.model(model_id)
+        key = _outline_key(model)
+        cached = self.within_cache.get(key)
         if cached is None:
-            outline = self.footprint[model_id]
-            found = set()
-            for piece_id, area in self.terrain.areas:
-                if outline.kind == "circle":
-                    gap = shapely.distance(shapely.Point(outline.cx, outline.cy), area) - outline.a
-                else:
-                    gap = shapely.distance(outline.inner, area)
-                if gap <= TOLERANCE:
-                    found.add(piece_id)
-            cached = frozenset(found)
-            self._within[model_id] = cached
+            cached = frozenset(
+                piece.id for piece in self.scenario.terrain if model_within_terrain(model, piece)
+            )
+            self.within_cache[key] = cached
         return cached
 
     def corridor(self, first: str, second: str) -> shapely.Geometry:
@@ -698,7 +689,10 @@ class VisibilityEngine:
             self.__post_init__()
             return self.matrix()
         self._scene = _Scene(
-            new_scenario, outlines=old_scene.outline_cache, terrain=old_scene.terrain
+            new_scenario,
+            outlines=old_scene.outline_cache,
+            terrain=old_scene.terrain,
+            within=old_scene.within_cache,
         )
         moved_boxes = np.array(
             [

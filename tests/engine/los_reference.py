@@ -257,10 +257,6 @@ def terrain_blockers(scenario: Scenario) -> list[RefBlocker]:
     return [b for b in blockers_for(scenario, "", "") if b.name in {t.id for t in scenario.terrain}]
 
 
-def _footprints(piece: object) -> tuple:
-    return (piece.area,)  # type: ignore[attr-defined]
-
-
 def _within(model: Model, polygons: tuple) -> bool:
     """The base overlaps one of the polygons (sampled base points, or a polygon vertex inside
     the base, so thin areas are caught too)."""
@@ -287,7 +283,7 @@ def screens_for(
     for piece in scenario.terrain:
         if not piece.obscuring:
             continue
-        polygons = _footprints(piece)
+        polygons = piece.footprints
         if _within(target, polygons) or (observer is not None and _within(observer, polygons)):
             continue
         out.extend(

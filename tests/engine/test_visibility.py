@@ -521,3 +521,19 @@ def test_observer_in_base_contact_with_a_wall_is_proven_blocked() -> None:
     assert "budget" not in p.explanation
     beside = wall("w", 9, 10 + R32 - 0.01, 11, 11, 5.0)
     assert pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (beside,))).visible
+
+
+def test_an_area_of_two_footprints_is_one_area() -> None:
+    # Woods in two footprints with a gap: the target stands in the far one, so it is within
+    # the whole area and the near footprint does not block the line to it.
+    near, far = box(13, 0, 15, 20), box(18, 0, 21, 20)
+    joined = TerrainPiece("wood", near, kind="woods", obscuring=True, other_footprints=(far,))
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (joined,)))
+    assert (p.visible, p.fully_visible) == (True, True)
+    # The same two polygons as separate areas: the near one blocks.
+    apart = (
+        TerrainPiece("wood-a", near, kind="woods", obscuring=True),
+        TerrainPiece("wood-b", far, kind="woods", obscuring=True),
+    )
+    q = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], apart))
+    assert (q.visible, q.blockers) == (False, ("wood-a",))
