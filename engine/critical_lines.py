@@ -630,14 +630,27 @@ def _blocked(p: FloatArray, q: FloatArray, caps: _Capsules, slack: float) -> Boo
     if len(caps.e0) == 0:
         return np.zeros(n, dtype=bool)
     d = q - p
-    a = p[:, None, :] + caps.lo[None, :, None] * d[:, None, :]
-    b = p[:, None, :] + caps.hi[None, :, None] * d[:, None, :]
-    gaps = segment_distances(a, b, caps.e0[None, :, :], caps.e1[None, :, :])
-    hit: BoolArray
-    if slack > 0:
-        hit = np.asarray((gaps < caps.reach[None, :] - slack).any(axis=1))
-    else:
-        hit = np.asarray((gaps <= caps.reach[None, :]).any(axis=1))
+    limit = caps.reach - slack if slack > 0 else caps.reach + 1e-15
+    # A capsule farther from a segment's whole line than its reach cannot touch the segment:
+    # that cheap test leaves few (segment, capsule) pairs for the exact distance.
+    length = np.hypot(d[:, 0], d[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    ux, uy = d[:, 0] / safe, d[:, 1] / safe
+    s0 = ux[:, None] * (caps.e0[None, :, 1] - p[:, None, 1]) - uy[:, None] * (
+        caps.e0[None, :, 0] - p[:, None, 0]
+    )
+    s1 = ux[:, None] * (caps.e1[None, :, 1] - p[:, None, 1]) - uy[:, None] * (
+        caps.e1[None, :, 0] - p[:, None, 0]
+    )
+    line_gap = np.where(s0 * s1 <= 0, 0.0, np.minimum(np.abs(s0), np.abs(s1)))
+    rows, cols = np.nonzero((line_gap < limit[None, :]) | (length[:, None] == 0))
+    hit = np.zeros(n, dtype=bool)
+    if len(rows):
+        a = p[rows] + caps.lo[cols, None] * d[rows]
+        b = p[rows] + caps.hi[cols, None] * d[rows]
+        gaps = segment_distances(a, b, caps.e0[cols], caps.e1[cols])
+        touching = gaps < limit[cols] if slack > 0 else gaps <= caps.reach[cols]
+        hit[rows[touching]] = True
     for _, v0, v1, t0, _ in caps.polygons:
         open_rows = ~hit
         if not open_rows.any():
@@ -797,28 +810,31 @@ def _critical_lines(
 def _outer_tangent_segments(a: Convex, b: Convex) -> list[tuple[FloatArray, FloatArray]] | None:
     """The two segments of the outer common tangents between their tangent points, or ``None``
     when the shapes are not clearly apart."""
+    lines = _tangent_lines(a, b, np.zeros((0, 3)))
     atoms = np.vstack([a.atoms(), b.atoms()])
-    na = len(a.atoms())
-    i, j = np.meshgrid(np.arange(na), np.arange(na, len(atoms)), indexing="ij")
-    c1, r1 = atoms[i.ravel(), :2], atoms[i.ravel(), 2]
-    c2, r2 = atoms[j.ravel(), :2], atoms[j.ravel(), 2]
-    delta = c1 - c2
-    dist = np.hypot(delta[:, 0], delta[:, 1])
-    phi = np.arctan2(delta[:, 1], delta[:, 0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (r2 - r1) / dist
-    valid = (dist > 1e-9) & (np.abs(ratio) < 1.0)
+    normal = np.column_stack([-lines[:, 3], lines[:, 2]])
+    side = (atoms[None, :, :2] * normal[:, None, :]).sum(axis=2) - (
+        lines[:, None, :2] * normal[:, None, :]
+    ).sum(axis=2)
+    # Outer: both shapes (discs included, by their radii) on one side of the line.
+    below = (side + atoms[None, :, 2] <= 1e-9).all(axis=1)
+    above = (side - atoms[None, :, 2] >= -1e-9).all(axis=1)
+    outer = np.flatnonzero(below | above)
+    if len(outer) < 2:
+        return None
+    # Keep two distinct lines (the same tangent can come from several vertex pairs).
+    first = outer[0]
+    others = [
+        k
+        for k in outer[1:]
+        if abs(float(normal[k] @ normal[first])) < 1 - 1e-9
+        or abs(float((lines[k, :2] - lines[first, :2]) @ normal[first])) > 1e-9
+    ]
+    if not others:
+        return None
     found: list[tuple[FloatArray, FloatArray]] = []
-    for sign in (1.0, -1.0):
-        theta = phi[valid] + sign * np.arccos(ratio[valid])
-        n = np.column_stack([np.cos(theta), np.sin(theta)])
-        rho = (n * c1[valid]).sum(axis=1) + r1[valid]
-        side = atoms[:, :2] @ n.T + atoms[:, 2:3] - rho[None, :]
-        supporting = (side <= 1e-9).all(axis=0)
-        if not supporting.any():
-            return None
-        k = int(np.argmax(supporting))
-        line = np.array([[rho[k] * n[k, 0], rho[k] * n[k, 1], -n[k, 1], n[k, 0]]])
+    for k in (first, others[0]):
+        line = lines[k : k + 1]
         chords = _chords(line, a, b)
         if not chords[0][0]:
             return None
