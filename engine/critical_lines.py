@@ -885,7 +885,8 @@ def search(
     segment free with mixed blockers taken as walls is free; no segment free with them left out
     proves "blocked"; in between, every critical line of the combined set is tried with the
     true heights and, on each, with the three end choices that raise the segment most (see
-    :func:`_segments_on`). Only that last case can end ``proven = False``.
+    :func:`_segments_on`), then segments between points spread over both shapes. Only that
+    last case can end ``proven = False``.
 
     With ``cheap``, only the centre line and the common tangents of the two shapes are tried
     (a ``None`` is then no proof).
@@ -930,9 +931,40 @@ def search(
         [_cheap_lines(a, b), _critical_lines(a, b, full, grow, centres=True, corridor=corridor)]
     )
     found = _first_free(lines, a, b, exact, GRAZE, ("gap", "far-b", "far-a"))
+    if found is None:
+        found = _sampled_segment(a, b, exact)
     if found is not None:
         return Search(found, stage="mixed")
     return Search(None, False, labels, stage="mixed")
+
+
+def _spread(shape: Convex, count: int) -> FloatArray:
+    """Points over a shape: its centre, and rings at half and full size (vertices of a polygon
+    and the midpoints of its sides; ``count`` points round a disc)."""
+    if shape.is_disc:
+        k = np.arange(count) * (2.0 * math.pi / count)
+        ring = np.column_stack([np.cos(k), np.sin(k)]) * shape.radius
+        rim = np.array([shape.cx, shape.cy]) + ring
+    else:
+        v = shape.vertices
+        rim = np.vstack([v, 0.5 * (v + np.roll(v, -1, axis=0))])
+    centre = np.array([[shape.cx, shape.cy]])
+    return np.vstack([centre, rim, 0.5 * (rim + centre)])
+
+
+def _sampled_segment(a: Convex, b: Convex, caps: _Capsules) -> tuple[XY, XY] | None:
+    """The last resort over mixed-height blockers: segments between points spread over both
+    shapes (interior ones matter there: a longer segment can pass higher over a blocker)."""
+    starts, ends = _spread(a, 32), _spread(b, 32)
+    p = np.repeat(starts, len(ends), axis=0)
+    q = np.tile(ends, (len(starts), 1))
+    for first in range(0, len(p), 4 * _CHUNK):
+        chunk = slice(first, first + 4 * _CHUNK)
+        free = ~_blocked(p[chunk], q[chunk], caps, GRAZE)
+        if free.any():
+            k = first + int(np.argmax(free))
+            return (float(p[k, 0]), float(p[k, 1])), (float(q[k, 0]), float(q[k, 1]))
+    return None
 
 
 def segments_blocked(
