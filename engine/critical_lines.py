@@ -922,10 +922,15 @@ def search(
         return Search(found, stage="critical")
     if not mixed:
         return Search(None, True, labels, stage="critical")
-    only_walls = _capsules(walls, [(0.0, 1.0)] * len(walls), grow, corridor, inside)
-    lines = _critical_lines(a, b, walls, grow, corridor=corridor)
+    # Pessimistic bracket: mixed blockers left out, except those far enough from the higher
+    # end that every segment is already low when it gets there (they block like walls).
+    sure = walls + [
+        m for m, part in zip(mixed, parts, strict=True) if _always_low(a, b, m, part, grow)
+    ]
+    only_walls = _capsules(sure, [(0.0, 1.0)] * len(sure), grow, corridor, inside)
+    lines = _critical_lines(a, b, sure, grow, corridor=corridor)
     if _first_free(lines, a, b, only_walls, GRAZE, ("gap",)) is None:
-        return Search(None, True, frozenset(w.label for w in walls), stage="walls")
+        return Search(None, True, frozenset(w.label for w in sure), stage="walls")
     exact = _capsules(full, [(0.0, 1.0)] * len(walls) + parts, grow, corridor, inside)
     lines = np.vstack(
         [_cheap_lines(a, b), _critical_lines(a, b, full, grow, centres=True, corridor=corridor)]
@@ -936,6 +941,28 @@ def search(
     if found is not None:
         return Search(found, stage="mixed")
     return Search(None, False, labels, stage="mixed")
+
+
+def _always_low(
+    a: Convex, b: Convex, blocker: Blocker, part: tuple[float, float], grow: float
+) -> bool:
+    """Whether every segment from ``a`` to ``b`` is low enough to be blocked wherever it meets
+    the blocker. A point ``x`` of a segment ``P -> Q`` lies at the fraction
+    ``|x - P| / |Q - P|`` of it, at least ``dist(a, x) / L`` where ``L`` bounds every segment's
+    length; so when the low part is ``[t0, 1]`` and the blocker is at least ``t0 L`` from
+    ``a`` (or the low part is ``[0, t1]`` and it is ``(1 - t1) L`` from ``b``), both plus the
+    ``grow`` within which a line meets it, every meeting point is low."""
+    t0, t1 = part
+    longest = math.hypot(a.cx - b.cx, a.cy - b.cy) + a.reach + b.reach
+    e0, e1, radius = blocker.edges()
+    for shape, needed in ((a, t0 * longest), (b, (1.0 - t1) * longest)):
+        if needed <= 0.0:
+            continue
+        s0, s1, sr = shape.edges()
+        gaps = segment_distances(e0[:, None], e1[:, None], s0[None, :], s1[None, :])
+        clear = float((gaps - radius[:, None] - sr[None, :]).min())
+        return clear >= needed + grow and not shapes_touch(blocker, shape, 0.0)
+    return False
 
 
 def _spread(shape: Convex, count: int) -> FloatArray:
