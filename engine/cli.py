@@ -79,9 +79,20 @@ def _cmd_primary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from benchmarks.bench import run_benchmarks
+    from benchmarks.bench import bench_scenario, run_benchmarks
 
-    run_benchmarks(out, quick=args.quick, naive_visibility=not args.skip_naive_visibility)
+    if args.scenario is None:
+        run_benchmarks(out, quick=args.quick, naive_visibility=not args.skip_naive_visibility)
+        return EXIT_OK
+    from engine.scenario_io import load_scenario
+
+    scenario = load_scenario(Path(args.scenario))
+    figures = bench_scenario(scenario, repeats=3 if args.quick else 5)
+    if args.json:
+        print(json.dumps(figures), file=out)
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}", file=out)
     return EXIT_OK
 
 
@@ -125,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="skip the naive line-of-sight baseline",
     )
+    bench.add_argument(
+        "--scenario", metavar="FILE", help="time this scenario file instead (no baselines)"
+    )
+    bench.add_argument("--json", action="store_true", help="with --scenario: print JSON")
     bench.set_defaults(handler=_cmd_bench)
     return parser
 

@@ -1,19 +1,20 @@
-"""Private geometry behind :mod:`engine.visibility`: outlines, blockers and exact sight searches.
+"""Private geometry behind :mod:`engine.visibility`: base outlines, blockers, fully visible.
 
 Everything here works in plan (``x, y`` inches) with heights carried alongside. A sight line
 is a straight 3-D segment from ``(start, h_start)`` to ``(end, h_end)``; a blocker is a vertical
 prism ``footprint x (-inf, top]``. The 1 mm line width is handled by growing every blocker by
 half a millimetre (:data:`HALF_LINE_WIDTH`), so sight lines themselves are infinitely thin.
 
-Curved outlines (round and oval bases) carry two polygons: ``outer`` contains the true shape
-and ``inner`` lies inside it. A claim that something is *seen* uses endpoints inside ``inner``
-and blockers as ``outer`` (or exact circles), so it never overstates visibility; a proof that
-something is *hidden* uses observer/target cells as ``outer`` and blockers as ``inner``, so it
-never overstates blocking. The two searches here combine both with subdivision:
+Searches grow blockers by :data:`SEARCH_GROW` (half a line and the 1e-6" tolerance) and let a
+line graze them; witnesses are then re-checked against blockers grown by half a line with
+touching counted as blocked (:func:`segment_is_free`). So a reported sight line has real
+clearance, and "no sight line" means none with more than 1e-6" to spare.
 
-* :func:`find_sight_line` looks for one unblocked segment between two outlines (visible);
-* :func:`check_fully_visible` checks that every facing point of a target's base is seen down
-  to its foot (fully visible).
+Round bases are exact discs. Rectangular bases are exact polygons. Oval bases are polygons of
+:data:`CURVE_SIDES` sides: inscribed where the oval is an end of a sight line (a witness ends
+on the true base), circumscribed where it blocks (a witness misses the true base); so an
+answer about an oval can only err by the polygons' gap, under ``0.0012`` times the semi-axis
+(0.002" on the largest 170 mm oval), and always towards "not visible".
 
 >>> from engine.model import CircleBase
 >>> a = base_outline(CircleBase(32), 0.0, 0.0, 0.0)
@@ -21,8 +22,9 @@ never overstates blocking. The two searches here combine both with subdivision:
 >>> wall = polygon_blocker("wall", ((4.0, -3.0), (5.0, -3.0), (5.0, 3.0), (4.0, 3.0)), top=5.0)
 >>> find_sight_line(a, 1.5, b, 1.5, [wall]).segment is None
 True
->>> find_sight_line(a, 1.5, b, 1.5, []).segment
-((0.0, 0.0), (10.0, 0.0))
+>>> (sx, sy), (ex, ey) = find_sight_line(a, 1.5, b, 1.5, []).segment
+>>> round(sx, 4), round(sy, 4), round(ex, 4), round(ey, 4)
+(0.6299, 0.0, 9.3701, 0.0)
 """
 
 from __future__ import annotations
@@ -31,38 +33,48 @@ import functools
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 from shapely.geometry import Polygon as ShapelyPolygon
-from shapely.ops import polylabel
 
+from engine.critical_lines import (
+    Blocker,
+    Convex,
+    Search,
+    low_interval,
+    search,
+    segments_blocked,
+    shapes_touch,
+)
 from engine.errors import GeometryError
 from engine.model import MM_PER_INCH, Base, CircleBase, OvalBase, RectBase
 
 FloatArray: TypeAlias = NDArray[np.float64]
-BoolArray: TypeAlias = NDArray[np.bool_]
 XY: TypeAlias = tuple[float, float]
 
 HALF_LINE_WIDTH = 0.5 / MM_PER_INCH
 """Half of the 1 mm sight-line width, in inches: every blocker is grown by this much."""
 
-HEIGHT_TOLERANCE = 1e-6
-"""Heights closer than this (inches) are equal: a line level with a blocker's top is blocked."""
+TOLERANCE = 1e-6
+"""Inches: a sight line passing within this of touching a grown blocker counts as touching."""
 
-MIN_CELL = 0.03
-"""Searches stop subdividing below this size (inches) and report 'not seen'. Any sight line
-with 0.05" of clearance from every blocker would have been found by then."""
+SEARCH_GROW = HALF_LINE_WIDTH + TOLERANCE
+"""How much the searches grow blockers (they let lines graze them)."""
 
-MAX_CELL_PAIRS = 120
-"""A hard cap on subdivision work per model pair, so a pathological scene cannot hang the app.
-A search stopped by it reports ``gave_up`` (its "not seen" is then not proven)."""
+MIN_PIECE = 0.03
+"""Fully visible: a facing piece of the target's rim shorter than this that no single observer
+point sees whole is given up as hidden (the one conservative step; see
+:func:`check_fully_visible`)."""
+
+MAX_PIECES = 96
+"""Fully visible: at most this many facing pieces are examined per model pair."""
 
 CURVE_SIDES = 64
-"""Sides of the inscribed and circumscribed polygons of round and oval outlines."""
+"""Sides of the inscribed and circumscribed polygons of oval outlines."""
 
 OutlineKind = Literal["circle", "oval", "rect", "polygon"]
 
@@ -107,15 +119,6 @@ class Outline:
         if self.kind == "rect":
             return np.asarray(offset + self.a * np.abs(nu) + self.b * np.abs(nv), dtype=float)
         return np.asarray(offset + np.hypot(self.a * nu, self.b * nv), dtype=float)
-
-    def coarse_outer(self) -> ShapelyPolygon:
-        """A polygon of few vertices containing the outline (an octagon for curved ones)."""
-        if self.kind in ("rect", "polygon"):
-            return self.outer
-        steps = (np.arange(8) + 0.5) * (math.pi / 4)
-        grow = 1.0 / math.cos(math.pi / 8)
-        u, v = _rotate(self.a * grow * np.cos(steps), self.b * grow * np.sin(steps), self.angle)
-        return shapely.Polygon(np.column_stack([u + self.cx, v + self.cy]))
 
     def distance_to(self, other: Outline) -> float:
         """Horizontal distance between closest points (exact for two circles)."""
@@ -191,515 +194,43 @@ def base_outline(base: Base, x: float, y: float, rotation: float, grow: float = 
 # Blockers
 
 
-def _convex_parts(polygon: ShapelyPolygon) -> tuple[FloatArray, ...]:
-    """Vertex arrays of convex pieces whose union is ``polygon``."""
-    if polygon.is_empty:
-        return ()
-    hull = polygon.convex_hull
-    if hull.area - polygon.area <= 1e-12 * max(1.0, hull.area):
-        return (np.asarray(polygon.exterior.coords, dtype=float)[:-1],)
-    triangles = shapely.get_parts(shapely.constrained_delaunay_triangles(polygon))
-    return tuple(np.asarray(t.exterior.coords, dtype=float)[:-1] for t in triangles)
+def end_shape(outline: Outline) -> Convex:
+    """The outline as the end of a sight line: exact for discs and rectangles, the inscribed
+    polygon for ovals (every point of it is on the base)."""
+    if outline.kind == "circle":
+        return Convex.disc(outline.cx, outline.cy, outline.a)
+    return Convex.polygon(np.asarray(outline.inner.exterior.coords, dtype=float)[:-1])
 
 
-@dataclass(frozen=True, eq=False)
-class Blocker:
-    """A vertical prism that blocks sight lines at or below ``top`` (grown by half a line).
-
-    ``label`` names what the blocker belongs to in explanations (a terrain piece or a unit id);
-    ``circle`` is the exact grown circle ``(cx, cy, r)`` of a round base.
-    """
-
-    label: str
-    source: str
-    top: float
-    outer: ShapelyPolygon
-    inner: ShapelyPolygon
-    circle: tuple[float, float, float] | None = None
-    outer_parts: tuple[FloatArray, ...] = field(default=(), repr=False)
-    inner_parts: tuple[FloatArray, ...] = field(default=(), repr=False)
-    outer_shapes: tuple[ShapelyPolygon, ...] = field(default=(), repr=False)
-    inner_shapes: tuple[ShapelyPolygon, ...] = field(default=(), repr=False)
-
-    @staticmethod
-    def make(
-        label: str,
-        source: str,
-        top: float,
-        outer: ShapelyPolygon,
-        inner: ShapelyPolygon,
-        circle: tuple[float, float, float] | None = None,
-    ) -> Blocker:
-        shapely.prepare(outer)
-        outer_parts, inner_parts = _convex_parts(outer), _convex_parts(inner)
-        return Blocker(
-            label,
-            source,
-            top,
-            outer,
-            inner,
-            circle,
-            outer_parts,
-            inner_parts,
-            tuple(shapely.Polygon(p) for p in outer_parts),
-            tuple(shapely.Polygon(p) for p in inner_parts),
-        )
+# ---------------------------------------------------------------------------------------------
+# Blockers
 
 
-def polygon_blocker(
-    label: str, shape: Sequence[XY], top: float, source: str = "", grow: float = HALF_LINE_WIDTH
-) -> Blocker:
-    """A terrain feature (or obscuring area, ``top = inf``) as a grown blocker."""
+def polygon_blocker(label: str, shape: Sequence[XY], top: float) -> Blocker:
+    """A terrain feature (or obscuring area, ``top = inf``) as a blocker."""
     polygon = shapely.Polygon(shape)
     if not polygon.is_valid or polygon.area <= 0:
         raise GeometryError(f"{label}: a blocking shape must be a simple polygon with area")
-    outer = shapely.buffer(polygon, grow, join_style="mitre") if grow > 0 else polygon
-    inner = shapely.buffer(polygon, grow, quad_segs=4) if grow > 0 else polygon
-    return Blocker.make(label, source or label, top, outer, inner)
+    return Blocker.polygon(label, np.asarray(polygon.exterior.coords, dtype=float)[:-1], top)
 
 
-def model_blocker(label: str, source: str, outline: Outline, top: float) -> Blocker:
-    """A model's base (already grown by half a line) as a blocker up to ``top``."""
-    circle = (outline.cx, outline.cy, outline.a) if outline.kind == "circle" else None
-    return Blocker.make(label, source, top, outline.outer, outline.inner, circle)
+def model_blocker(label: str, outline: Outline, top: float) -> Blocker:
+    """A model's base as a blocker up to ``top``: the exact disc or rectangle, the
+    circumscribed polygon of an oval (never smaller than the base)."""
+    if outline.kind == "circle":
+        return Blocker.disc(label, outline.cx, outline.cy, outline.a, top)
+    coords = outline.inner if outline.kind == "rect" else outline.outer
+    return Blocker.polygon(label, np.asarray(coords.exterior.coords, dtype=float)[:-1], top)
 
 
-# ---------------------------------------------------------------------------------------------
-# Heights
-
-
-def low_interval(h_start: float, h_end: float, top: float) -> tuple[float, float] | None:
-    """The parameters ``t`` in ``[0, 1]`` where the line from ``h_start`` to ``h_end`` is at or
-    below ``top``, or ``None`` when it never is (touching only at the lower end point counts as
-    standing on the blocker, not as being blocked by it).
-
-    >>> low_interval(3.0, 1.0, 2.0)
-    (0.5, 1.0)
-    >>> low_interval(1.5, 1.5, 1.5), low_interval(2.0, 1.0, 1.0)
-    ((0.0, 1.0), None)
-    """
-    if math.isinf(top):
-        return (0.0, 1.0)
-    rise = h_end - h_start
-    if abs(rise) <= HEIGHT_TOLERANCE:
-        return (0.0, 1.0) if top >= max(h_start, h_end) - HEIGHT_TOLERANCE else None
-    if top <= min(h_start, h_end) + HEIGHT_TOLERANCE:
-        return None
-    if top >= max(h_start, h_end):
-        return (0.0, 1.0)
-    crossing = (top - h_start) / rise
-    return (crossing, 1.0) if rise < 0 else (0.0, crossing)
-
-
-def relevant_blockers(
-    blockers: Sequence[Blocker], region: ShapelyPolygon, h_start: float, h_end: float
-) -> list[Blocker]:
-    """The blockers that can block some line between those heights inside ``region``."""
-    return [
-        b
-        for b in blockers
-        if low_interval(h_start, h_end, b.top) is not None and b.outer.intersects(region)
-    ]
-
-
-# ---------------------------------------------------------------------------------------------
-# The exact segment test
-
-
-def segments_blocked(
-    starts: FloatArray,
-    ends: FloatArray,
-    h_start: float,
-    h_end: float,
-    blockers: Sequence[Blocker],
-) -> BoolArray:
-    """For each plan segment ``starts[i] -> ends[i]`` (heights ``h_start -> h_end``): is it
-    blocked? Exact for round blockers, conservative (outer polygon) for the rest.
-
-    >>> w = polygon_blocker("w", ((1, -1), (2, -1), (2, 1), (1, 1)), top=2.0)
-    >>> s = np.array([[0.0, 0.0], [0.0, 3.0]]); e = np.array([[3.0, 0.0], [3.0, 3.0]])
-    >>> segments_blocked(s, e, 1.0, 1.0, [w]).tolist()
-    [True, False]
-    """
-    blocked = np.zeros(len(starts), dtype=bool)
-    if len(starts) == 0:
-        return blocked
-    delta = ends - starts
-    for blocker in blockers:
-        interval = low_interval(h_start, h_end, blocker.top)
-        if interval is None:
-            continue
-        t0, t1 = interval
-        open_rows = ~blocked
-        if not open_rows.any():
-            break
-        p0 = starts[open_rows] + t0 * delta[open_rows]
-        p1 = starts[open_rows] + t1 * delta[open_rows]
-        if blocker.circle is not None:
-            cx, cy, r = blocker.circle
-            hits = _point_segment_distance(cx, cy, p0, p1) <= r
-        else:
-            lines = shapely.linestrings(np.stack([p0, p1], axis=1))
-            hits = shapely.intersects(lines, blocker.outer)
-        rows = np.flatnonzero(open_rows)
-        blocked[rows[hits]] = True
-    return blocked
-
-
-def _point_segment_distance(cx: float, cy: float, p0: FloatArray, p1: FloatArray) -> FloatArray:
-    d = p1 - p0
-    length2 = np.einsum("ij,ij->i", d, d)
-    safe = np.where(length2 > 0, length2, 1.0)
-    t = np.clip(((cx - p0[:, 0]) * d[:, 0] + (cy - p0[:, 1]) * d[:, 1]) / safe, 0.0, 1.0)
-    t = np.where(length2 > 0, t, 0.0)
-    return np.asarray(
-        np.hypot(p0[:, 0] + t * d[:, 0] - cx, p0[:, 1] + t * d[:, 1] - cy), dtype=float
+def segment_is_free(
+    start: XY, end: XY, h_start: float, h_end: float, blockers: Sequence[Blocker]
+) -> bool:
+    """The independent check of a witness: its 1-mm line touches no blocker where low enough."""
+    blocked = segments_blocked(
+        np.array([start]), np.array([end]), h_start, h_end, blockers, HALF_LINE_WIDTH
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# Blocked regions seen from one point
-
-
-def _largest_part(geometry: shapely.Geometry) -> ShapelyPolygon | None:
-    parts = [
-        g for g in shapely.get_parts(geometry) if isinstance(g, ShapelyPolygon) and g.area > 1e-12
-    ]
-    if not parts:
-        return None
-    return max(parts, key=lambda g: g.area)
-
-
-def _diameter(polygon: ShapelyPolygon) -> float:
-    x0, y0, x1, y1 = polygon.bounds
-    return float(math.hypot(x1 - x0, y1 - y0))
-
-
-def _reach(origin: XY, area: ShapelyPolygon) -> float:
-    x0, y0, x1, y1 = area.bounds
-    ox, oy = origin
-    return max(math.hypot(x - ox, y - oy) for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)))
-
-
-@dataclass(frozen=True)
-class _Region:
-    """Far ends seen from an origin: the ones a blocker's convex part stops, and its label."""
-
-    polygon: shapely.Geometry
-    label: str
-    part: int
-
-
-def _blocked_regions(
-    origin: XY,
-    h_origin: float,
-    h_far: float,
-    reach: float,
-    blockers: Sequence[Blocker],
-    use_inner: bool,
-) -> list[_Region] | None:
-    """For lines from ``origin`` (height ``h_origin``) to far ends at height ``h_far`` no more
-    than ``reach`` away: the far ends each convex blocker part stops, or ``None`` when a
-    blocker stops them all (the origin stands inside it where the line is low enough).
-
-    A blocker point ``q`` stops the line to ``e`` exactly when ``q = origin + t (e - origin)``
-    with ``t`` in the blocker's low interval ``[t0, t1]``; so the stopped ends are the part
-    scaled about the origin by every factor in ``[1/t1, 1/t0]``, whose union is the convex hull
-    of the two extreme copies (the part is convex). ``1/t0`` is capped where the copy lies past
-    ``reach``.
-    """
-    ox, oy = origin
-    here = shapely.Point(ox, oy)
-    centre = np.array([ox, oy])
-    coords: list[FloatArray] = []
-    indices: list[int] = []
-    meta: list[tuple[str, int]] = []
-    candidates: list[tuple[Blocker, float, float, int, FloatArray]] = []
-    shapes: list[ShapelyPolygon] = []
-    for blocker in blockers:
-        interval = low_interval(h_origin, h_far, blocker.top)
-        if interval is None:
-            continue
-        t0, t1 = interval
-        parts = blocker.inner_parts if use_inner else blocker.outer_parts
-        candidates.extend((blocker, t0, t1, k, part) for k, part in enumerate(parts))
-        shapes.extend(blocker.inner_shapes if use_inner else blocker.outer_shapes)
-    if not candidates:
-        return []
-    clearances = shapely.distance(here, np.array(shapes, dtype=object))
-    for (blocker, t0, t1, k, part), shape, clearance in zip(
-        candidates, shapes, clearances, strict=True
-    ):
-        if (
-            clearance <= 0.0
-            and t0 <= 1e-12
-            and float(shapely.distance(here, shape.exterior)) > 1e-9
-        ):
-            return None
-        far = (reach + 1.0) / max(float(clearance), 1e-4)
-        low = 1.0 / t1
-        high = far if t0 <= 1e-12 else min(far, 1.0 / t0)
-        if high <= low:
-            continue
-        coords.append(centre + low * (part - centre))
-        coords.append(centre + high * (part - centre))
-        indices.extend([len(meta)] * (2 * len(part)))
-        meta.append((blocker.label, k))
-    if not meta:
-        return []
-    hulls = shapely.convex_hull(shapely.multipoints(np.vstack(coords), indices=np.array(indices)))
-    return [_Region(h, label, k) for h, (label, k) in zip(hulls, meta, strict=True)]
-
-
-def _seen_area(
-    origin: XY,
-    h_origin: float,
-    h_far: float,
-    area: ShapelyPolygon,
-    blockers: Sequence[Blocker],
-    use_inner: bool,
-) -> tuple[shapely.Geometry, set[str]]:
-    """The part of ``area`` whose points the line from ``origin`` reaches unblocked, and the
-    labels of the blockers whose stopped regions touch ``area``."""
-    regions = _blocked_regions(origin, h_origin, h_far, _reach(origin, area), blockers, use_inner)
-    if regions is None:
-        inside = {b.label for b in blockers if b.outer.covers(shapely.Point(*origin))}
-        return shapely.Polygon(), inside
-    if not regions:
-        return area, set()
-    polygons = [r.polygon for r in regions]
-    touching = shapely.intersects(np.array(polygons, dtype=object), area)
-    labels = {r.label for r, hit in zip(regions, touching, strict=True) if hit}
-    return shapely.difference(area, shapely.union_all(polygons)), labels
-
-
-def _umbra_cover(
-    cell: ShapelyPolygon,
-    h_cell: float,
-    h_far: float,
-    area: ShapelyPolygon,
-    blockers: Sequence[Blocker],
-) -> frozenset[str] | None:
-    """Labels of the blockers proving that no line from any point of the convex ``cell`` reaches
-    any point of ``area`` unblocked, or ``None`` when this does not prove it.
-
-    For a far end ``e`` the observer positions a convex part stops form a convex set, so ``e``
-    is stopped from every point of the cell as soon as it is stopped from every vertex: the
-    umbra of a part is the intersection of its stopped regions seen from the cell's vertices.
-    ``area`` covered by the union of the umbrae proves it. Blockers are taken at their inner
-    bounds, so the proof never overstates blocking.
-
-    Points of the cell inside a blocker that is high enough right at the cell end see nothing,
-    so they are set aside first and the umbrae are taken from the hull of the rest.
-    """
-    standing_in = [
-        b
-        for b in blockers
-        if (interval := low_interval(h_cell, h_far, b.top)) is not None
-        and interval[0] <= 1e-12
-        and b.inner.intersects(cell)
-    ]
-    inside_labels = set()
-    if standing_in:
-        rest = shapely.difference(cell, shapely.union_all([b.inner for b in standing_in]))
-        inside_labels = {b.label for b in standing_in}
-        if _largest_part(rest) is None:
-            return frozenset(inside_labels)
-        hull = shapely.convex_hull(rest)
-        if isinstance(hull, ShapelyPolygon) and hull.area > 0:
-            cell = hull
-    vertices = np.asarray(cell.exterior.coords, dtype=float)[:-1]
-    reach = max(_reach((float(x), float(y)), area) for x, y in vertices)
-    per_part: dict[tuple[str, int], list[shapely.Geometry]] = {}
-    for x, y in vertices:
-        regions = _blocked_regions((float(x), float(y)), h_cell, h_far, reach, blockers, True)
-        if regions is None:
-            # The vertex stands inside a blocker; other vertices may not, so no umbra from it.
-            return None
-        seen_here = set()
-        for region in regions:
-            key = (region.label, region.part)
-            seen_here.add(key)
-            per_part.setdefault(key, []).append(region.polygon)
-        for key in list(per_part):
-            if key not in seen_here:
-                del per_part[key]
-    umbrae = []
-    labels = set()
-    count = len(vertices)
-    for (label, _), polygons in per_part.items():
-        if len(polygons) != count:
-            continue
-        umbra = shapely.intersection_all(polygons)
-        if umbra.is_empty or not umbra.intersects(area):
-            continue
-        umbrae.append(umbra)
-        labels.add(label)
-    if not umbrae:
-        return None
-    left = shapely.difference(area, shapely.union_all(umbrae))
-    if _largest_part(left) is not None:
-        return None
-    return frozenset(labels | inside_labels)
-
-
-# ---------------------------------------------------------------------------------------------
-# Visible: one unblocked sight line between two outlines
-
-
-@dataclass(frozen=True)
-class LineSearch:
-    """The outcome of :func:`find_sight_line`.
-
-    ``segment`` is an unblocked plan segment (start on the first outline, end on the second),
-    or ``None``. ``blockers`` are the labels of what was found in the way. ``proven`` is true
-    when "no line" was proven everywhere, false when part of it rests on the clearance limit.
-    """
-
-    segment: tuple[XY, XY] | None
-    blockers: frozenset[str] = frozenset()
-    proven: bool = True
-    cells: int = 0
-    gave_up: bool = False
-
-
-def _hull(*polygons: ShapelyPolygon) -> ShapelyPolygon:
-    return shapely.convex_hull(shapely.union_all(polygons))
-
-
-def _halves(cell: ShapelyPolygon) -> list[ShapelyPolygon]:
-    x0, y0, x1, y1 = cell.bounds
-    if x1 - x0 >= y1 - y0:
-        mid = 0.5 * (x0 + x1)
-        boxes = [(x0, y0, mid, y1), (mid, y0, x1, y1)]
-    else:
-        mid = 0.5 * (y0 + y1)
-        boxes = [(x0, y0, x1, mid), (x0, mid, x1, y1)]
-    parts = [shapely.clip_by_rect(cell, *box) for box in boxes]
-    return [p for p in parts if isinstance(p, ShapelyPolygon) and not p.is_empty and p.area > 0]
-
-
-def _inside_point(cell: ShapelyPolygon, footprint: ShapelyPolygon) -> XY | None:
-    """A point of ``cell`` inside ``footprint`` (its centroid when it is), or ``None``."""
-    centre = cell.centroid
-    if footprint.contains(centre):
-        return float(centre.x), float(centre.y)
-    usable = _largest_part(shapely.intersection(cell, footprint))
-    if usable is None:
-        return None
-    point = usable.representative_point()
-    return float(point.x), float(point.y)
-
-
-def _try_segments(
-    starts: FloatArray,
-    ends: FloatArray,
-    h_start: float,
-    h_end: float,
-    blockers: Sequence[Blocker],
-) -> tuple[XY, XY] | None:
-    if len(starts) == 0 or len(ends) == 0:
-        return None
-    s = np.repeat(starts, len(ends), axis=0)
-    e = np.tile(ends, (len(starts), 1))
-    free = ~segments_blocked(s, e, h_start, h_end, blockers)
-    if not free.any():
-        return None
-    i = int(np.flatnonzero(free)[0])
-    return (float(s[i, 0]), float(s[i, 1])), (float(e[i, 0]), float(e[i, 1]))
-
-
-_CHORD = 1.0 / math.cos(math.pi / 64)
-
-
-def _max_distance(a: ShapelyPolygon, b: ShapelyPolygon) -> float:
-    pa = np.asarray(a.exterior.coords)
-    pb = np.asarray(b.exterior.coords)
-    return float(np.sqrt(((pa[:, None, :] - pb[None, :, :]) ** 2).sum(axis=2).max()))
-
-
-def _separation(
-    cell_a: ShapelyPolygon,
-    cell_b: ShapelyPolygon,
-    h_a: float,
-    h_b: float,
-    blockers: Sequence[Blocker],
-) -> frozenset[str] | None:
-    """Labels of blockers that together wall ``cell_a`` off from ``cell_b``, or ``None``.
-
-    Every segment between the cells lies in their hull. From each blocker keep the part where
-    every such segment is surely low enough to be stopped (for a line descending towards
-    ``cell_b`` that is the part far enough from ``cell_a``, and the other way round); remove
-    those parts from the hull. An unblocked segment would be a path through what is left, so if
-    no piece of it touches both cells, there is none.
-    """
-    hull = _hull(cell_a, cell_b)
-    far = _max_distance(cell_a, cell_b)
-    walls = []
-    labels = set()
-    for blocker in blockers:
-        interval = low_interval(h_a, h_b, blocker.top)
-        if interval is None:
-            continue
-        t0, t1 = interval
-        wall = blocker.inner
-        # Buffers are drawn with chords; growing the distance keeps them around the true disc.
-        if t0 > 0:
-            wall = shapely.difference(wall, shapely.buffer(cell_a, t0 * far * _CHORD, quad_segs=16))
-        elif t1 < 1:
-            wall = shapely.difference(
-                wall, shapely.buffer(cell_b, (1 - t1) * far * _CHORD, quad_segs=16)
-            )
-        if wall.is_empty or not wall.intersects(hull):
-            continue
-        walls.append(wall)
-        labels.add(blocker.label)
-    if not walls:
-        return None
-    free = shapely.difference(hull, shapely.union_all(walls))
-    for piece in shapely.get_parts(free):
-        if piece.area > 0 and piece.intersects(cell_a) and piece.intersects(cell_b):
-            return None
-    return frozenset(labels)
-
-
-def prove_no_sight_line(
-    observer_area: ShapelyPolygon,
-    h_observer: float,
-    target_area: ShapelyPolygon,
-    h_target: float,
-    blockers: Sequence[Blocker],
-) -> frozenset[str] | None:
-    """Labels of blockers proving that no line from any point of the convex ``observer_area``
-    reaches any point of ``target_area`` (heights as given), or ``None`` without a proof.
-
-    Used on whole units at once: the hulls of two units' bases contain every base, so a proof
-    for the hulls settles every model pair between them.
-    """
-    local = relevant_blockers(blockers, _hull(observer_area, target_area), h_observer, h_target)
-    if not local:
-        return None
-    proof = _separation(observer_area, target_area, h_observer, h_target, local)
-    if proof is None:
-        proof = _umbra_cover(observer_area, h_observer, h_target, target_area, local)
-    return proof
-
-
-def quick_sight_line(
-    observer: Outline,
-    h_observer: float,
-    target: Outline,
-    h_target: float,
-    blockers: Sequence[Blocker],
-) -> tuple[XY, XY] | None:
-    """A cheap first try: segments between the centres and eight rim points of each base."""
-    ends = []
-    for outline in (observer, target):
-        rim = np.asarray(outline.inner.exterior.coords, dtype=float)[:-1]
-        picks = rim[np.linspace(0, len(rim), 8, endpoint=False).astype(int)]
-        centre = np.array(outline.centre)
-        ends.append(np.vstack([centre, picks + 1e-9 * (centre - picks)]))
-    return _try_segments(ends[0], ends[1], h_observer, h_target, blockers)
+    return not bool(blocked[0])
 
 
 def find_sight_line(
@@ -708,59 +239,29 @@ def find_sight_line(
     target: Outline,
     h_target: float,
     blockers: Sequence[Blocker],
-) -> LineSearch:
-    """Search for an unblocked sight line from ``observer`` (at height ``h_observer``) to
-    ``target`` (at ``h_target``).
-
-    Three-valued search over cells of the observer's base. For a cell, the target points seen
-    from one point of it are computed exactly (the target minus every blocker's stopped region)
-    and a seen point gives a sight line, checked again segment by segment; or the blockers'
-    umbrae from the whole cell cover the target, which proves the cell sees nothing; or the
-    cell is split. Below :data:`MIN_CELL` a cell is given up as blocked (``proven`` becomes
-    false): any line with more clearance would have been seen from the cell's point.
-    """
-    hull = _hull(observer.outer, target.outer)
-    relevant = relevant_blockers(blockers, hull, h_observer, h_target)
-    centres = np.array([observer.centre]), np.array([target.centre])
-    witness = _try_segments(*centres, h_observer, h_target, relevant)
-    if witness is not None:
-        return LineSearch(witness, cells=0)
-    labels: set[str] = set()
-    proven = True
-    stack = [observer.coarse_outer()]
-    cells = 0
-    while stack:
-        cell = stack.pop()
-        cells += 1
-        if cells > MAX_CELL_PAIRS:
-            labels |= {b.label for b in relevant}
-            return LineSearch(None, frozenset(labels), False, cells, gave_up=True)
-        local = relevant_blockers(relevant, _hull(cell, target.outer), h_observer, h_target)
-        start = _inside_point(cell, observer.inner)
-        if start is not None:
-            seen, _ = _seen_area(start, h_observer, h_target, target.inner, local, False)
-            end_area = _largest_part(seen)
-            if end_area is not None:
-                end = polylabel(end_area, tolerance=1e-4)
-                found = _try_segments(
-                    np.array([start]), np.array([[end.x, end.y]]), h_observer, h_target, local
-                )
-                if found is not None:
-                    return LineSearch(found, cells=cells)
-        proof = _separation(cell, target.outer, h_observer, h_target, local)
-        if proof is None:
-            proof = _umbra_cover(cell, h_observer, h_target, target.outer, local)
-        if proof is not None:
-            labels |= proof
-            continue
-        if _diameter(cell) < MIN_CELL:
-            proven = False
-            labels |= {b.label for b in local}
-            continue
-        stack.extend(_halves(cell))
-    return LineSearch(None, frozenset(labels), proven, cells)
+    cheap: bool = False,
+) -> Search:
+    """An unblocked sight line from ``observer`` (top ``h_observer``) to ``target`` (top
+    ``h_target``), re-checked by :func:`segment_is_free`, or the proof that there is none
+    (with ``cheap``, only the centre line and common tangents are tried)."""
+    found = search(
+        end_shape(observer), h_observer, end_shape(target), h_target, blockers, SEARCH_GROW, cheap
+    )
+    return _checked(found, h_observer, h_target, blockers)
 
 
+def _checked(found: Search, h_start: float, h_end: float, blockers: Sequence[Blocker]) -> Search:
+    if found.segment is None:
+        return found
+    start, end = found.segment
+    if segment_is_free(start, end, h_start, h_end, blockers):
+        return found
+    # The search lets lines graze blockers grown a hair more than the check does, so this
+    # only happens through rounding; the answer then stays "not visible", marked unproven.
+    return Search(None, False, found.blockers, stage="check")
+
+
+# ---------------------------------------------------------------------------------------------
 # Fully visible: every facing point of the target seen down to its foot
 
 
@@ -905,10 +406,11 @@ def _facing_edges(target: Outline, observer: Outline) -> list[FacingPiece]:
 class FullSearch:
     """The outcome of :func:`check_fully_visible`.
 
-    ``hidden`` is a facing point that no sight line reaches (``None`` when fully visible);
-    ``proven`` says whether that was proven or rests on the clearance limit; ``fans`` is the
-    certificate of a "fully visible": observer points and the boundary pieces each one sees
-    whole (the hull of the point and the piece is clear).
+    ``hidden`` is a facing point found not seen (``None`` when fully visible); ``proven`` says
+    that no sight line reaches it (false when the search gave up on a piece too small to
+    settle: then "not fully visible" may be an under-report). ``fans`` certify a "fully
+    visible": observer points and the rim pieces each sees whole (empty when the hull of both
+    bases is clear of every blocker).
     """
 
     fully_visible: bool
@@ -916,7 +418,30 @@ class FullSearch:
     blockers: frozenset[str] = frozenset()
     proven: bool = True
     fans: tuple[tuple[XY, FacingPiece], ...] = ()
-    gave_up: bool = False
+
+
+_REGION_DIRECTIONS = 48
+
+
+def _region_polygon(normals: FloatArray, support: FloatArray) -> Convex:
+    """The polygon ``n_k . x <= support_k`` for unit normals in angular order: it contains
+    every convex set with those support values (vertices where consecutive sides meet)."""
+    n0, n1 = normals, np.roll(normals, -1, axis=0)
+    h0, h1 = support, np.roll(support, -1)
+    det = n0[:, 0] * n1[:, 1] - n0[:, 1] * n1[:, 0]
+    x = (h0 * n1[:, 1] - h1 * n0[:, 1]) / det
+    y = (n0[:, 0] * h1 - n1[:, 0] * h0) / det
+    return Convex.polygon(np.column_stack([x, y]))
+
+
+def _swept_region(observer: Outline, target: Outline, t0: float, t1: float) -> Convex:
+    """A polygon holding every point at a fraction ``t0..t1`` along a segment from the observer's
+    base to the target's: its support is the larger of ``(1 - t) h_O + t h_T`` at both ends."""
+    angles = np.arange(_REGION_DIRECTIONS) * (2.0 * math.pi / _REGION_DIRECTIONS)
+    nx, ny = np.cos(angles), np.sin(angles)
+    h_o, h_t = observer.support(nx, ny), target.support(nx, ny)
+    support = np.maximum((1 - t0) * h_o + t0 * h_t, (1 - t1) * h_o + t1 * h_t)
+    return _region_polygon(np.column_stack([nx, ny]), support)
 
 
 def _fan_is_clear(
@@ -927,27 +452,23 @@ def _fan_is_clear(
     blockers: Sequence[Blocker],
 ) -> bool:
     """Whether every line from ``source`` (at ``h_observer``) to every point of the piece (at
-    ``z_target``) is unblocked: the part of the fan low enough for each blocker is the hull of
-    the piece's bounding polygon scaled about the source between the two ends of the low
-    interval, and it must miss the blocker."""
+    ``z_target``) is unblocked: the low part of the fan for each blocker is the hull of the
+    piece's bounding polygon scaled about the source between the ends of the low interval."""
     hull_pts = piece.hull_points()
     s = np.asarray(source, dtype=float)
-    coords = []
-    indices = []
-    targets: list[ShapelyPolygon] = []
     for blocker in blockers:
         interval = low_interval(h_observer, z_target, blocker.top)
         if interval is None:
             continue
         t0, t1 = interval
-        coords.append(s + t0 * (hull_pts - s))
-        coords.append(s + t1 * (hull_pts - s))
-        indices.extend([len(targets)] * (2 * len(hull_pts)))
-        targets.append(blocker.outer)
-    if not targets:
-        return True
-    fans = shapely.convex_hull(shapely.multipoints(np.vstack(coords), indices=np.array(indices)))
-    return not bool(np.any(shapely.intersects(fans, np.array(targets, dtype=object))))
+        region = np.vstack([s + t0 * (hull_pts - s), s + t1 * (hull_pts - s)])
+        hull = shapely.convex_hull(shapely.multipoints(region))
+        if not isinstance(hull, ShapelyPolygon) or hull.area <= 0:
+            return False
+        shape = Convex.polygon(np.asarray(hull.exterior.coords, dtype=float)[:-1])
+        if shapes_touch(blocker, shape, SEARCH_GROW):
+            return False
+    return True
 
 
 def check_fully_visible(
@@ -956,49 +477,58 @@ def check_fully_visible(
     target: Outline,
     z_target: float,
     blockers: Sequence[Blocker],
-    screens: Sequence[Blocker] = (),
 ) -> FullSearch:
     """Whether every facing point of ``target`` is seen at its foot ``z_target`` from some
-    point of ``observer`` at ``h_observer``, by a line that meets no blocker and no screen
-    (an obscuring area: a blocker with an infinite top).
+    point of ``observer`` at ``h_observer``, by a line that meets no blocker (obscuring areas
+    are blockers with an infinite top).
 
-    Facing boundary pieces are checked one by one: from the piece's middle point, the observer
-    positions that see it are computed exactly; the best of them is tried as the apex of a fan
-    covering the whole piece. A clear fan settles the piece; a middle point no observer position
-    sees proves "not fully visible"; otherwise the piece is split, down to :data:`MIN_CELL`.
+    First the hull of both bases (swept by each blocker's low part): clear of every blocker,
+    every line is free. Otherwise facing rim pieces are settled one by one: the exact search
+    looks for a sight line from the observer's base to the piece's middle point; none proves
+    "not fully visible"; one gives an observer point, and a clear fan from it (or from the
+    observer's centre) to the whole piece settles the piece; else the piece is split. A piece
+    shorter than :data:`MIN_PIECE` (or past :data:`MAX_PIECES`) that is still unsettled is
+    reported hidden *without proof*: the test errs only towards "not fully visible", i.e. it
+    may over-report cover, never under-report it.
     """
-    hull = _hull(observer.outer, target.outer)
-    relevant = relevant_blockers(blockers, hull, h_observer, z_target)
-    relevant += [s for s in screens if s.outer.intersects(hull)]
-    if not relevant:
+    relevant = [(b, iv) for b in blockers if (iv := low_interval(h_observer, z_target, b.top))]
+    touching = [
+        b
+        for b, (t0, t1) in relevant
+        if shapes_touch(b, _swept_region(observer, target, t0, t1), SEARCH_GROW)
+    ]
+    if not touching:
         return FullSearch(True)
+    start = end_shape(observer)
+    labels = frozenset(b.label for b in touching)
     fans: list[tuple[XY, FacingPiece]] = []
-    # Breadth first: every part of the facing side is looked at before any is refined, so a
-    # hidden point anywhere is found early.
-    queue = deque(list(facing_pieces(target, observer)))
+    queue = deque(facing_pieces(target, observer))
     steps = 0
     while queue:
         piece = queue.popleft()
         steps += 1
+        if _fan_is_clear(observer.centre, piece, h_observer, z_target, touching):
+            fans.append((observer.centre, piece))
+            continue
         point = piece.middle
-        seen, _ = _seen_area(point, z_target, h_observer, observer.inner, relevant, False)
-        area = _largest_part(seen)
-        if area is not None:
-            source = polylabel(area, tolerance=1e-3)
-            xy = (float(source.x), float(source.y))
-            if _fan_is_clear(xy, piece, h_observer, z_target, relevant):
-                fans.append((xy, piece))
-                continue
-        else:
-            maybe, in_the_way = _seen_area(
-                point, z_target, h_observer, observer.outer, relevant, True
-            )
-            if _largest_part(maybe) is None:
-                return FullSearch(False, point, frozenset(in_the_way), True)
-        if piece.length < MIN_CELL or steps > MAX_CELL_PAIRS:
-            labels = {b.label for b in relevant}
-            return FullSearch(
-                False, point, frozenset(labels), False, gave_up=steps > MAX_CELL_PAIRS
-            )
+        found = search(
+            start, h_observer, Convex.disc(point[0], point[1], 0.0), z_target, touching, SEARCH_GROW
+        )
+        if found.segment is None:
+            return FullSearch(False, point, found.blockers, found.proven)
+        seen_from = found.segment[0]
+        sources = (
+            seen_from,
+            observer.centre,
+            (0.5 * (seen_from[0] + observer.cx), 0.5 * (seen_from[1] + observer.cy)),
+        )
+        clear = next(
+            (s for s in sources if _fan_is_clear(s, piece, h_observer, z_target, touching)), None
+        )
+        if clear is not None:
+            fans.append((clear, piece))
+            continue
+        if piece.length < MIN_PIECE or steps >= MAX_PIECES:
+            return FullSearch(False, point, labels, False)
         queue.extend(piece.halves())
     return FullSearch(True, fans=tuple(fans))

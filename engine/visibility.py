@@ -1,18 +1,21 @@
 """Line of sight in 2.5-D: visible, fully visible and benefit of cover, per ordered unit pair.
 
-The rules are the spec's "Line of sight (2.5-D)" (``docs/scenario-format.md``): a sight line
-joins a point of the observer's base at its top (``z + height``) to a point of the target's
+The rules are the spec's "Line of sight (2.5-D)" (``docs/scenario-format.md``): a sight
+line joins a point of the observer's base at its top (``z + height``) to a point of the target's
 base, at its top for *visible* and at its foot ``z`` for *fully visible*; it is 1 mm wide and is
 blocked where it crosses (in plan) a solid terrain feature or another model's base while its own
-height there is at or below that blocker's top. The geometry lives in :mod:`engine.sightlines`.
+height there is at or below that blocker's top, or where it crosses an obscuring terrain area
+neither end model is within (``options.obscuring = "block"``, the default; ``"cover-only"``
+keeps the older reading where obscuring areas never block). The geometry lives in
+:mod:`engine.sightlines` and :mod:`engine.critical_lines`.
 
 Every conclusion can be checked: a *visible* pair carries its sight line (:class:`SightLine`),
-and a *not visible* pair names what is in the way. "Not visible" is exact up to a clearance of
-0.05" (a line that only squeezes through a narrower gap may be missed; see
-``sightlines.MIN_CELL``), unless a model pair's search budget runs out
-(``sightlines.MAX_CELL_PAIRS``), which its explanation then says ("not proven"). The same
-holds for "not fully visible"; a "fully visible" is proven (observer points each seeing a whole
-piece of the facing side).
+re-checked against every blocker, and a *not visible* pair names what is in the way. "Not
+visible" is a proof (critical lines, exact up to the 1e-6" tolerance; ovals up to their
+64-gons, see :mod:`engine.sightlines`), never the end of a search budget. "Fully visible" is
+proven by fans of clear lines; "not fully visible" is proven (a facing point no line reaches)
+or, rarely, the conservative answer for a rim piece under 0.03" that no one observer point sees
+whole: fully visible can be under-reported (cover over-reported), never over-reported.
 
 Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
 
@@ -25,9 +28,12 @@ Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
   blocker's top is blocked (the spec: "at or below").
 * **Night Fighting.** An observing model more than 18" (closest points of bases) from every
   model of the target unit sees none of it; within 18" of one model, it may see them all.
-* **Nowhere to Hide** makes features not solid; obscuring areas still stop *fully visible*.
-* **Obscuring areas** do not block *visible*; they stop *fully visible* (and so give cover) when
-  a line crosses an obscuring area the target is not within, even one the observer stands in.
+* **Nowhere to Hide** makes features not solid; obscuring areas still block and stop *fully
+  visible*.
+* **Obscuring areas** block like walls of any height, 1 mm line included (a line within half a
+  millimetre of the area crosses it). For *fully visible*, every obscuring area the target is
+  not within counts, even one the observer stands in. An area of several footprints is one
+  area: within one footprint is within all of it.
 * **Cover** is ``false`` for a pair whose target is not visible (no observing model sees it), and
   under rulesets other than ``wh40k-ca2026`` (their cover rules are not line-of-sight rules).
 * **Unit fully visible** follows the spec: every target model is fully visible to at least one
@@ -51,22 +57,20 @@ from typing import Any
 import numpy as np
 import shapely
 
+from engine.critical_lines import Blocker, Convex, Search, convex_hull, quick_reject
 from engine.errors import UnknownReferenceError
+from engine.geometry import model_within_terrain
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
 from engine.sightlines import (
-    HALF_LINE_WIDTH,
-    Blocker,
+    SEARCH_GROW,
     FullSearch,
-    LineSearch,
     Outline,
     base_outline,
     check_fully_visible,
     find_sight_line,
     model_blocker,
     polygon_blocker,
-    prove_no_sight_line,
-    quick_sight_line,
 )
 
 TOLERANCE = 1e-6
@@ -82,13 +86,21 @@ RULE_NOTES: tuple[str, ...] = (
     "level line exactly at a blocker's top is blocked",
     'night-fighting: an observing model more than 18" from every model of the target unit sees '
     "none of it",
-    "nowhere-to-hide: features are not solid; obscuring areas still prevent 'fully visible'",
-    "obscuring: an obscuring area the target is not within stops 'fully visible' (even one the "
-    "observer is within); it never blocks 'visible'",
+    "nowhere-to-hide: features are not solid; obscuring areas still block and prevent 'fully "
+    "visible'",
+    "obscuring (options.obscuring = 'block', the default): an obscuring area blocks a sight "
+    "line that crosses it unless the observing or the target model is within it; under "
+    "'cover-only' it never blocks; either way an obscuring area the target is not within stops "
+    "'fully visible' (even one the observer is within)",
+    "obscuring width: the 1 mm line crosses an obscuring area when it comes within half a "
+    "millimetre of it, as for features",
     "cover: false when the target is not visible, and outside wh40k-ca2026",
     "unit fully visible: every target model fully visible to at least one observing model (spec)",
-    "ovals and rectangles: ovals are measured with 64-gon inner/outer bounds, so 'within a "
-    'terrain area\' and the 18" range are exact to about 0.002" for ovals',
+    'fully visible is conservative: a facing rim piece shorter than 0.03" that no single '
+    "observer point sees whole counts as hidden, so 'fully visible' can be under-reported (cover "
+    "over-reported), never the reverse",
+    "ovals: measured as 64-gons (inscribed as sight-line ends, circumscribed as blockers), so "
+    "answers about ovals are exact to 0.0012 x the semi-axis, erring towards 'not visible'",
 )
 
 
@@ -162,31 +174,46 @@ def _twist(scenario: Scenario) -> str | None:
     return twist if isinstance(twist, str) else None
 
 
+def _obscuring_blocks(scenario: Scenario) -> bool:
+    """``options.obscuring``: ``"block"`` (the default) or ``"cover-only"``."""
+    return bool(scenario.option("obscuring", "block") != "cover-only")
+
+
+def _box(bounds: tuple[float, float, float, float], grow: float) -> shapely.Geometry:
+    x0, y0, x1, y1 = bounds
+    return shapely.box(x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+
+
 @dataclass
 class _TerrainGeometry:
-    blockers: list[Blocker]
-    screens: list[tuple[TerrainPiece, Blocker]]
-    areas: list[tuple[TerrainPiece, shapely.Geometry]]
+    """Blockers made from the terrain, with trees of their boxes for corridor queries."""
+
+    features: list[Blocker]
+    screens: list[Blocker]
+    feature_tree: shapely.STRtree
+    screen_tree: shapely.STRtree
 
 
 def _terrain_geometry(terrain: Sequence[TerrainPiece], solid: bool) -> _TerrainGeometry:
-    blockers = []
-    if solid:
-        for piece in terrain:
-            for index, feature in enumerate(piece.features):
-                if feature.solid:
-                    blockers.append(
-                        polygon_blocker(
-                            piece.id, feature.shape, feature.top, f"{piece.id} feature {index}"
-                        )
-                    )
+    features = [
+        polygon_blocker(piece.id, feature.shape, feature.top)
+        for piece in terrain
+        if solid
+        for feature in piece.features
+        if feature.solid
+    ]
     screens = [
-        (piece, polygon_blocker(piece.id, piece.area, math.inf, f"{piece.id} (obscuring)"))
+        polygon_blocker(piece.id, footprint, math.inf)
         for piece in terrain
         if piece.obscuring
+        for footprint in piece.footprints
     ]
-    areas = [(piece, shapely.Polygon(piece.area)) for piece in terrain]
-    return _TerrainGeometry(blockers, screens, areas)
+    return _TerrainGeometry(
+        features,
+        screens,
+        shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in features]),
+        shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in screens]),
+    )
 
 
 class _Scene:
@@ -195,36 +222,40 @@ class _Scene:
     def __init__(
         self,
         scenario: Scenario,
-        outlines: dict[tuple[object, ...], tuple[Outline, Outline]] | None = None,
+        outlines: dict[tuple[object, ...], Outline] | None = None,
         terrain: _TerrainGeometry | None = None,
+        within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
         self.scenario = scenario
         twist = _twist(scenario)
         self.night_fighting = twist == "night-fighting"
         self.cover_rules = ruleset_for(scenario).cover_applies
+        self.obscuring_blocks = _obscuring_blocks(scenario)
         self.terrain = terrain or _terrain_geometry(scenario.terrain, twist != "nowhere-to-hide")
         known = outlines or {}
-        self.outline_cache: dict[tuple[object, ...], tuple[Outline, Outline]] = {}
+        self.outline_cache: dict[tuple[object, ...], Outline] = {}
         self.footprint: dict[str, Outline] = {}
+        self.rim: dict[str, np.ndarray] = {}
         self.unit_of: dict[str, Unit] = {}
-        model_blockers: list[Blocker] = []
+        self.model_blockers: list[Blocker] = []
+        self.model_units: list[str] = []
         for unit, model in scenario.all_models():
             key = _outline_key(model)
-            pair = known.get(key)
-            if pair is None:
-                pair = (
-                    base_outline(model.base, model.x, model.y, model.rotation),
-                    base_outline(model.base, model.x, model.y, model.rotation, HALF_LINE_WIDTH),
-                )
-            self.outline_cache[key] = pair
-            self.footprint[model.id] = pair[0]
+            outline = known.get(key)
+            if outline is None:
+                outline = base_outline(model.base, model.x, model.y, model.rotation)
+            self.outline_cache[key] = outline
+            self.footprint[model.id] = outline
+            self.rim[model.id] = np.asarray(outline.outer.exterior.coords, dtype=float)[:-1]
             self.unit_of[model.id] = unit
-            model_blockers.append(model_blocker(unit.id, model.id, pair[1], model.z + model.height))
-        self.model_blockers = model_blockers
-        self.model_tree = shapely.STRtree([b.outer for b in model_blockers])
-        self.terrain_tree = shapely.STRtree([b.outer for b in self.terrain.blockers])
-        self._within: dict[str, frozenset[str]] = {}
-        self._visible: dict[tuple[str, str], LineSearch] = {}
+            self.model_blockers.append(model_blocker(unit.id, outline, model.z + model.height))
+            self.model_units.append(unit.id)
+        self.model_tree = shapely.STRtree(
+            [_box(b.bounds(), SEARCH_GROW) for b in self.model_blockers]
+        )
+        self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
+        self._visible: dict[tuple[str, str], Search] = {}
+        self._cheap: dict[tuple[str, str], Search] = {}
         self._full: dict[tuple[str, str, bool], FullSearch] = {}
         self._in_range: dict[tuple[str, str], bool] = {}
 
@@ -235,46 +266,90 @@ class _Scene:
 
     def within_areas(self, model_id: str) -> frozenset[str]:
         """Ids of the terrain areas this model's base overlaps (touching counts)."""
-        cached = self._within.get(model_id)
+        model = self.model(model_id)
+        key = _outline_key(model)
+        cached = self.within_cache.get(key)
         if cached is None:
-            outline = self.footprint[model_id]
-            found = set()
-            for piece, area in self.terrain.areas:
-                if outline.kind == "circle":
-                    gap = shapely.distance(shapely.Point(outline.cx, outline.cy), area) - outline.a
-                else:
-                    gap = shapely.distance(outline.inner, area)
-                if gap <= TOLERANCE:
-                    found.add(piece.id)
-            cached = frozenset(found)
-            self._within[model_id] = cached
+            cached = frozenset(
+                piece.id for piece in self.scenario.terrain if model_within_terrain(model, piece)
+            )
+            self.within_cache[key] = cached
         return cached
 
-    def _blockers_near(
-        self, region: shapely.Geometry, exclude_units: tuple[str, str], models: bool
+    def corridor(self, first: str, second: str) -> shapely.Geometry:
+        """The hull of two models' bases: every sight line between them lies inside it."""
+        return shapely.convex_hull(
+            shapely.multipoints(np.vstack([self.rim[first], self.rim[second]]))
+        )
+
+    def blockers_for(
+        self, observer_id: str, target_id: str, *, models: bool, screens: str
     ) -> list[Blocker]:
-        found = [self.terrain.blockers[i] for i in self.terrain_tree.query(region)]
+        """Blockers in the corridor of a model pair. ``screens``: ``"visible"`` (obscuring areas
+        that block a sight line, see the rules), ``"full"`` (the ones that stop fully visible:
+        every one the target is not within) or ``"none"``."""
+        region = self.corridor(observer_id, target_id)
+        terrain = self.terrain
+        found = [terrain.features[i] for i in terrain.feature_tree.query(region)]
         if models:
+            units = (self.unit_of[observer_id].id, self.unit_of[target_id].id)
             found.extend(
                 self.model_blockers[i]
                 for i in self.model_tree.query(region)
-                if self.model_blockers[i].label not in exclude_units
+                if self.model_units[i] not in units
             )
+        if screens == "visible" and self.obscuring_blocks:
+            inside = self.within_areas(observer_id) | self.within_areas(target_id)
+        elif screens == "full":
+            inside = self.within_areas(target_id)
+        else:
+            return found
+        found.extend(
+            screen
+            for i in terrain.screen_tree.query(region)
+            if (screen := terrain.screens[i]).label not in inside
+        )
         return found
-
-    def _corridor(self, first: Outline, second: Outline) -> shapely.Geometry:
-        return shapely.convex_hull(shapely.union(first.outer, second.outer))
 
     # Model pairs
 
-    def sight_line(self, observer_id: str, target_id: str) -> SightLine | None:
-        """An unblocked top-to-top sight line, or ``None`` (symmetric, so cached both ways)."""
-        search = self.line_search(observer_id, target_id)
+    def _line_key(self, observer_id: str, target_id: str) -> tuple[str, str]:
+        first, second = sorted((observer_id, target_id))
+        return first, second
+
+    def line_search(self, observer_id: str, target_id: str, cheap: bool = False) -> Search:
+        """The top-to-top sight-line search of a model pair (symmetric, cached once). With
+        ``cheap``, only the centre line and the common tangents are tried."""
+        key = self._line_key(observer_id, target_id)
+        cached = self._visible.get(key)
+        if cached is not None:
+            return cached
+        if cheap and key in self._cheap:
+            return self._cheap[key]
+        first, second = key
+        a, b = self.model(first), self.model(second)
+        blockers = self.blockers_for(first, second, models=True, screens="visible")
+        found = find_sight_line(
+            self.footprint[first],
+            a.z + a.height,
+            self.footprint[second],
+            b.z + b.height,
+            blockers,
+            cheap=cheap,
+        )
+        if cheap and found.segment is None:
+            self._cheap[key] = found
+        else:
+            self._visible[key] = found
+        return found
+
+    def sight_line(self, observer_id: str, target_id: str, cheap: bool = False) -> SightLine | None:
+        """An unblocked top-to-top sight line, or ``None``."""
+        search = self.line_search(observer_id, target_id, cheap)
         if search.segment is None:
             return None
-        flipped = observer_id > target_id
         (sx, sy), (ex, ey) = search.segment
-        if flipped:
+        if observer_id > target_id:
             (sx, sy), (ex, ey) = (ex, ey), (sx, sy)
         obs, tgt = self.model(observer_id), self.model(target_id)
         return SightLine(
@@ -284,60 +359,28 @@ class _Scene:
             (ex, ey, tgt.z + tgt.height),
         )
 
-    def quick_line(self, observer_id: str, target_id: str) -> SightLine | None:
-        """A sight line found by the cheap first try, or ``None`` (then ask :meth:`sight_line`)."""
-        first, second = sorted((observer_id, target_id))
-        cached = self._visible.get((first, second))
-        if cached is not None:
-            return self.sight_line(observer_id, target_id)
-        a, b = self.model(first), self.model(second)
-        oa, ob = self.footprint[first], self.footprint[second]
-        units = (self.unit_of[first].id, self.unit_of[second].id)
-        corridor = self._corridor(oa, ob)
-        blockers = self._blockers_near(corridor, units, models=True)
-        found = quick_sight_line(oa, a.z + a.height, ob, b.z + b.height, blockers)
-        if found is None:
-            return None
-        self._visible[(first, second)] = LineSearch(found)
-        return self.sight_line(observer_id, target_id)
-
-    def line_search(self, observer_id: str, target_id: str) -> LineSearch:
-        first, second = sorted((observer_id, target_id))
-        key = (first, second)
-        cached = self._visible.get(key)
-        if cached is None:
-            a, b = self.model(first), self.model(second)
-            oa, ob = self.footprint[first], self.footprint[second]
-            units = (self.unit_of[first].id, self.unit_of[second].id)
-            blockers = self._blockers_near(self._corridor(oa, ob), units, models=True)
-            cached = find_sight_line(oa, a.z + a.height, ob, b.z + b.height, blockers)
-            self._visible[key] = cached
-        return cached
-
     def full_search(self, observer_id: str, target_id: str, terrain_only: bool) -> FullSearch:
         key = (observer_id, target_id, terrain_only)
         cached = self._full.get(key)
         if cached is None:
-            if not terrain_only and self._full.get((observer_id, target_id, True)) is not None:
+            alone = self._full.get((observer_id, target_id, True))
+            if not terrain_only and alone is not None and not alone.fully_visible:
                 # Models can only add blockers: not fully visible with terrain alone settles it.
-                alone = self._full[(observer_id, target_id, True)]
-                if not alone.fully_visible:
-                    self._full[key] = alone
-                    return alone
+                self._full[key] = alone
+                return alone
             obs, tgt = self.model(observer_id), self.model(target_id)
-            oo, ot = self.footprint[observer_id], self.footprint[target_id]
-            units = (self.unit_of[observer_id].id, self.unit_of[target_id].id)
-            corridor = self._corridor(oo, ot)
-            blockers = self._blockers_near(corridor, units, models=not terrain_only)
-            inside = self.within_areas(target_id)
-            screens = [
-                screen
-                for piece, screen in self.terrain.screens
-                if piece.id not in inside and screen.outer.intersects(corridor)
-            ]
-            cached = check_fully_visible(oo, obs.z + obs.height, ot, tgt.z, blockers, screens)
+            blockers = self.blockers_for(
+                observer_id, target_id, models=not terrain_only, screens="full"
+            )
+            cached = check_fully_visible(
+                self.footprint[observer_id],
+                obs.z + obs.height,
+                self.footprint[target_id],
+                tgt.z,
+                blockers,
+            )
             self._full[key] = cached
-            if terrain_only and cached.fully_visible is False:
+            if terrain_only and not cached.fully_visible:
                 self._full.setdefault((observer_id, target_id, False), cached)
         return cached
 
@@ -363,55 +406,49 @@ class _Scene:
 
     # Unit pairs
 
+    def _model_pairs(self, eligible: Sequence[Model], target: Unit) -> list[tuple[str, str]]:
+        """Observer/target model pairs, closest centres first (they settle "visible" soonest)."""
+        pairs = [
+            (math.hypot(o.x - t.x, o.y - t.y), o.id, t.id) for o in eligible for t in target.models
+        ]
+        pairs.sort()
+        return [(o, t) for _, o, t in pairs]
+
     def pair(self, observer: Unit, target: Unit) -> PairVisibility:
         eligible = [m for m in observer.models if self.in_range(m.id, target)]
-        if not eligible:
+        if not eligible or not target.models:
             reason = (
                 f'Night Fighting: no model of {observer.id} is within 18" of {target.id}'
                 if observer.models and target.models
                 else "one of the units has no models"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, (), reason)
+        model_pairs = self._model_pairs(eligible, target)
         witness = next(
-            (
-                line
-                for obs in eligible
-                for tgt in target.models
-                if (line := self.quick_line(obs.id, tgt.id)) is not None
-            ),
-            None,
+            (line for o, t in model_pairs if (line := self.sight_line(o, t, cheap=True))), None
         )
+        in_the_way: set[str] = set()
+        unproven = False
         if witness is None:
-            proof = self._unit_proof(eligible, target)
-            if proof is not None:
-                names = ", ".join(sorted(proof)) or "nothing"
+            separator = self._unit_separator(eligible, target)
+            if separator is not None:
                 text = (
-                    f"{target.id} is not visible to {observer.id}: the blockers wall off every "
-                    f"sight line between the two units; in the way: {names}"
+                    f"{target.id} is not visible to {observer.id}: {separator} stands between "
+                    "the two units and walls off every sight line"
                 )
                 return PairVisibility(
-                    observer.id, target.id, False, False, False, None, tuple(sorted(proof)), text
+                    observer.id, target.id, False, False, False, None, (separator,), text
                 )
-        in_the_way: set[str] = set()
-        unproven = gave_up = False
-        for obs in eligible if witness is None else ():
-            for tgt in target.models:
-                line = self.sight_line(obs.id, tgt.id)
+            for o, t in model_pairs:
+                line = self.sight_line(o, t)
                 if line is not None:
                     witness = line
                     break
-                search = self.line_search(obs.id, tgt.id)
+                search = self.line_search(o, t)
                 in_the_way |= search.blockers
                 unproven |= not search.proven
-                gave_up |= search.gave_up
-            if witness is not None:
-                break
         if witness is None:
-            limit = ""
-            if gave_up:
-                limit = " (not proven: the search budget ran out)"
-            elif unproven:
-                limit = ' (no line with 0.05" clearance either)'
+            limit = " (not proven: a line over mixed-height blockers may exist)" if unproven else ""
             names = ", ".join(sorted(in_the_way)) or "nothing"
             text = (
                 f"{target.id} is not visible to {observer.id}: every sight line is blocked"
@@ -435,18 +472,41 @@ class _Scene:
             explanation,
         )
 
-    def _unit_proof(self, eligible: Sequence[Model], target: Unit) -> frozenset[str] | None:
-        """A proof that no eligible observing model sees any model of the target unit, made
-        once for the hulls of the two groups of bases (when each group shares one top height)."""
-        tops_o = {round(m.z + m.height, 9) for m in eligible}
-        tops_t = {round(m.z + m.height, 9) for m in target.models}
-        if len(tops_o) != 1 or len(tops_t) != 1:
-            return None
-        area_o = _hull_of([self.footprint[m.id] for m in eligible])
-        area_t = _hull_of([self.footprint[m.id] for m in target.models])
+    def _unit_separator(self, eligible: Sequence[Model], target: Unit) -> str | None:
+        """A convex blocker standing between the two groups of bases as a whole (see
+        :func:`engine.critical_lines.quick_reject`): one at least as tall as every model
+        involved, in the way of every model pair (no obscuring area any of them is within)."""
+        observer_rim = np.vstack([self.rim[m.id] for m in eligible])
+        target_rim = np.vstack([self.rim[m.id] for m in target.models])
+        tallest = max(m.z + m.height for m in (*eligible, *target.models))
+        region = shapely.convex_hull(shapely.multipoints(np.vstack([observer_rim, target_rim])))
+        terrain = self.terrain
+        walls = [terrain.features[i] for i in terrain.feature_tree.query(region)]
         units = (self.unit_of[eligible[0].id].id, target.id)
-        blockers = self._blockers_near(shapely.convex_hull(area_o.union(area_t)), units, True)
-        return prove_no_sight_line(area_o, tops_o.pop(), area_t, tops_t.pop(), blockers)
+        walls.extend(
+            self.model_blockers[i]
+            for i in self.model_tree.query(region)
+            if self.model_units[i] not in units
+        )
+        if self.obscuring_blocks:
+            inside = frozenset().union(
+                *(self.within_areas(m.id) for m in (*eligible, *target.models))
+            )
+            walls.extend(
+                screen
+                for i in terrain.screen_tree.query(region)
+                if (screen := terrain.screens[i]).label not in inside
+            )
+        walls = [w for w in walls if w.top >= tallest]
+        if not walls:
+            return None
+        found = quick_reject(
+            Convex.polygon(convex_hull(observer_rim)),
+            Convex.polygon(convex_hull(target_rim)),
+            walls,
+            SEARCH_GROW,
+        )
+        return None if found is None else found.label
 
     def _unit_fully_visible(
         self, eligible: Sequence[Model], target: Unit
@@ -464,9 +524,7 @@ class _Scene:
                 obs_id, search = reasons[0]
                 assert search.hidden is not None
                 x, y = search.hidden
-                how = "hidden" if search.proven else 'not seen by any line with 0.05" clearance'
-                if search.gave_up:
-                    how = "not seen (not proven: the search budget ran out)"
+                how = "hidden" if search.proven else "not seen whole from any one observer point"
                 names = ", ".join(sorted(search.blockers)) or "nothing"
                 text = (
                     f"not fully visible: {tgt.id}'s facing point ({x:.3f}, {y:.3f}) is {how} "
@@ -498,11 +556,6 @@ class _Scene:
             parts.append(f"{', '.join(m.id for m in sheltered)} within terrain areas")
         parts.append(f"{', '.join(m.id for m in exposed)} not fully visible because of terrain")
         return True, "cover against every observing model that sees it: " + "; ".join(parts)
-
-
-def _hull_of(outlines: Sequence[Outline]) -> shapely.Geometry:
-    points = np.vstack([np.asarray(o.outer.exterior.coords) for o in outlines])
-    return shapely.convex_hull(shapely.multipoints(points))
 
 
 def _describe_line(line: SightLine) -> str:
@@ -564,6 +617,9 @@ class VisibilityEngine:
     :meth:`update` recomputes only the unit pairs a move can change: pairs involving a moved
     unit, and pairs whose sight corridor (the hull of both units' bases) the moved units' old
     or new bases touch, since a model can block or unblock other units' sight lines.
+
+    For a unit being dragged, call :meth:`update` with it, then :meth:`row` (what it sees) and
+    :meth:`column` (what sees it); both read the cache :meth:`update` has filled.
     """
 
     scenario: Scenario
@@ -576,24 +632,39 @@ class VisibilityEngine:
         self._results = {}
         self._corridors = {}
 
+    def _answer(self, observer: Unit, target: Unit) -> PairVisibility:
+        key = (observer.id, target.id)
+        result = self._results.get(key)
+        if result is None:
+            result = self._scene.pair(observer, target)
+            self._results[key] = result
+        return result
+
     def matrix(self, observers: Iterable[str] | None = None) -> tuple[PairVisibility, ...]:
         """Every ordered pair of opposing units (optionally only these observers)."""
-        out = []
-        for obs, tgt in _ordered_pairs(self.scenario, observers):
-            key = (obs.id, tgt.id)
-            result = self._results.get(key)
-            if result is None:
-                result = self._scene.pair(obs, tgt)
-                self._results[key] = result
-            out.append(result)
-        return tuple(out)
+        return tuple(self._answer(o, t) for o, t in _ordered_pairs(self.scenario, observers))
+
+    def row(self, observer_unit_id: str) -> tuple[PairVisibility, ...]:
+        """What one unit sees: its pairs as the observer, sorted by target."""
+        return self.matrix([observer_unit_id])
+
+    def column(self, target_unit_id: str) -> tuple[PairVisibility, ...]:
+        """What sees one unit: its pairs as the target, sorted by observer."""
+        try:
+            target = self.scenario.unit(target_unit_id)
+        except KeyError:
+            raise UnknownReferenceError(f"no unit with id {target_unit_id}") from None
+        observers = sorted(
+            (u for u in self.scenario.units if u.player != target.player), key=lambda u: u.id
+        )
+        return tuple(self._answer(o, target) for o in observers)
 
     def update(
         self, new_scenario: Scenario, moved_unit_ids: Iterable[str]
     ) -> tuple[PairVisibility, ...]:
         """Adopt ``new_scenario`` (the old one with ``moved_unit_ids`` moved) and return the
         whole matrix, recomputing only the pairs the move can affect. Any other difference
-        (terrain, twist, ruleset, units added or changed) is detected and handled too."""
+        (terrain, twist, ruleset, options, units added or changed) is detected and handled too."""
         old = self.scenario
         old_scene = self._scene
         same_setting = (
@@ -601,6 +672,7 @@ class VisibilityEngine:
             and _twist(old) == _twist(new_scenario)
             and ruleset_for(old) is ruleset_for(new_scenario)
             and old.players == new_scenario.players
+            and old.options == new_scenario.options
         )
         old_units = {u.id: u for u in old.units}
         new_units = {u.id: u for u in new_scenario.units}
@@ -613,22 +685,27 @@ class VisibilityEngine:
             self.__post_init__()
             return self.matrix()
         self._scene = _Scene(
-            new_scenario, outlines=old_scene.outline_cache, terrain=old_scene.terrain
+            new_scenario,
+            outlines=old_scene.outline_cache,
+            terrain=old_scene.terrain,
+            within=old_scene.within_cache,
         )
-        moved_shapes = [
-            b.outer
-            for scene in (old_scene, self._scene)
-            for b in scene.model_blockers
-            if b.label in changed
-        ]
-        moved_region = shapely.union_all(moved_shapes) if moved_shapes else None
+        moved_boxes = np.array(
+            [
+                _box(blocker.bounds(), SEARCH_GROW)
+                for scene in (old_scene, self._scene)
+                for blocker, unit_id in zip(scene.model_blockers, scene.model_units, strict=True)
+                if unit_id in changed
+            ],
+            dtype=object,
+        )
         kept: dict[tuple[str, str], PairVisibility] = {}
         for key, result in self._results.items():
             if key[0] in changed or key[1] in changed:
                 continue
             if key[0] not in new_units or key[1] not in new_units:
                 continue
-            if moved_region is not None and self._corridor(key).intersects(moved_region):
+            if len(moved_boxes) and shapely.intersects(self._corridor(key), moved_boxes).any():
                 continue
             kept[key] = result
         self._corridors = {
@@ -644,11 +721,7 @@ class VisibilityEngine:
         if corridor is None:
             scene = self._scene
             points = np.vstack(
-                [
-                    np.asarray(scene.footprint[m.id].outer.exterior.coords)
-                    for uid in ordered
-                    for m in self.scenario.unit(uid).models
-                ]
+                [scene.rim[m.id] for uid in ordered for m in self.scenario.unit(uid).models]
             )
             corridor = shapely.convex_hull(shapely.multipoints(points))
             self._corridors[ordered] = corridor

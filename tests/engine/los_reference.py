@@ -80,15 +80,16 @@ class RefShape:
         normals = np.column_stack([(nu * c - nv * s) / norm, (nu * s + nv * c) / norm])
         return points, normals
 
-    def grid(self, spacing: float = SPACING) -> np.ndarray:
-        """Points inside the footprint on a grid of ``spacing``, plus boundary points."""
+    def grid(self, spacing: float = SPACING, rim: float | None = None) -> np.ndarray:
+        """Points inside the footprint on a grid of ``spacing``, plus boundary points ``rim``
+        apart (default: ``spacing``)."""
         x0, y0, x1, y1 = self.bounds()
         xs = np.arange(x0, x1 + spacing, spacing)
         ys = np.arange(y0, y1 + spacing, spacing)
         gx, gy = np.meshgrid(xs, ys)
         gx, gy = gx.ravel(), gy.ravel()
         inside = self.contains(gx, gy)
-        boundary, normals = self.boundary(spacing)
+        boundary, normals = self.boundary(spacing if rim is None else rim)
         # Boundary samples pulled in by a hair stay inside the footprint.
         pulled = boundary - 1e-7 * normals
         return np.vstack([np.column_stack([gx[inside], gy[inside]]), pulled])
@@ -257,18 +258,38 @@ def terrain_blockers(scenario: Scenario) -> list[RefBlocker]:
     return [b for b in blockers_for(scenario, "", "") if b.name in {t.id for t in scenario.terrain}]
 
 
-def screens_for(scenario: Scenario, target: Model) -> list[RefBlocker]:
-    """Obscuring areas the target model's base does not overlap (they block at any height)."""
-    shape = model_shape(target)
+def _within(model: Model, polygons: tuple) -> bool:
+    """The base overlaps one of the polygons (sampled base points, or a polygon vertex inside
+    the base, so thin areas are caught too)."""
+    shape = model_shape(model)
+    pts = shape.grid(0.02)
+    for points in polygons:
+        area = RefShape("polygon", 0, 0, points=points)
+        if area.contains(pts[:, 0], pts[:, 1], slack=1e-6).any():
+            return True
+        corners = np.asarray(points, dtype=float)
+        if shape.contains(corners[:, 0], corners[:, 1], slack=1e-6).any():
+            return True
+    return False
+
+
+def screens_for(
+    scenario: Scenario, target: Model, observer: Model | None = None
+) -> list[RefBlocker]:
+    """Obscuring areas (as blockers at any height) the target model is not within; with an
+    ``observer``, only those neither model is within (the ones that block a sight line)."""
+    if observer is not None and scenario.options.get("obscuring", "block") == "cover-only":
+        return []
     out = []
     for piece in scenario.terrain:
         if not piece.obscuring:
             continue
-        area = RefShape("polygon", 0, 0, points=piece.area)
-        pts = shape.grid(0.02)
-        touching = area.contains(pts[:, 0], pts[:, 1]).any()
-        if not touching:
-            out.append(RefBlocker(piece.id, area, math.inf))
+        polygons = piece.footprints
+        if _within(target, polygons) or (observer is not None and _within(observer, polygons)):
+            continue
+        out.extend(
+            RefBlocker(piece.id, RefShape("polygon", 0, 0, points=p), math.inf) for p in polygons
+        )
     return out
 
 
@@ -309,12 +330,18 @@ def segment_is_free(start, end, h0, h1, blockers) -> bool:  # noqa: ANN001 - tes
     return bool(gap > HALF_WIDTH - 1e-7)
 
 
+INTERIOR_SPACING = 0.1
+"""Sight lines between two convex bases can always be slid to end on their rims (the part
+between the rims is free when the whole is); interior points matter only for lines over
+blockers of mixed height, so the interior is sampled more coarsely than the rims."""
+
+
 def sees_with_clearance(
     observer: Model, target: Model, blockers: list[RefBlocker], chunk: int = 200_000
 ) -> bool:
     """Some top-to-top segment between the two footprints keeps ``CLEARANCE`` from blockers."""
-    a = model_shape(observer).grid()
-    b = model_shape(target).grid()
+    a = model_shape(observer).grid(INTERIOR_SPACING, rim=SPACING)
+    b = model_shape(target).grid(INTERIOR_SPACING, rim=SPACING)
     box = np.vstack([a, b])
     blockers = _near(blockers, box)
     h0, h1 = observer.z + observer.height, target.z + target.height

@@ -44,3 +44,31 @@ def test_rules_benchmark_reports_medians_and_ratios_against_the_naive_baseline()
     assert "rules: full evaluation (no line of sight)" in text
     assert "rules: update after one unit moves (incremental)" in text
     assert text.count("ratio") == 2
+
+
+def test_scenario_benchmark_reports_the_contract_keys() -> None:
+    from benchmarks.bench import bench_scenario
+    from engine.model import CircleBase, Model, Player, Scenario, Unit
+
+    units = tuple(
+        Unit(f"{p}-{k}", p, (Model(f"{p}-{k}-m", 5.0 + 5 * k, y, CircleBase(32)),))
+        for p, y in (("red", 5.0), ("blue", 20.0))
+        for k in range(2)
+    )
+    s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=units)
+    figures = bench_scenario(s, repeats=2)
+    assert list(figures) == [
+        "rules_full_ms",
+        "rules_update_ms",
+        "visibility_matrix_ms",
+        "visibility_update_ms",
+        "models",
+        "units",
+        "terrain",
+    ]
+    for key in ("rules_full_ms", "rules_update_ms", "visibility_matrix_ms", "visibility_update_ms"):
+        timing = figures[key]
+        assert isinstance(timing, dict)
+        assert sorted(timing) == ["median", "n", "p90"]
+        assert timing["median"] <= timing["p90"]
+    assert (figures["models"], figures["units"], figures["terrain"]) == (4, 4, 0)

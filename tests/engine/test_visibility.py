@@ -53,6 +53,7 @@ def scene(
     red_keywords: tuple[str, ...] = ("INFANTRY",),
     blue_keywords: tuple[str, ...] = ("INFANTRY",),
     ruleset: str = "wh40k-ca2026",
+    options: dict[str, object] | None = None,
 ) -> Scenario:
     units = (
         Unit("red-a", "red", tuple(red), keywords=red_keywords),
@@ -66,7 +67,11 @@ def scene(
         units=units,
         terrain=terrain,
         game=game,
+        options=options or {},
     )
+
+
+COVER_ONLY = {"obscuring": "cover-only"}
 
 
 def pair(s: Scenario, observer: str = "red-a", target: str = "blue-a") -> PairVisibility:
@@ -99,26 +104,27 @@ def test_one_mm_line_against_a_wall_edge_boundary() -> None:
     starts = np.array([[0.0, HALF_LINE_WIDTH], [0.0, HALF_LINE_WIDTH + 1e-4]])
     ends = np.array([[10.0, HALF_LINE_WIDTH], [10.0, HALF_LINE_WIDTH + 1e-4]])
     # Exactly half a millimetre from the wall: the 1 mm line touches it; 1e-4" more: clear.
-    assert segments_blocked(starts, ends, 1.0, 1.0, [block]).tolist() == [True, False]
+    blocked = segments_blocked(starts, ends, 1.0, 1.0, [block], HALF_LINE_WIDTH)
+    assert blocked.tolist() == [True, False]
 
 
 def test_one_mm_line_against_a_round_base_boundary() -> None:
-    outline = base_outline(CircleBase(32), 5.0, 0.0, 0.0, HALF_LINE_WIDTH)
-    block = model_blocker("u", "m", outline, top=2.0)
+    block = model_blocker("u", base_outline(CircleBase(32), 5.0, 0.0, 0.0), top=2.0)
     gap = R32 + HALF_LINE_WIDTH
     starts = np.array([[0.0, gap], [0.0, gap + 1e-4]])
     ends = np.array([[10.0, gap], [10.0, gap + 1e-4]])
-    assert segments_blocked(starts, ends, 1.0, 1.0, [block]).tolist() == [True, False]
+    blocked = segments_blocked(starts, ends, 1.0, 1.0, [block], HALF_LINE_WIDTH)
+    assert blocked.tolist() == [True, False]
 
 
 def test_height_clipping_of_a_descending_line() -> None:
     # From 4" down to 0" over 10": at x = 7.5 the line is at 1"; a 1" post there blocks it,
     # a 1" post at x = 7.4 (line at 1.04") does not.
-    post_at = polygon_blocker("p", box(7.45, -1, 7.55, 1), top=1.0, grow=0.0)
-    post_before = polygon_blocker("p", box(7.3, -1, 7.4 - 1e-4, 1), top=1.0, grow=0.0)
+    post_at = polygon_blocker("p", box(7.45, -1, 7.55, 1), top=1.0)
+    post_before = polygon_blocker("p", box(7.3, -1, 7.4 - 1e-4, 1), top=1.0)
     s, e = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
-    assert segments_blocked(s, e, 4.0, 0.0, [post_at]).tolist() == [True]
-    assert segments_blocked(s, e, 4.0, 0.0, [post_before]).tolist() == [False]
+    assert segments_blocked(s, e, 4.0, 0.0, [post_at], 0.0).tolist() == [True]
+    assert segments_blocked(s, e, 4.0, 0.0, [post_before], 0.0).tolist() == [False]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,12 +251,13 @@ def woods(piece_id: str, x0: float, x1: float) -> TerrainPiece:
     return TerrainPiece(piece_id, box(x0, 0, x1, 20), kind="woods", obscuring=True)
 
 
-def test_obscuring_area_between_stops_fully_visible_not_visible() -> None:
+def test_cover_only_obscuring_area_between_stops_fully_visible_not_visible() -> None:
     s = scene(
         [infantry("r1", 10, 10)],
         [infantry("b1", 20, 10)],
         (woods("wood", 14, 16),),
         blue_keywords=("VEHICLE",),
+        options=COVER_ONLY,
     )
     p = pair(s)
     assert (p.visible, p.fully_visible, p.cover) == (True, False, True)
@@ -270,9 +277,56 @@ def test_target_touching_the_obscuring_area_is_within_it_a_hair_away_is_not() ->
         [infantry("b1", edge + R32 + 1e-4, 10)],
         (woods("wood", 14, edge),),
         blue_keywords=("VEHICLE",),
+        options=COVER_ONLY,
     )
     assert (pair(touching).fully_visible, pair(touching).cover) == (True, False)
     assert (pair(apart).fully_visible, pair(apart).cover) == (False, True)
+    # By default the woods block a target a hair outside them; touching, it is within them.
+    blocked = pair(dataclasses.replace(apart, options={}))
+    assert (blocked.visible, blocked.blockers) == (False, ("wood",))
+
+
+def test_obscuring_area_blocks_unless_observer_or_target_is_within() -> None:
+    woods_between = (woods("wood", 14, 16),)
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], woods_between))
+    assert (p.visible, p.fully_visible, p.cover, p.blockers) == (False, False, False, ("wood",))
+    # The observer stands in the woods: it sees out of them, but the target is not fully
+    # visible through them (the target is not within), so it has cover.
+    inside = pair(
+        scene(
+            [infantry("r1", 15, 10)],
+            [infantry("b1", 20, 10)],
+            woods_between,
+            blue_keywords=("VEHICLE",),
+        )
+    )
+    assert (inside.visible, inside.fully_visible, inside.cover) == (True, False, True)
+    # The target stands in the woods: seen, and fully visible (only areas it is not within
+    # stop that); a vehicle gets no cover from them.
+    target_in = pair(
+        scene(
+            [infantry("r1", 10, 10)],
+            [infantry("b1", 15, 10)],
+            woods_between,
+            blue_keywords=("VEHICLE",),
+        )
+    )
+    assert (target_in.visible, target_in.fully_visible, target_in.cover) == (True, True, False)
+
+
+def test_obscuring_area_edge_boundary_for_the_one_mm_line() -> None:
+    # Two tiny square bases (0.01 mm) at y = 12 and woods below them: the sight line farthest
+    # from the woods runs along the bases' upper edges; woods exactly half a millimetre below
+    # it block every line (touching), woods 1e-4" lower do not.
+    def at(edge: float) -> PairVisibility:
+        area = TerrainPiece("wood", box(14, 0, 16, edge), kind="woods", obscuring=True)
+        tiny = Model("r1", 10, 12, RectBase(0.01, 0.01))
+        target = Model("b1", 20, 12, RectBase(0.01, 0.01))
+        return pair(scene([tiny], [target], (area,)))
+
+    gap = 12 + 0.005 / MM_PER_INCH - HALF_LINE_WIDTH
+    assert at(gap).visible is False
+    assert at(gap - 1e-4).visible is True
 
 
 def test_infantry_within_a_terrain_area_has_cover_even_when_fully_visible() -> None:
@@ -380,6 +434,7 @@ def test_no_cover_rule_outside_wh40k() -> None:
         [infantry("b1", 20, 10)],
         (woods("wood", 14, 16),),
         ruleset="scrollhammer",
+        options=COVER_ONLY,
     )
     p = pair(s)
     assert (p.visible, p.fully_visible, p.cover) == (True, False, False)
@@ -466,3 +521,19 @@ def test_observer_in_base_contact_with_a_wall_is_proven_blocked() -> None:
     assert "budget" not in p.explanation
     beside = wall("w", 9, 10 + R32 - 0.01, 11, 11, 5.0)
     assert pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (beside,))).visible
+
+
+def test_an_area_of_two_footprints_is_one_area() -> None:
+    # Woods in two footprints with a gap: the target stands in the far one, so it is within
+    # the whole area and the near footprint does not block the line to it.
+    near, far = box(13, 0, 15, 20), box(18, 0, 21, 20)
+    joined = TerrainPiece("wood", near, kind="woods", obscuring=True, other_footprints=(far,))
+    p = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], (joined,)))
+    assert (p.visible, p.fully_visible) == (True, True)
+    # The same two polygons as separate areas: the near one blocks.
+    apart = (
+        TerrainPiece("wood-a", near, kind="woods", obscuring=True),
+        TerrainPiece("wood-b", far, kind="woods", obscuring=True),
+    )
+    q = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], apart))
+    assert (q.visible, q.blockers) == (False, ("wood-a",))
