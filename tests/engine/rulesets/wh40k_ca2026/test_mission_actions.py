@@ -126,7 +126,9 @@ def test_punishment_condemns_units_at_objectives_or_that_killed() -> None:
 
     game = {
         "battle_round": 2,
-        "destroyed_previous_turn": [{"unit": "red-x", "player": "red", "by": "blue-k"}],
+        "destroyed_previous_turn": [
+            {"unit": "red-x", "player": "red", "name": "Red X", "by": "blue-k"}
+        ],
     }
     s = scenario(
         unit("blue-o", 10, 22 + IN_RANGE, "blue"),
