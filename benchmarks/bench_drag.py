@@ -113,8 +113,8 @@ def run_drag_benchmark(
         handle_ms.append((handled - began) * 1000)
         paint_ms.append((painted - handled) * 1000)
         total_ms.append((painted - began) * 1000)
-        if window.live.snapshot is not None:
-            rules_ms.append(window.live.snapshot.seconds * 1000)
+        if window.live.evaluation is not None:
+            rules_ms.append(window.live.seconds * 1000)
         if (
             window.live.visibility is not None
             and window.live.visibility.scenario is window.document.scenario

@@ -105,17 +105,15 @@ def _selftest(window: object, scenario: object, problem: str) -> int:
         print(f"selftest: FAILED, {problem}", file=sys.stderr)
         return 1
     live = window.live
-    if live.snapshot is None:
-        print(
-            "selftest: FAILED, the rules engine (engine.evaluate) is not available", file=sys.stderr
-        )
+    if live.evaluation is None:
+        print(f"selftest: FAILED, the rules cannot judge it: {live.last_error}", file=sys.stderr)
         return 1
     s = window.document.scenario
-    controlled = sum(1 for o in live.snapshot.objectives.values() if o.controlled_by)
+    controlled = sum(1 for o in live.evaluation.objectives if o.controlled_by)
     print(
         f"selftest: ok - {s.title or 'scenario'}: {len(s.units)} units, "
         f"{sum(len(u.models) for u in s.units)} models, {len(s.objectives)} objectives "
-        f"({controlled} controlled), rules in {live.snapshot.seconds * 1000:.1f} ms"
+        f"({controlled} controlled), rules in {live.seconds * 1000:.1f} ms"
     )
     return 0
 
@@ -132,6 +130,7 @@ def _screenshot(window: object, path: Path, select: str | None) -> int:
     window.view.fit_battlefield()
     if select:
         window.scene.select_ids({select})
+    window.live.wait_for_analyses(60_000)
     window.live.wait_for_visibility(60_000)
     window.sight.controller.wait(60_000)
     QApplication.processEvents()

@@ -78,9 +78,8 @@ def diff_scenarios(old: Scenario, new: Scenario) -> Change:
         or old.battlefield != new.battlefield
         or old.deployment != new.deployment
         or old.options is not new.options
-        or old.ruleset != new.ruleset
         or old.game is not new.game
-        or old.title != new.title
+        or (old.ruleset, old.title) != (new.ruleset, new.title)
     )
     return Change(
         units=frozenset(units),

@@ -108,7 +108,7 @@ def export_battlefield(
             painter = QPainter(image)
             _paint(painter, scene, board, layout, caption, ruling)
             painter.end()
-            if not image.save(str(path), "PNG"):
+            if not image.save(str(path)):  # the format follows the .png suffix
                 raise WarplanError(f"{path}: cannot be written")
         elif suffix == ".svg":
             layout = _Layout(board, float(width), caption, ruling)

@@ -47,11 +47,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine import scenario_io
 from engine.errors import ScenarioError, WarplanError
 from engine.format_messages import capped
 from engine.model import Scenario
 from gui.document import ScenarioDocument
-from gui.engine_bridge import engine_module, missing_message
 
 AUTOSAVE_DEBOUNCE_MS = 5_000
 """Autosave this long after the last change..."""
@@ -62,17 +62,10 @@ MAX_RECENT = 8
 SCENARIO_FILTER = "Warplan scenarios (*.warplan.json);;JSON files (*.json);;All files (*)"
 
 
-def _scenario_io():  # type: ignore[no-untyped-def]
-    module = engine_module("engine.scenario_io")
-    if module is None:
-        raise WarplanError(missing_message("engine.scenario_io"))
-    return module
-
-
 def read_scenario(path: Path) -> Scenario:
     """The scenario in ``path``; raises ``WarplanError`` (never anything else for bad input)."""
     try:
-        return _scenario_io().load_scenario(path)
+        return scenario_io.load_scenario(path)
     except WarplanError:
         raise
     except OSError as error:
@@ -81,7 +74,7 @@ def read_scenario(path: Path) -> Scenario:
 
 def write_scenario(scenario: Scenario, path: Path) -> None:
     try:
-        _scenario_io().save_scenario(scenario, path)
+        scenario_io.save_scenario(scenario, path)
     except OSError as error:
         raise WarplanError(f"{path}: cannot be written ({error.strerror or error})") from error
 
@@ -566,7 +559,7 @@ class FileController(QObject):
         value = self.settings.value("recentFiles", [])
         if isinstance(value, str):
             return [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _rebuild_recent_menu(self) -> None:
         self.recent_menu.clear()

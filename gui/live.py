@@ -1,197 +1,62 @@
-"""Live rules: the engine's conclusions about the current scenario, kept up to date.
+"""Live rules: the one pipeline from a document change to everything the app shows.
 
-``LiveRules`` listens to the document. After every change it asks the engine (never from a
+``LiveRules`` listens to the document. After every change it evaluates once (never from a
 ``paint()``): during a drag, ``IncrementalEvaluator.update`` for the moved units only; after
-other edits, a full ``evaluate`` (without line of sight). Line of sight is heavy, so it runs on
-a worker thread (``QThreadPool``) over an immutable snapshot; one request is in flight at a
-time, newer requests replace older pending ones, and a result for a scenario that is no longer
-current is dropped (the overlay shows "updating" meanwhile).
+other edits, a full ``evaluate`` (without line of sight). That one evaluation feeds the
+overlays, the Ruling dock and every *analysis* the rule systems' app parts register
+(:meth:`LiveRules.add_analysis`: mission scoring, a ruleset's report), which take it as input
+instead of evaluating again.
+
+Heavy work runs on a worker thread (``QThreadPool``) over the immutable scenario: analyses and
+line of sight. One job of each kind is in flight at a time, a newer request replaces an older
+pending one, and a result for a scenario that is no longer current is dropped. During a drag,
+both start once the pointer rests (their results would be stale on arrival otherwise, and they
+hold the interpreter for milliseconds each); analyses that do not follow previews wait for the
+drop.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from engine.errors import WarplanError
-from engine.model import CircleBase, Scenario
+from engine.evaluate import Evaluation, IncrementalEvaluator, evaluate
+from engine.model import Scenario
+from engine.visibility import PairVisibility, visibility
 from gui.document import Change, ScenarioDocument
-from gui.engine_bridge import engine_module
 
-OVERLAP_TOLERANCE = 1e-6
 REST_BEFORE_LINE_OF_SIGHT_MS = 120
 """During a drag, line of sight starts once the pointer has rested this long."""
+REST_BEFORE_ANALYSES_MS = 40
+"""During a drag, the analyses that follow previews start once the pointer has rested this long
+(about a frame, so the board's rule marks keep up with a slow drag)."""
 
-
-def explanation_text(value: Any) -> str:
-    """The words of an engine ``Explanation`` (or of any value carrying one)."""
-    explanation = getattr(value, "explanation", value)
-    if explanation is None:
-        return ""
-    text = getattr(explanation, "text", None)
-    if callable(text):
-        return str(text())
-    return str(explanation)
+Analyse = Callable[[Scenario, Evaluation | None], object]
+"""An analysis: the scenario and its one evaluation (None when the rules could not judge it) to
+a result; raises :class:`engine.errors.WarplanError` when the rules refuse."""
 
 
 @dataclass(frozen=True)
-class ObjectiveState:
-    """One objective as the engine concluded: who controls it and why."""
-
-    id: str
-    controlled_by: tuple[str, ...]
-    level: Mapping[str, float]
-    in_range: Mapping[str, tuple[str, ...]]
-    objective_range: float | None = None
-    """The range the engine measured (inches), when it says."""
-    measured_from_rim: bool | None = None
-    source: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def explanation(self) -> str:
-        """The engine's words (built on demand: a drag step does not need them)."""
-        return explanation_text(self.source) if self.source is not None else ""
-
-    def contested(self) -> bool:
-        """Both players have models in range and nobody controls it (equal sums)."""
-        return not self.controlled_by and sum(1 for v in self.level.values() if v) >= 2
+class Analysis:
+    name: str
+    analyse: Analyse
+    during_drag: bool
+    """Whether it follows a drag's previews (else it waits for the drop)."""
 
 
 @dataclass(frozen=True)
-class UnitState:
-    id: str
-    quarter: str | None
-    within_6_of_centre: bool
-    engaged_with: tuple[str, ...]
-    zones_wholly_within: tuple[str, ...]
-    territory: str | None
-    source: Any = field(default=None, compare=False, repr=False)
+class AnalysisResult:
+    """One analysis of one scenario value."""
 
-    @property
-    def explanation(self) -> str:
-        return explanation_text(self.source) if self.source is not None else ""
-
-
-@dataclass(frozen=True)
-class RulesSnapshot:
-    """What the rules say about one scenario value, in the shape the app draws from."""
-
+    name: str
     scenario: Scenario
-    objectives: Mapping[str, ObjectiveState]
-    units: Mapping[str, UnitState]
-    engaged_model_pairs: tuple[tuple[str, str], ...]
-    evaluation: Any = None
-    seconds: float = 0.0
-
-    @property
-    def ruling_text(self) -> str:
-        """The engine's whole-board ruling (built on demand)."""
-        if self.evaluation is None or not hasattr(self.evaluation, "ruling_text"):
-            return ""
-        return str(self.evaluation.ruling_text())
-
-
-def snapshot_from_evaluation(scenario: Scenario, evaluation: Any, seconds: float) -> RulesSnapshot:
-    """Read an ``engine.evaluate.Evaluation`` (its documented fields; words only on demand)."""
-    objectives = {}
-    for control in evaluation.objectives:
-        rules = getattr(control, "rules", None)
-        objectives[control.id] = ObjectiveState(
-            id=control.id,
-            controlled_by=tuple(control.controlled_by),
-            level=control.level,
-            in_range=control.in_range,
-            objective_range=getattr(rules, "objective_range", None),
-            measured_from_rim=(rules.measure == "edge") if hasattr(rules, "measure") else None,
-            source=control,
-        )
-    units = {
-        u.id: UnitState(
-            id=u.id,
-            quarter=u.quarter,
-            within_6_of_centre=bool(u.within_6_of_centre),
-            engaged_with=tuple(u.engaged_with),
-            zones_wholly_within=tuple(u.zones_wholly_within),
-            territory=u.territory,
-            source=u,
-        )
-        for u in evaluation.units
-    }
-    return RulesSnapshot(
-        scenario=scenario,
-        objectives=objectives,
-        units=units,
-        engaged_model_pairs=_engaged_model_pairs(evaluation),
-        evaluation=evaluation,
-        seconds=seconds,
-    )
-
-
-def _engaged_model_pairs(evaluation: Any) -> tuple[tuple[str, str], ...]:
-    engagements = getattr(evaluation, "engagements", None)
-    if engagements is None:
-        return ()
-    pairs = getattr(engagements, "model_pairs", None)
-    if pairs is None:
-        pairs = getattr(engagements, "pairs", engagements)
-    result = []
-    for pair in pairs or ():
-        a = getattr(pair, "a", None) or getattr(pair, "model_a", None)
-        b = getattr(pair, "b", None) or getattr(pair, "model_b", None)
-        if a is None and isinstance(pair, tuple) and len(pair) >= 2:
-            a, b = pair[0], pair[1]
-        if isinstance(a, str) and isinstance(b, str):
-            result.append((a, b))
-    return tuple(result)
-
-
-def overlapping_pairs(
-    scenario: Scenario, only_units: frozenset[str] | None = None
-) -> frozenset[tuple[str, str]]:
-    """Pairs of models (sorted ids) whose bases overlap.
-
-    Round pairs in closed form (centres closer than the sum of radii by more than 1e-6");
-    other pairs, after a bounding-circle prefilter, by the engine's exact distance, where a
-    distance of zero counts (bases exactly in contact are flagged too; a choice: the engine's
-    distance does not tell touching from overlapping for ovals and hulls).
-    With ``only_units``, only pairs involving those units' models are checked (a drag step).
-    """
-    entries = [(u.id, m) for u in scenario.units for m in u.models]
-    if len(entries) < 2:
-        return frozenset()
-    xy = np.array([(m.x, m.y) for _, m in entries])
-    radius = np.array([m.base.bounding_radius for _, m in entries])
-    is_circle = np.array([isinstance(m.base, CircleBase) for _, m in entries])
-    if only_units is None:
-        rows = np.arange(len(entries))
-    else:
-        rows = np.array([i for i, (u, _) in enumerate(entries) if u in only_units], dtype=int)
-        if rows.size == 0:
-            return frozenset()
-    gaps = np.hypot(xy[rows, None, 0] - xy[None, :, 0], xy[rows, None, 1] - xy[None, :, 1])
-    gaps -= radius[rows, None] + radius[None, :]
-    candidates = np.argwhere(gaps < -OVERLAP_TOLERANCE)
-    geometry = engine_module("engine.geometry")
-    flagged: set[tuple[str, str]] = set()
-    for row_index, column in candidates:
-        row = int(rows[row_index])
-        if row == column:
-            continue
-        a, b = entries[row][1], entries[int(column)][1]
-        if is_circle[row] and is_circle[column]:
-            overlapping = True
-        elif geometry is not None:
-            overlapping = geometry.model_distance(a, b) <= 0.0
-        else:
-            continue
-        if overlapping:
-            flagged.add((a.id, b.id) if a.id < b.id else (b.id, a.id))
-    return frozenset(flagged)
+    value: object
+    error: str
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -200,13 +65,59 @@ class VisibilityResult:
 
     scenario: Scenario
     observer: str
-    pairs: tuple[Any, ...]
+    pairs: tuple[PairVisibility, ...]
     seconds: float
     error: str = ""
 
 
 class _WorkerSignals(QObject):
     finished = Signal(object)
+    analysed = Signal(object)
+    analyses_done = Signal(object)
+
+
+class _AnalysesTask(QRunnable):
+    """Runs analyses of one scenario value in turn, publishing each result as it is ready."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        evaluation: Evaluation | None,
+        analyses: tuple[Analysis, ...],
+        signals: _WorkerSignals,
+    ) -> None:
+        super().__init__()
+        self._scenario = scenario
+        self._evaluation = evaluation
+        self._analyses = analyses
+        self._signals = signals
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            for analysis in self._analyses:
+                started = time.perf_counter()
+                value: object = None
+                error = ""
+                try:
+                    value = analysis.analyse(self._scenario, self._evaluation)
+                except WarplanError as refusal:
+                    error = str(refusal)
+                except Exception as failure:  # noqa: BLE001 - reported to the user, never a crash
+                    error = f"{type(failure).__name__}: {failure}"
+                self._signals.analysed.emit(
+                    AnalysisResult(
+                        analysis.name,
+                        self._scenario,
+                        value,
+                        error,
+                        time.perf_counter() - started,
+                    )
+                )
+            self._signals.analyses_done.emit(self._scenario)
+        except RuntimeError:
+            # The window closed while this ran: nobody is waiting for the results.
+            return
 
 
 class _VisibilityTask(QRunnable):
@@ -220,9 +131,7 @@ class _VisibilityTask(QRunnable):
     def run(self) -> None:
         started = time.perf_counter()
         try:
-            module = engine_module("engine.visibility")
-            assert module is not None
-            pairs = tuple(module.visibility(self._scenario, observers=[self._observer]))
+            pairs = tuple(visibility(self._scenario, observers=[self._observer]))
             result = VisibilityResult(
                 self._scenario, self._observer, pairs, time.perf_counter() - started
             )
@@ -242,15 +151,20 @@ class _VisibilityTask(QRunnable):
 
 
 class LiveRules(QObject):
-    """Keeps a :class:`RulesSnapshot` and line-of-sight results for the document's scenario."""
+    """Keeps the engine's :class:`Evaluation` of the document's scenario, its analyses and
+    line-of-sight results."""
 
     evaluated = Signal(object)
-    """A new :class:`RulesSnapshot` (or ``None`` when the rules engine is unavailable)."""
+    """The new :class:`Evaluation` (``None`` when the rules cannot judge the scenario: see
+    :attr:`last_error`)."""
     overlaps_changed = Signal(object)
+    """The ids of the models whose bases overlap another's (from the evaluation)."""
     visibility_ready = Signal(object)
     """A :class:`VisibilityResult` for the current scenario and observer."""
     visibility_stale = Signal()
     """The scenario or observer changed; the shown line of sight is out of date."""
+    analysed = Signal(object)
+    """An :class:`AnalysisResult` for the current scenario."""
 
     def __init__(
         self,
@@ -261,14 +175,16 @@ class LiveRules(QObject):
     ) -> None:
         super().__init__(parent)
         self.document = document
-        self.snapshot: RulesSnapshot | None = None
+        self.evaluation: Evaluation | None = None
+        """The engine's conclusions about the current scenario (None: see ``last_error``)."""
+        self.seconds = 0.0
+        """How long the last evaluation took."""
         self.last_error = ""
         self.overlapping: frozenset[str] = frozenset()
-        self._overlap_pairs: frozenset[tuple[str, str]] = frozenset()
         self.visibility: VisibilityResult | None = None
         self.observer: str | None = None
         self.visibility_enabled = True
-        self._incremental: Any = None
+        self._incremental: IncrementalEvaluator | None = None
         self._pool = thread_pool or QThreadPool.globalInstance()
         self._signals = _WorkerSignals()
         self._signals.finished.connect(self._on_visibility_finished)
@@ -278,74 +194,138 @@ class LiveRules(QObject):
         self._rest_timer.setSingleShot(True)
         self._rest_timer.setInterval(REST_BEFORE_LINE_OF_SIGHT_MS)
         self._rest_timer.timeout.connect(self._start_pending)
+        self._analyses: list[Analysis] = []
+        self._results: dict[str, AnalysisResult] = {}
+        self._analyses_in_flight: tuple[Scenario, frozenset[str]] | None = None
+        """The scenario value and the analyses the worker is running now."""
+        self._analyses_pending: tuple[Scenario, Evaluation | None, tuple[Analysis, ...]] | None
+        self._analyses_pending = None
+        self._signals.analysed.connect(self._on_analysed)
+        self._signals.analyses_done.connect(self._on_analyses_done)
+        self._analyses_timer = QTimer(self)
+        self._analyses_timer.setSingleShot(True)
+        self._analyses_timer.setInterval(REST_BEFORE_ANALYSES_MS)
+        self._analyses_timer.timeout.connect(self._start_analyses)
         document.changed.connect(self._on_changed)
-        document.replaced.connect(lambda _scenario: self.refresh())
-
-    @property
-    def available(self) -> bool:
-        return engine_module("engine.evaluate") is not None
-
-    @property
-    def visibility_available(self) -> bool:
-        return engine_module("engine.visibility") is not None
+        document.replaced.connect(self._on_replaced)
+        self._evaluate(None)
 
     def refresh(self) -> None:
         """Evaluate the current scenario from scratch."""
         self._incremental = None
         self._evaluate(None)
-        self._overlap_pairs = overlapping_pairs(self.document.scenario)
-        self._publish_overlaps()
+        self.request_analyses()
         self.request_visibility()
+
+    def _on_replaced(self, _scenario: Scenario) -> None:
+        self.refresh()
 
     def _on_changed(self, change: Change) -> None:
-        moved = change.units if change.only_units_moved else None
-        self._evaluate(moved)
-        scenario = self.document.scenario
-        if moved is None:
-            self._overlap_pairs = overlapping_pairs(scenario)
-        else:
-            moved_models = {m.id for u in moved for m in scenario.unit(u).models}
-            kept = {p for p in self._overlap_pairs if not moved_models.intersection(p)}
-            self._overlap_pairs = frozenset(kept | overlapping_pairs(scenario, moved))
-        self._publish_overlaps()
+        self._evaluate(change.units if change.only_units_moved else None)
+        self.request_analyses()
         self.request_visibility()
 
-    def _publish_overlaps(self) -> None:
-        flagged = frozenset(m for pair in self._overlap_pairs for m in pair)
-        if flagged != self.overlapping:
-            self.overlapping = flagged
-            self.overlaps_changed.emit(flagged)
-
     def _evaluate(self, moved_units: frozenset[str] | None) -> None:
-        module = engine_module("engine.evaluate")
         scenario = self.document.scenario
-        if module is None:
-            self.snapshot = None
-            self.evaluated.emit(None)
-            return
         started = time.perf_counter()
         try:
             if moved_units is not None and self._incremental is not None:
                 evaluation = self._incremental.update(scenario, tuple(sorted(moved_units)))
             else:
-                evaluation = module.evaluate(scenario, visibility=False)
-                incremental_class = getattr(module, "IncrementalEvaluator", None)
-                self._incremental = (
-                    incremental_class(scenario) if incremental_class is not None else None
-                )
+                evaluation = evaluate(scenario, visibility=False)
+                self._incremental = IncrementalEvaluator(scenario)
         except WarplanError as error:
             # A scenario the rules cannot judge (say, a degenerate base) is still editable:
             # the overlays show nothing and the status bar says why.
             self._incremental = None
-            self.snapshot = None
+            self.evaluation = None
             self.last_error = str(error)
+            self._publish_overlaps(frozenset())
             self.evaluated.emit(None)
             return
+        self.seconds = time.perf_counter() - started
         self.last_error = ""
-        self.snapshot = snapshot_from_evaluation(
-            scenario, evaluation, time.perf_counter() - started
+        self.evaluation = evaluation
+        self._publish_overlaps(frozenset(m for pair in evaluation.overlaps for m in pair))
+        self.evaluated.emit(evaluation)
+
+    def _publish_overlaps(self, flagged: frozenset[str]) -> None:
+        if flagged != self.overlapping:
+            self.overlapping = flagged
+            self.overlaps_changed.emit(flagged)
+
+    # ------------------------------------------------------------------ analyses
+
+    def add_analysis(self, name: str, analyse: Analyse, *, during_drag: bool = False) -> None:
+        """Run ``analyse`` on every new scenario value with its one evaluation, off the UI
+        thread; each result arrives through :attr:`analysed` (``name`` tells them apart).
+        ``during_drag``: also while a drag previews (once the pointer rests), for what the
+        board shows as it moves; otherwise it waits for the drop."""
+        self._analyses.append(Analysis(name, analyse, during_drag))
+        self.request_analyses()
+
+    def analysis(self, name: str) -> AnalysisResult | None:
+        """The latest result of ``name`` if it is for the current scenario, else None."""
+        result = self._results.get(name)
+        return result if result is not None and result.scenario is self.document.scenario else None
+
+    def request_analyses(self) -> None:
+        """Queue the analyses the current scenario has no result of yet (latest request wins)."""
+        scenario = self.document.scenario
+        dragging = self.document.is_dragging
+        running: frozenset[str] = frozenset()
+        if self._analyses_in_flight is not None and self._analyses_in_flight[0] is scenario:
+            running = self._analyses_in_flight[1]
+        due = tuple(
+            a
+            for a in self._analyses
+            if (a.during_drag or not dragging)
+            and a.name not in running
+            and self.analysis(a.name) is None
         )
-        self.evaluated.emit(self.snapshot)
+        if not due:
+            return
+        self._analyses_pending = (scenario, self.evaluation, due)
+        if dragging:
+            self._analyses_timer.start()
+            return
+        self._analyses_timer.stop()
+        self._start_analyses()
+
+    def _start_analyses(self) -> None:
+        if self._analyses_in_flight is not None or self._analyses_pending is None:
+            return
+        scenario, evaluation, due = self._analyses_pending
+        self._analyses_pending = None
+        self._analyses_in_flight = (scenario, frozenset(a.name for a in due))
+        self._pool.start(_AnalysesTask(scenario, evaluation, due, self._signals))
+
+    @Slot(object)
+    def _on_analysed(self, result: AnalysisResult) -> None:
+        if result.scenario is self.document.scenario:
+            self._results[result.name] = result
+            self.analysed.emit(result)
+
+    @Slot(object)
+    def _on_analyses_done(self, _scenario: Scenario) -> None:
+        self._analyses_in_flight = None
+        self._start_analyses()
+
+    def wait_for_analyses(self, timeout_ms: int = 30000) -> bool:
+        """Block until every queued analysis has published (tests, screenshots, a button's
+        edit that should show at once)."""
+        from PySide6.QtCore import QCoreApplication
+
+        deadline = time.monotonic() + timeout_ms / 1000
+        if self._analyses_timer.isActive():
+            self._analyses_timer.stop()
+            self._start_analyses()
+        while (
+            self._analyses_in_flight is not None or self._analyses_pending is not None
+        ) and time.monotonic() < deadline:
+            self._pool.waitForDone(20)
+            QCoreApplication.processEvents()
+        return self._analyses_in_flight is None and self._analyses_pending is None
 
     # ------------------------------------------------------------------ line of sight
 
@@ -359,7 +339,7 @@ class LiveRules(QObject):
     def request_visibility(self) -> None:
         """Queue line of sight for the current scenario and observer (latest request wins)."""
         self.visibility_stale.emit()
-        if not self.visibility_enabled or self.observer is None or not self.visibility_available:
+        if not self.visibility_enabled or self.observer is None:
             return
         scenario = self.document.scenario
         try:

@@ -6,8 +6,9 @@ do the work.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
@@ -20,35 +21,53 @@ from PySide6.QtGui import (
     QShowEvent,
 )
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QWidget,
 )
 
 from engine.edits import Selection, remove_selection
 from engine.errors import WarplanError
-from engine.model import Battlefield, Player, Scenario
+from engine.evaluate import Evaluation
+from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
+from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.ruling import RulingPanel, ruling_for
 from gui.document import Change, ScenarioDocument
-from gui.engine_bridge import engine_module, missing_message
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import AutosaveStore, FileController, error_text
-from gui.live import LiveRules
-from gui.missions import install_mission_docks
-from gui.overlays import OVERLAY_NAMES, OverlayController
-from gui.rulesets import install_ruleset_panels
+from gui.live import AnalysisResult, LiveRules
+from gui.overlays.controller import OVERLAY_NAMES, OverlayController
+from gui.panels.new_game import NewGameDialog
+from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
+from gui.rulesets import RULESET_UIS, ruleset_ui
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
 from gui.sight_overlay import install_sight
 from gui.view import BattlefieldView
 
 SNAP_STEP = 0.5
+
+RunDialog = Callable[[QDialog], bool]
+Confirm = Callable[[QWidget, str, str], bool]
+
+
+def run_dialog(dialog: QDialog) -> bool:
+    return dialog.exec() == QDialog.DialogCode.Accepted
+
+
+def ask_yes_no(parent: QWidget, title: str, text: str) -> bool:
+    answer = QMessageBox.question(
+        parent, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+    )
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def blank_scenario(title: str = "New battlefield") -> Scenario:
@@ -62,7 +81,13 @@ def blank_scenario(title: str = "New battlefield") -> Scenario:
 
 
 class MainWindow(QMainWindow):
-    """Warplan's window over one :class:`ScenarioDocument`."""
+    """Warplan's window over one :class:`ScenarioDocument`.
+
+    It is the :class:`gui.plugin_api.AppHost` of the rule systems' app parts: they add docks
+    (with their place in the first-start layout), extend the ruling and add New game pages
+    through :meth:`add_dock`, :meth:`extend_ruling` and :meth:`add_new_game_page`; the window
+    never names them.
+    """
 
     def __init__(
         self,
@@ -86,16 +111,24 @@ class MainWindow(QMainWindow):
             self.document, self.settings, autosave or AutosaveStore(), window=self
         )
         self.docks: dict[str, QDockWidget] = {}
+        self.docks_menu: QMenu | None = None
+        self._dock_places: dict[str, DockPlace] = {}
+        self._docks_in_front: list[str] = []
+        self._ruleset_docks: dict[str, list[QDockWidget]] = {}
+        self._ruleset_actions: dict[str, list[QAction]] = {}
+        self._docks_shown_for: str | None = None
+        self._ruling_contributors: list[RulingContributor] = []
+        self.new_game_pages: list[NewGamePageSpec] = []
+        self.run_dialog: RunDialog = run_dialog
+        self.confirm: Confirm = ask_yes_no
         self.overlay_actions: dict[str, QAction] = {}
 
-        self.palette = PalettePanel(self.document, self.placement_point)
+        self.palette_panel = PalettePanel(self.document, self.placement_point)
         self.inspector = InspectorPanel(self.document)
         self.ruling = RulingPanel()
-        self.add_dock(self.palette, "Palette", "PaletteDock", Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.add_dock(
-            self.inspector, "Inspector", "InspectorDock", Qt.DockWidgetArea.RightDockWidgetArea
-        )
-        self.add_dock(self.ruling, "Ruling", "RulingDock", Qt.DockWidgetArea.RightDockWidgetArea)
+        self.add_dock(self.palette_panel, "Palette", "PaletteDock", DockPlace.TOOLS, in_front=True)
+        self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
+        self.add_dock(self.ruling, "Ruling", "RulingDock", DockPlace.EXPLANATIONS, in_front=True)
 
         self._status_rules = QLabel("")
         self._status_zoom = QLabel("")
@@ -104,8 +137,10 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._connect()
-        self.mission_docks = install_mission_docks(self)
-        self.ruleset_panels = install_ruleset_panels(self)
+        self.plugins: dict[str, object] = {
+            ui.ruleset: ui.install(self) for ui in RULESET_UIS.values()
+        }
+        """What each rule system's app part installed, by ruleset id (for tests and tools)."""
         self.sight = install_sight(self, restore_ruling=self._update_ruling)
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)
@@ -117,21 +152,29 @@ class MainWindow(QMainWindow):
         self.keep_layout = True
         if restore_layout:
             self.restore_layout()
-        self.live.refresh()
+        self._show_ruleset_docks()
         self.overlays.refresh_all()
+        self._on_evaluated(self.live.evaluation)
         self._update_title()
-        self._update_ruling()
         QTimer.singleShot(0, self.view.fit_battlefield)
 
     # ------------------------------------------------------------------ composition
 
     def add_dock(
-        self, widget: QWidget, title: str, object_name: str, area: Qt.DockWidgetArea
+        self,
+        widget: QWidget,
+        title: str,
+        object_name: str,
+        place: DockPlace,
+        *,
+        ruleset: str | None = None,
+        in_front: bool = False,
     ) -> QDockWidget:
         """Add ``widget`` as a dock with a stable ``object_name`` (its layout is restored).
 
-        Other parts of the app (the Mission and Secondary docks) plug in through this; the
-        dock's show/hide action is added to the View menu's Docks submenu.
+        ``place`` is the dock's place in the first-start layout (docks of one place are tabbed
+        together; ``in_front`` makes it the visible tab). With ``ruleset`` the dock, and its
+        entry in the View menu's Docks submenu, show only while the scenario uses that ruleset.
         """
         dock = QDockWidget(title, self)
         dock.setObjectName(object_name)
@@ -141,20 +184,87 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
             | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
-        self.addDockWidget(area, dock)
+        self.addDockWidget(place.area, dock)
         self.docks[object_name] = dock
-        docks_menu = getattr(self, "docks_menu", None)
-        if docks_menu is not None:
-            docks_menu.addAction(dock.toggleViewAction())
+        self._dock_places[object_name] = place
+        if in_front:
+            self._docks_in_front.append(object_name)
+        if ruleset is not None:
+            self._ruleset_docks.setdefault(ruleset, []).append(dock)
+        if self.docks_menu is not None:
+            self.docks_menu.addAction(dock.toggleViewAction())
+        same_place = [
+            self.docks[name] for name, p in self._dock_places.items() if p is place
+        ]
+        if len(same_place) > 1:
+            self.tabifyDockWidget(same_place[0], dock)
         return dock
+
+    def add_overlay(
+        self,
+        name: str,
+        label: str,
+        tip: str,
+        toggled: Callable[[bool], object],
+        *,
+        ruleset: str | None = None,
+    ) -> QAction:
+        """A View menu and toolbar toggle for a plug-in's board marks (on at first); with
+        ``ruleset``, offered only while the scenario uses that ruleset."""
+        action = self._action(label, toggled=toggled, checked=True, tip=tip, name=f"overlay-{name}")
+        self._view_menu.insertAction(self._rule_system_overlays, action)
+        self._overlay_bar.addAction(action)
+        self.overlay_actions[name] = action
+        if ruleset is not None:
+            self._ruleset_actions.setdefault(ruleset, []).append(action)
+            shown = self._ruleset_actions.get(self.document.scenario.ruleset, [])
+            action.setVisible(action in shown)
+        return action
+
+    def extend_ruling(self, contributor: RulingContributor) -> None:
+        """Append ``contributor(scenario, selection)`` to the Ruling dock's text."""
+        self._ruling_contributors.append(contributor)
+        self._schedule_ruling()
+
+    def add_new_game_page(self, page: NewGamePageSpec) -> None:
+        """Offer ``page`` in the New game dialog (File > New and the docks' New game...)."""
+        self.new_game_pages.append(page)
+
+    def ruleset_ui(self, ruleset: str) -> RulesetUI | None:
+        return ruleset_ui(ruleset)
+
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8_000)
+
+    def _show_ruleset_docks(self) -> None:
+        """Show the docks and overlay toggles of the scenario's ruleset, hide every other
+        ruleset's (a restored window layout may show a dock whose ruleset is not the
+        scenario's)."""
+        scenario = self.document.scenario
+        switched = self._docks_shown_for != scenario.ruleset
+        self._docks_shown_for = scenario.ruleset
+        active = self._ruleset_docks.get(scenario.ruleset, [])
+        for docks in self._ruleset_docks.values():
+            for dock in docks:
+                on = dock in active
+                dock.toggleViewAction().setVisible(on)
+                if not on:
+                    dock.hide()
+                elif switched:
+                    dock.show()
+                    dock.raise_()
+        shown = self._ruleset_actions.get(scenario.ruleset, [])
+        for actions in self._ruleset_actions.values():
+            for action in actions:
+                action.setVisible(action in shown)
 
     def _action(
         self,
         text: str,
         slot: Callable[[], object] | None = None,
-        shortcut: QKeySequence | str | None = None,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
         *,
-        checkable: bool = False,
+        toggled: Callable[[bool], object] | None = None,
         checked: bool = False,
         tip: str = "",
         name: str = "",
@@ -167,14 +277,12 @@ class MainWindow(QMainWindow):
         if tip:
             action.setToolTip(tip)
             action.setStatusTip(tip)
-        if checkable:
+        if toggled is not None:
             action.setCheckable(True)
             action.setChecked(checked)
+            action.toggled.connect(toggled)
         if slot is not None:
-            if checkable:
-                action.toggled.connect(slot)
-            else:
-                action.triggered.connect(lambda _checked=False: slot())
+            action.triggered.connect(lambda _checked=False: slot())
         return action
 
     def _build_actions(self) -> None:
@@ -236,6 +344,7 @@ class MainWindow(QMainWindow):
         view_menu = menu.addMenu("&View")
         overlay_bar = self.addToolBar("Overlays")
         overlay_bar.setObjectName("OverlaysToolbar")
+        self._view_menu, self._overlay_bar = view_menu, overlay_bar
         overlay_tips = {
             "objectives": "Objective ranges coloured by who controls each one, with OC levels",
             "engagement": "Engagement range round the selected unit; lines between engaged models",
@@ -246,8 +355,7 @@ class MainWindow(QMainWindow):
         for name, label in OVERLAY_NAMES.items():
             action = self._action(
                 label,
-                lambda on, name=name: self.set_overlay(name, on),
-                checkable=True,
+                toggled=partial(self.set_overlay, name),
                 checked=True,
                 tip=overlay_tips[name],
                 name=f"overlay-{name}",
@@ -255,16 +363,16 @@ class MainWindow(QMainWindow):
             self.overlay_actions[name] = action
             view_menu.addAction(action)
             overlay_bar.addAction(action)
+        self._rule_system_overlays = view_menu.addSeparator()
         view_menu.addSeparator()
         self.action_engagement_all = self._action(
             "Engagement lines for all units",
-            self._set_engagement_all,
-            checkable=True,
+            toggled=self._set_engagement_all,
             tip="Show every engaged pair, not only the selected unit's",
         )
         view_menu.addAction(self.action_engagement_all)
         self.action_snap = self._action(
-            f'Snap to {SNAP_STEP:g}" grid', self._set_snap, checkable=True
+            f'Snap to {SNAP_STEP:g}" grid', toggled=self._set_snap
         )
         view_menu.addAction(self.action_snap)
         view_menu.addSeparator()
@@ -308,9 +416,8 @@ class MainWindow(QMainWindow):
         ):
             action = self._action(
                 label,
-                lambda on, tool=tool: on and self.set_tool(tool),
-                key,
-                checkable=True,
+                shortcut=key,
+                toggled=partial(self._on_tool_toggled, tool),
                 checked=tool == "select",
                 tip=tip,
                 name=f"tool-{tool}",
@@ -336,6 +443,8 @@ class MainWindow(QMainWindow):
         self.live.evaluated.connect(self._on_evaluated)
         self.live.overlaps_changed.connect(self.scene.set_overlapping)
         self.live.visibility_ready.connect(self._update_ruling)
+        # A rule system's analysis may add to the ruling (its own rules about the selection).
+        self.live.analysed.connect(self._on_analysed)
         self.document.changed.connect(self._on_document_changed)
         # Bound methods, not lambdas: Qt drops these connections when the window goes, while
         # the document may outlive it.
@@ -353,8 +462,8 @@ class MainWindow(QMainWindow):
         self.files.message.connect(self._show_status)
         self.scene.drag_started.connect(self._on_drag_started)
         self.scene.drag_finished.connect(self.view.end_static_cache)
-        self.palette.selection_requested.connect(self.scene.select_ids)
-        self.palette.draw_polygon_requested.connect(
+        self.palette_panel.selection_requested.connect(self.scene.select_ids)
+        self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
         )
 
@@ -371,21 +480,20 @@ class MainWindow(QMainWindow):
         self.live.set_observer(self.scene.selected_unit_id())
         self._update_ruling()
 
-    def _on_evaluated(self, snapshot: object) -> None:
-        if snapshot is None:
-            problem = self.live.last_error
-            self._status_rules.setText(
-                f"Rules cannot judge this: {problem}"
-                if problem
-                else missing_message("engine.evaluate")
-            )
+    def _on_evaluated(self, evaluation: Evaluation | None) -> None:
+        if evaluation is None:
+            self._status_rules.setText(f"Rules cannot judge this: {self.live.last_error}")
         else:
-            self._status_rules.setText(f"rules {getattr(snapshot, 'seconds', 0.0) * 1000:.1f} ms")
+            self._status_rules.setText(f"rules {self.live.seconds * 1000:.1f} ms")
+        self._schedule_ruling()
+
+    def _on_analysed(self, _result: AnalysisResult) -> None:
         self._schedule_ruling()
 
     def _on_document_changed(self, change: Change) -> None:
         if change.structure:
             self.overlays.refresh_deployment()
+            self._show_ruleset_docks()
 
     def _on_drag_started(self) -> None:
         static = self.scene.static_items_during_drag()
@@ -396,8 +504,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10_000)
 
     def _on_replaced(self, _scenario: object = None) -> None:
-        self.live.refresh()
-        self.overlays.refresh_all()
+        self._show_ruleset_docks()
+        self.overlays.refresh_deployment()
         self.view.fit_battlefield()
         self._update_title()
         self._update_ruling()
@@ -411,19 +519,16 @@ class MainWindow(QMainWindow):
             self._update_ruling()
 
     def _update_ruling(self, _result: object = None) -> None:
-        if self.live.snapshot is None and self.live.last_error:
+        if self.live.evaluation is None and self.live.last_error:
             self.ruling.show_ruling(
                 "Ruling", f"The rules cannot judge this battlefield: {self.live.last_error}"
             )
             return
-        heading, text = ruling_for(
-            self.document.scenario,
-            self.live.snapshot,
-            self.scene.selection(),
-            self.live.visibility,
-            visibility_available=self.live.visibility_available,
-        )
-        self.ruling.show_ruling(heading, text)
+        scenario = self.document.scenario
+        selection = self.scene.selection()
+        heading, text = ruling_for(scenario, self.live.evaluation, selection, self.live.visibility)
+        extra = [contribute(scenario, selection) for contribute in self._ruling_contributors]
+        self.ruling.show_ruling(heading, "\n\n".join([text, *(e for e in extra if e)]))
 
     def _update_title(self, _changed: object = None) -> None:
         path = self.document.path
@@ -446,13 +551,17 @@ class MainWindow(QMainWindow):
     def _set_snap(self, enabled: bool) -> None:
         self.scene.snap_step = SNAP_STEP if enabled else None
 
+    def _on_tool_toggled(self, tool: str, on: bool) -> None:
+        if on:
+            self.set_tool(tool)
+
     def set_tool(self, tool: str) -> None:
         self.view.set_tool(tool)
         if self.tool_actions[tool].isChecked() is False:
             self.tool_actions[tool].setChecked(True)
 
     def _on_polygon(self, polygon: tuple[tuple[float, float], ...]) -> None:
-        self.palette.add_drawn_terrain(polygon)
+        self.palette_panel.add_drawn_terrain(polygon)
         self.tool_actions["select"].setChecked(True)
 
     def _select_all(self) -> None:
@@ -476,30 +585,47 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         QMessageBox.critical(self, title, message)
 
-    def new_document(self) -> None:
+    def new_document(self) -> bool:
+        """File > New: the New game dialog on an empty table, as a new document."""
         if not self.files.confirm_discard():
-            return
-        scenario = blank_scenario()
-        missions = engine_module("engine.rulesets.wh40k_ca2026")
-        if missions is not None:
-            dispositions = list(missions.force_dispositions())
-            names = [str(getattr(d, "name", d)) for d in dispositions]
-            first, ok = QInputDialog.getItem(
-                self, "New battle", "Red's Force Disposition", names, 0, False
-            )
-            if not ok:
-                return
-            second, ok = QInputDialog.getItem(
-                self, "New battle", "Blue's Force Disposition", names, 0, False
-            )
-            if not ok:
-                return
-            seed = int(time.time()) % 100_000
-            setup = missions.generate_mission(scenario.player_ids(), (first, second), seed)
-            from engine.rulesets.wh40k_ca2026.generator import apply_setup
-
-            scenario = apply_setup(setup, scenario)
+            return False
+        blank = blank_scenario()
+        dialog = NewGameDialog(blank, self.new_game_pages, self)
+        if not self.run_dialog(dialog):
+            return False
+        table = dialog.chosen_spec().new_table
+        if table is not None:
+            blank = replace(blank, battlefield=table)
+        try:
+            scenario = dialog.build(blank)
+        except WarplanError as error:
+            self.show_error("Cannot set up this game", str(error))
+            return False
         self.document.load(scenario, None)
+        return True
+
+    def new_game_here(self) -> bool:
+        """New game on the open battlefield (units and terrain kept): one undoable edit, asked
+        first when a game is in progress."""
+        scenario = self.document.scenario
+        dialog = NewGameDialog(scenario, self.new_game_pages, self)
+        if not self.run_dialog(dialog):
+            return False
+        if game_in_progress(thaw(scenario.game or EMPTY)) and not self.confirm(
+            self,
+            "Discard the game in progress?",
+            "A new game resets the decks, the turn and the ledger. You can undo it.",
+        ):
+            return False
+        text = f"New game ({dialog.chosen_ruleset()})"
+        try:
+            after = dialog.build(self.document.scenario)
+        except WarplanError as error:
+            self.show_message(f"{text}: {error}")
+            return False
+        self.document.apply(after, text)
+        self.show_message(text)
+        return True
 
     def export_dialog(self) -> None:
         name, _ = QFileDialog.getSaveFileName(
@@ -549,9 +675,10 @@ class MainWindow(QMainWindow):
     def arrange_default_layout(self) -> None:
         """The first-start layout: the battlefield gets the whole height of the window.
 
-        Editing tools share the left column; the right column holds, above, the explanations
-        and mission panels and, below, the per-player decks, the turn tracker and the score
-        chart, each group tabbed.
+        Each dock goes to the place it was added with: editing tools share the left column;
+        the right column holds, above, the explanations (the ruling and the rule systems'
+        panels) and, below, the game docks (decks, turn tracker, score chart), each place
+        tabbed with its ``in_front`` dock raised.
         """
         self._fit_to_screen()
         # Moving docks stacks them for a moment and grows the window; it returns to this size.
@@ -559,26 +686,32 @@ class MainWindow(QMainWindow):
         right_area = Qt.DockWidgetArea.RightDockWidgetArea
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, right_area)
-        upper = ["RulingDock", "MissionDock", "ScrollhammerDock", "SharedModulesDock"]
-        lower = ["SecondaryDockPlayer1", "SecondaryDockPlayer2", "TurnLedgerDock", "ScoreChartDock"]
-        lower = [name for name in lower if name in self.docks]
-        for name in lower:
+        by_place = {
+            place: [self.docks[n] for n, p in self._dock_places.items() if p is place]
+            for place in DockPlace
+        }
+        for dock in by_place[DockPlace.GAME]:
             # A new row under the explanations (Qt cannot split a tabbed dock).
-            self.addDockWidget(right_area, self.docks[name], Qt.Orientation.Vertical)
-        ruling = self.docks["RulingDock"]
-        self._tabify_present(["PaletteDock", "InspectorDock"])
-        self._tabify_present(upper)
-        self._tabify_present(lower)
+            self.addDockWidget(right_area, dock, Qt.Orientation.Vertical)
+        for docks in by_place.values():
+            for first, second in itertools.pairwise(docks):
+                self.tabifyDockWidget(first, second)
         self.resize(intended)
         QTimer.singleShot(0, lambda: self.resize(intended))
-        self.resizeDocks([self.docks["PaletteDock"], ruling], [270, 440], Qt.Orientation.Horizontal)
-        if lower:
+        tools, explanations, game = (
+            by_place[DockPlace.TOOLS],
+            by_place[DockPlace.EXPLANATIONS],
+            by_place[DockPlace.GAME],
+        )
+        if tools and explanations:
+            self.resizeDocks([tools[0], explanations[0]], [270, 440], Qt.Orientation.Horizontal)
+        if explanations and game:
             self.resizeDocks(
-                [ruling, self.docks[lower[0]]], [self.height() // 2] * 2, Qt.Orientation.Vertical
+                [explanations[0], game[0]], [self.height() // 2] * 2, Qt.Orientation.Vertical
             )
-        for name in ("PaletteDock", "RulingDock", "TurnLedgerDock"):
-            if name in self.docks:
-                self.docks[name].raise_()
+        self._show_ruleset_docks()
+        for name in self._docks_in_front:
+            self.docks[name].raise_()
 
     def _fit_to_screen(self) -> None:
         """Shrink the first-start window to a small real screen (laptops), never grow it."""
@@ -590,11 +723,6 @@ class MainWindow(QMainWindow):
         height = min(self.height(), int(available.height() * 0.92))
         if (width, height) != (self.width(), self.height()):
             self.resize(width, height)
-
-    def _tabify_present(self, names: list[str]) -> None:
-        present = [self.docks[name] for name in names if name in self.docks]
-        for first, second in itertools.pairwise(present):
-            self.tabifyDockWidget(first, second)
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -296,11 +296,11 @@ class BattlefieldScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ background: table, grid
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802
         painter.fillRect(rect, QColor("#5b6169"))
         board = self.board_rect()
         painter.fillRect(board, TABLE_COLOUR)
-        visible = rect.intersected(board)
+        visible = QRectF(rect).intersected(board)
         if visible.isEmpty():
             return
         minor = cosmetic_pen(GRID_COLOUR, 1.0)

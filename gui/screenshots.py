@@ -64,6 +64,7 @@ def take_screenshots(out_dir: Path, width: int = 1600, height: int = 1000) -> li
             window.scene.select_ids(set(shot.select))
             # The Ruling dock shares its tab with the Mission dock: show the ruling.
             window.docks["RulingDock"].raise_()
+        window.live.wait_for_analyses(60_000)
         window.live.wait_for_visibility(60_000)
         window.sight.controller.wait(60_000)
         QApplication.processEvents()

@@ -33,9 +33,9 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from engine.model import Scenario
+from engine.visibility import VisibilityEngine
 from gui.document import Change, ScenarioDocument
-from gui.engine_bridge import engine_module
-from gui.overlays import visibility_verdict
+from gui.overlays.visibility import visibility_verdict
 
 LIVE_UPDATE_BUDGET_S = 0.05
 """An incremental update quicker than this follows a drag step by step."""
@@ -176,11 +176,8 @@ class _SightTask(QRunnable):
         pairs: tuple[Any, ...] = ()
         incremental = False
         try:
-            module = engine_module("engine.visibility")
-            if module is None:
-                raise RuntimeError("engine.visibility is not available")
             if request.fresh or self._holder.engine is None:
-                self._holder.engine = module.VisibilityEngine(request.scenario)
+                self._holder.engine = VisibilityEngine(request.scenario)
                 pairs = tuple(self._holder.engine.matrix())
             else:
                 incremental = True
@@ -239,10 +236,6 @@ class SightController(QObject):
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
 
-    @property
-    def available(self) -> bool:
-        return engine_module("engine.visibility") is not None
-
     def set_active(self, active: bool) -> None:
         """Compute while some view needs line of sight; catch up at once when switched on
         (the engine's update finds whatever changed while it was off)."""
@@ -296,7 +289,7 @@ class SightController(QObject):
             self.request(fresh=True)
 
     def _start_pending(self) -> None:
-        if self._in_flight or self._pending is None or not self.available:
+        if self._in_flight or self._pending is None:
             return
         if self._rest_timer.isActive():
             return

@@ -46,13 +46,11 @@ from PySide6.QtWidgets import (
 from engine.model import Scenario, Unit
 from gui.document import Change
 from gui.items import Z_LABEL, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, ModelItem, cosmetic_pen
-from gui.overlays import (
+from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
+from gui.overlays.visibility import (
     FULLY_VISIBLE_COLOUR,
     HIDDEN_COLOUR,
     VISIBLE_COLOUR,
-    LabelSpec,
-    OverlayLayer,
-    Stroke,
     visibility_verdict,
 )
 from gui.scene import BattlefieldScene
@@ -452,8 +450,8 @@ class SightOverlay(QObject):
         self.legend.setVisible(self.who_sees_whom_enabled and result is not None)
         if not self.who_sees_whom_enabled or result is None:
             layer.clear()
-            for badge in self.badges.values():
-                self.scene.removeItem(badge)
+            for stale in self.badges.values():
+                self.scene.removeItem(stale)
             self.badges = {}
             return
         scenario = result.scenario

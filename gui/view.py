@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -23,10 +23,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsView
 
+from engine import geometry
 from engine.edits import closed_outline, extend_outline
 from engine.errors import GeometryError
 from engine.model import Model, Point
-from gui.engine_bridge import engine_module
 from gui.items import Z_TOOL, LabelItem, ModelItem, cosmetic_pen
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point, scene_point
@@ -47,49 +47,19 @@ class Measurement:
         self.end_model: Model | None = None
 
     def distance(self) -> tuple[float, Point, Point]:
-        """The distance in inches between closest points, and the two points to draw."""
-        geometry = engine_module("engine.geometry")
+        """The distance in inches between closest points, and the two points to draw (the
+        engine's exact closest points of the bases, so the ruler and the ruling agree)."""
         a, b = self.start_model, self.end_model
-        if geometry is not None and a is not None and b is not None and a.id != b.id:
-            return geometry.model_distance(a, b), *_closest_points(a, b)
-        if geometry is not None and a is not None:
-            return geometry.model_point_distance(a, *self.end), _closest_on(a, self.end), self.end
-        if geometry is not None and b is not None:
-            return (
-                geometry.model_point_distance(b, *self.start),
-                self.start,
-                _closest_on(b, self.start),
-            )
+        if a is not None and b is not None and a.id != b.id:
+            return geometry.model_distance(a, b), *geometry.closest_points(a, b)
+        if a is not None:
+            point = geometry.model_closest_point(a, *self.end)
+            return geometry.model_point_distance(a, *self.end), point, self.end
+        if b is not None:
+            point = geometry.model_closest_point(b, *self.start)
+            return geometry.model_point_distance(b, *self.start), self.start, point
         (x0, y0), (x1, y1) = self.start, self.end
         return ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, self.start, self.end
-
-
-def _outline(model: Model) -> Any:
-    geometry = engine_module("engine.geometry")
-    outline = getattr(geometry, "base_outline", None)
-    return outline(model) if outline is not None else None
-
-
-def _closest_on(model: Model, point: Point) -> Point:
-    """The point of ``model``'s base closest to ``point`` (for drawing the ruler only)."""
-    outline = _outline(model)
-    if outline is None:
-        return model.x, model.y
-    import shapely
-    from shapely.ops import nearest_points
-
-    nearest = nearest_points(outline, shapely.Point(point))[0]
-    return nearest.x, nearest.y
-
-
-def _closest_points(a: Model, b: Model) -> tuple[Point, Point]:
-    outline_a, outline_b = _outline(a), _outline(b)
-    if outline_a is None or outline_b is None:
-        return (a.x, a.y), (b.x, b.y)
-    from shapely.ops import nearest_points
-
-    pa, pb = nearest_points(outline_a, outline_b)
-    return (pa.x, pa.y), (pb.x, pb.y)
 
 
 class BattlefieldView(QGraphicsView):
@@ -188,7 +158,7 @@ class BattlefieldView(QGraphicsView):
         self.resetCachedContent()
         self.viewport().update()
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802
         if self._static_pixmap is None:
             super().drawBackground(painter, rect)
             return

@@ -5,7 +5,6 @@ polygon, objectives and operation markers. New things appear at the centre of th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -14,7 +13,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -22,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.bases import standard_bases
 from engine.edits import (
     TERRAIN_PRESETS,
     add_drawn_terrain,
@@ -32,9 +31,8 @@ from engine.edits import (
     terrain_preset,
     unique_id,
 )
-from engine.model import Base, CircleBase, OvalBase, Point, RectBase
+from engine.model import Point
 from gui.document import ScenarioDocument
-from gui.engine_bridge import engine_module, missing_message
 
 PRESET_LABELS = {
     "ruin": "Ruin with walls",
@@ -43,19 +41,6 @@ PRESET_LABELS = {
     "container": "Container",
     "barricade": "Barricade",
 }
-
-
-def catalogue_base(entry: Any) -> Base:
-    """The :mod:`engine.model` base of a catalogue entry from ``engine.bases``."""
-    base = getattr(entry, "base", None)
-    if isinstance(base, CircleBase | OvalBase | RectBase):
-        return base
-    shape = getattr(entry, "shape", "circle")
-    if shape == "circle":
-        return CircleBase(float(entry.diameter))
-    if shape == "oval":
-        return OvalBase(float(entry.length), float(entry.width))
-    return RectBase(float(entry.length), float(entry.width))
 
 
 class PalettePanel(QWidget):
@@ -100,24 +85,15 @@ class PalettePanel(QWidget):
         self.unit_models.setValue(5)
         self.unit_base = QComboBox()
         self.unit_base.setObjectName("palette-base")
-        self.base_note = QLabel("")
-        self.base_note.setWordWrap(True)
-        module = engine_module("engine.bases")
-        if module is None:
-            self.base_note.setText(missing_message("engine.bases"))
-        else:
-            for entry in module.standard_bases():
-                self.unit_base.addItem(
-                    str(getattr(entry, "label", entry.id)), catalogue_base(entry)
-                )
-            default = 0
-            for index in range(self.unit_base.count()):
-                if "32" in self.unit_base.itemText(index):
-                    default = index
-                    break
-            self.unit_base.setCurrentIndex(max(0, default))
+        for entry in standard_bases():
+            self.unit_base.addItem(entry.label, entry.base)
+        default = 0
+        for index in range(self.unit_base.count()):
+            if "32" in self.unit_base.itemText(index):
+                default = index
+                break
+        self.unit_base.setCurrentIndex(max(0, default))
         self.add_unit_button = QPushButton("Add unit")
-        self.add_unit_button.setEnabled(module is not None)
         self.add_unit_button.clicked.connect(self.add_unit)
         form.addRow("Name", self.unit_name)
         form.addRow("Player", self.unit_player)
@@ -125,7 +101,6 @@ class PalettePanel(QWidget):
         form.addRow("OC", self.unit_oc)
         form.addRow("Models", self.unit_models)
         form.addRow("Base", self.unit_base)
-        form.addRow(self.base_note)
         form.addRow(self.add_unit_button)
         self._refresh_players()
         return box

@@ -1,5 +1,6 @@
-"""What the ruleset panels share: a coalesced view of the document, the one door for edits,
-game-section and option edits, probability charts, and violation strokes for the board.
+"""What the ruleset panels share: their view of the document, the one door for edits, probability
+charts, and violation strokes for the board (the game-section and option edits themselves are
+the engine's, :mod:`engine.scenario_edits`).
 
 Charts draw the engine's exact :class:`engine.rulesets.scrollhammer.ProbabilityChart` values: the
 widget keeps the chart it was given (fractions) and plots their floats, so a test can compare
@@ -8,8 +9,9 @@ what is drawn with what the engine computed, to the last digit.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Collection, Hashable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -29,26 +31,36 @@ from PySide6.QtWidgets import (
 
 from engine.errors import WarplanError
 from engine.explain import Violation, inches
-from engine.model import EMPTY, Scenario, Unit, freeze, thaw
+from engine.model import Scenario, Unit
 from engine.rulesets.scrollhammer.probability import ProbabilityChart
+from engine.scenario_edits import game_section, with_game_key
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
-from gui.panel_context import PanelContext
+from gui.live import Analyse, LiveRules
+from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
+from gui.panels.context import PanelContext
 from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
 
-REFRESH_DELAY_MS = 40
-"""Coalesce bursts of changes (a drag step, an undo) into one report per ~frame."""
 VIOLATION_COLOUR = QColor("#d0021b")
 SERIES_COLOURS = ("#1f6fb2", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#c0392b")
 
 
-class RulesetContext(PanelContext):
-    """The document as a ruleset panel sees it: refreshed shortly after each change (a drag
-    step too, so the board's rule marks follow the drag)."""
+@dataclass
+class Dice:
+    """The random source a panel's rolls share (tests give a seeded one)."""
 
-    def __init__(self, document: ScenarioDocument) -> None:
-        super().__init__(document, REFRESH_DELAY_MS)
+    rng: random.Random
+
+
+class RulesetContext(PanelContext):
+    """The document as a ruleset panel sees it: refreshed once the pipeline has its report of
+    the current scenario value (during a drag too, once the pointer rests, so the board's rule
+    marks follow the drag)."""
+
+    def __init__(
+        self, document: ScenarioDocument, live: LiveRules, name: str, analyse: Analyse
+    ) -> None:
+        super().__init__(document, live, name, analyse, during_drag=True)
 
     def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
         """Apply ``make(scenario)`` as one undo step named ``text``; an engine refusal is shown
@@ -64,41 +76,6 @@ class RulesetContext(PanelContext):
         self.message.emit(text)
         self.refresh_now()
         return True
-
-
-def with_option(scenario: Scenario, key: str, value: Any) -> Scenario:
-    """``scenario`` with ``options[key] = value`` (``None`` removes the key)."""
-    options = thaw(scenario.options)
-    if value is None:
-        options.pop(key, None)
-    else:
-        options[key] = value
-    return replace(scenario, options=freeze(options))
-
-
-def game_section(scenario: Scenario, section: str) -> dict[str, Any]:
-    """A plain copy of ``game[section]`` (empty when absent)."""
-    return dict(thaw((scenario.game or EMPTY).get(section) or {}))
-
-
-def with_game_section(scenario: Scenario, section: str, values: dict[str, Any]) -> Scenario:
-    """``scenario`` with ``game[section]`` replaced by ``values`` (other game keys kept)."""
-    game = thaw(scenario.game or EMPTY)
-    if values:
-        game[section] = values
-    else:
-        game.pop(section, None)
-    return replace(scenario, game=freeze(game) if game else None)
-
-
-def with_game_key(scenario: Scenario, section: str, key: str, value: Any) -> Scenario:
-    """``scenario`` with ``game[section][key] = value`` (``None`` removes the key)."""
-    values = game_section(scenario, section)
-    if value is None:
-        values.pop(key, None)
-    else:
-        values[key] = value
-    return with_game_section(scenario, section, values)
 
 
 def with_listed(scenario: Scenario, section: str, key: str, member: str, listed: bool) -> Scenario:

@@ -1,4 +1,4 @@
-"""The examples in the document module's docstrings run (testpaths cover engine/ only)."""
+"""The examples in the app's pure modules' docstrings run (testpaths cover engine/ only)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import doctest
 import pytest
 
 import gui.document
+from gui.rulesets.wh40k_ca2026 import game_state_edits
 
 
-@pytest.mark.parametrize("module", [gui.document])
+@pytest.mark.parametrize("module", [gui.document, game_state_edits])
 def test_docstring_examples(module, qapp) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0

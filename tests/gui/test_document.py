@@ -19,8 +19,8 @@ from engine.edits import (
     unique_id,
 )
 from engine.model import Model, OvalBase, RectBase
+from engine.overlaps import base_overlaps
 from gui.document import ScenarioDocument, diff_scenarios
-from gui.live import overlapping_pairs
 
 
 def test_diff_names_exactly_what_changed() -> None:
@@ -156,12 +156,10 @@ def test_overlap_pairs_are_exact_at_the_boundary() -> None:
     s = duel_scenario()
     gap = 32 / 25.4  # two 32 mm bases touch when their centres are one diameter apart
     touching = s.with_models([s.model("blue-1").placed(30.0 + gap, 16.0)])
-    assert overlapping_pairs(touching) == frozenset()
+    assert base_overlaps(touching) == ()
     overlapping = s.with_models([s.model("blue-1").placed(30.0 + gap - 1e-4, 16.0)])
-    assert overlapping_pairs(overlapping) == frozenset({("blue-1", "red-1")})
-    assert overlapping_pairs(overlapping, frozenset({"red-squad"})) == frozenset(
-        {("blue-1", "red-1")}
-    )
+    assert base_overlaps(overlapping) == (("blue-1", "red-1"),)
+    assert base_overlaps(overlapping, frozenset({"red-squad"})) == (("blue-1", "red-1"),)
 
 
 def _outline(model: Model) -> shapely.Polygon:

@@ -99,19 +99,18 @@ def test_snapping_lands_on_the_half_inch_grid(qtbot, make_window) -> None:
 
 
 def test_dragging_into_range_changes_control_in_document_and_overlay(qtbot, make_window) -> None:
-    pytest.importorskip("engine.evaluate")
     window = make_window()
     live = window.live
-    assert live.snapshot is not None
+    assert live.evaluation is not None
     # Red's model centre is 6" from the objective's centre: out of range (3" from the rim).
-    before = live.snapshot.objectives["obj-centre"]
+    before = live.evaluation.objective("obj-centre")
     assert before.controlled_by == ()
     layer = window.overlays.layers["objectives"]
     assert "nobody" in layer.label_texts()[("objective", "obj-centre")]
 
     # 2" south of the objective's centre: well within 3" of its rim.
     drag(qtbot, window.view, (30.0, 16.0), (30.0, 20.0), steps=12)
-    after = live.snapshot.objectives["obj-centre"]
+    after = live.evaluation.objective("obj-centre")
     assert after.controlled_by == ("red",)
     assert after.level["red"] == 2
     assert "red-1" in after.in_range["red"]
@@ -120,7 +119,7 @@ def test_dragging_into_range_changes_control_in_document_and_overlay(qtbot, make
     assert ring_pen.color().name() == "#c0392b"
 
     window.document.undo_stack.undo()
-    assert live.snapshot.objectives["obj-centre"].controlled_by == ()
+    assert live.evaluation.objective("obj-centre").controlled_by == ()
     assert "nobody" in layer.label_texts()[("objective", "obj-centre")]
 
 

@@ -10,11 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
 from engine.rulesets.wh40k_ca2026 import decks, primary_mission
+from engine.rulesets.wh40k_ca2026.generator import new_game as wh40k_game
 from gui.files import read_scenario
 from gui.main_window import MainWindow
-from gui.missions import DOCK_NAMES
-from gui.missions.new_game import NewGameDialog, select_data
-from gui.missions.setups import wh40k_game
+from gui.panels.new_game import NewGameDialog, select_data
+from gui.rulesets.wh40k_ca2026 import DOCK_NAMES
 
 
 def ca_scenario():  # type: ignore[no-untyped-def]
@@ -24,7 +24,7 @@ def ca_scenario():  # type: ignore[no-untyped-def]
 
 
 def refreshed(window: MainWindow) -> None:
-    window.mission_docks.context.refresh_now()
+    window.plugins["wh40k-ca2026"].context.refresh_now()
 
 
 def click(panel, key: str) -> None:  # type: ignore[no-untyped-def]
@@ -63,8 +63,8 @@ def test_docks_have_stable_object_names_and_their_layout_is_restored(
 
 def test_deck_buttons_draw_achieve_discard_and_refuse_a_second_cp_swap(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    red = window.mission_docks.secondaries[0]
-    turn = window.mission_docks.turn
+    red = window.plugins["wh40k-ca2026"].secondaries[0]
+    turn = window.plugins["wh40k-ca2026"].turn
     red.tactical_button.click()
     refreshed(window)
     assert decks.deck_of(window.document.scenario, "red").mode == "tactical"
@@ -113,7 +113,7 @@ def test_deck_buttons_draw_achieve_discard_and_refuse_a_second_cp_swap(make_wind
 
 def test_a_deck_step_undoes_and_redoes(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    red = window.mission_docks.secondaries[0]
+    red = window.plugins["wh40k-ca2026"].secondaries[0]
     red.tactical_button.click()
     click(red, "draw")
     drawn = hand_names(red)
@@ -129,7 +129,7 @@ def test_a_deck_step_undoes_and_redoes(make_window) -> None:  # type: ignore[no-
 
 def test_a_fixed_deck_and_a_refused_draw(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    blue = window.mission_docks.secondaries[1]
+    blue = window.plugins["wh40k-ca2026"].secondaries[1]
     blue.ask_fixed = lambda _parent, choices: ["ASSASSINATION", "BRING IT DOWN"]
     blue.fixed_button.click()
     refreshed(window)
@@ -141,7 +141,7 @@ def test_a_fixed_deck_and_a_refused_draw(make_window) -> None:  # type: ignore[n
 
 def test_the_mission_dock_shows_the_primary_of_a_force_disposition_pair(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    mission = window.mission_docks.mission
+    mission = window.plugins["wh40k-ca2026"].mission
     refreshed(window)
     assert mission.cards.tabText(0).startswith("Red: IMMOVABLE OBJECT")
     assert mission.cards.tabText(1).startswith("Blue: UNSTOPPABLE FORCE")
@@ -163,8 +163,8 @@ def test_the_mission_dock_shows_the_primary_of_a_force_disposition_pair(make_win
 
 def test_changing_the_setup_of_a_game_in_progress_asks_and_undoes(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    mission = window.mission_docks.mission
-    window.mission_docks.secondaries[0].tactical_button.click()
+    mission = window.plugins["wh40k-ca2026"].mission
+    window.plugins["wh40k-ca2026"].secondaries[0].tactical_button.click()
     refreshed(window)
     before = window.document.scenario
     asked: list[str] = []
@@ -185,21 +185,21 @@ def test_changing_the_setup_of_a_game_in_progress_asks_and_undoes(make_window) -
 
 def test_new_game_flow_for_each_ruleset(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    docks = window.mission_docks
+    docks = window.plugins["wh40k-ca2026"]
 
     def choose(ruleset: str, **fields):  # type: ignore[no-untyped-def]
         def run(dialog: NewGameDialog) -> bool:
             select_data(dialog.ruleset, ruleset)
             dialog.seed.setValue(7)
             for name, value in fields.items():
-                select_data(getattr(dialog, name), value)
+                select_data(getattr(dialog.page(ruleset), name), value)
             assert "cannot" not in dialog.preview.text()
             return True
 
         return run
 
-    docks.run_dialog = choose("scrollhammer", mission="quest-for-the-relic")
-    assert docks.new_game_here()
+    window.run_dialog = choose("scrollhammer", mission="quest-for-the-relic")
+    assert window.new_game_here()
     s = window.document.scenario
     assert (s.ruleset, s.options["mission"]) == ("scrollhammer", "quest-for-the-relic")
     refreshed(window)
@@ -207,8 +207,8 @@ def test_new_game_flow_for_each_ruleset(make_window) -> None:  # type: ignore[no
     assert "Scrollhammer counts Victory Points when the game ends" in docks.chart.caption.text()
     assert docks.secondaries[0].new_game_button.isVisibleTo(docks.secondaries[0])
 
-    docks.run_dialog = choose("shared-modules", deploys_first_sm="blue")
-    assert docks.new_game_here()
+    window.run_dialog = choose("shared-modules", deploys_first="blue")
+    assert window.new_game_here()
     s = window.document.scenario
     assert (s.ruleset, s.options["deploys_first"], s.game["active_player"]) == (
         "shared-modules",
@@ -218,8 +218,8 @@ def test_new_game_flow_for_each_ruleset(make_window) -> None:  # type: ignore[no
     refreshed(window)
     assert "Annihilation" in docks.mission.text.toPlainText()
 
-    docks.run_dialog = choose("wh40k-ca2026", deployment="search-and-destroy", twist="random")
-    assert docks.new_game_here()
+    window.run_dialog = choose("wh40k-ca2026", deployment="search-and-destroy", twist="random")
+    assert window.new_game_here()
     s = window.document.scenario
     assert s.ruleset == "wh40k-ca2026"
     assert s.deployment == "search-and-destroy"
@@ -228,7 +228,7 @@ def test_new_game_flow_for_each_ruleset(make_window) -> None:  # type: ignore[no
     window.action_undo.trigger()
     assert window.document.scenario.ruleset == "shared-modules"
 
-    docks.run_dialog = choose("scrollhammer")
+    window.run_dialog = choose("scrollhammer")
     window.document.undo_stack.setClean()  # File > New asks first about unsaved changes
     window.action_new.trigger()
     s = window.document.scenario
@@ -241,7 +241,7 @@ def test_the_chart_shows_vp_by_round_after_scoring(make_window) -> None:  # type
     scenario = ca_scenario()
     blue_on_objective = scenario.model("blue-1").placed(30.0, 26.0)  # 4" < 4.417": in range
     window = make_window(scenario.with_models([blue_on_objective]))
-    docks = window.mission_docks
+    docks = window.plugins["wh40k-ca2026"]
     docks.secondaries[1].tactical_button.click()
     refreshed(window)
     turn = docks.turn
@@ -264,7 +264,7 @@ def test_the_chart_shows_vp_by_round_after_scoring(make_window) -> None:  # type
 
 def test_decks_survive_save_and_reopen(make_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    red = window.mission_docks.secondaries[0]
+    red = window.plugins["wh40k-ca2026"].secondaries[0]
     red.tactical_button.click()
     click(red, "draw")
     path = tmp_path / "game.warplan.json"
@@ -276,7 +276,7 @@ def test_decks_survive_save_and_reopen(make_window, tmp_path: Path) -> None:  # 
 
 def test_docks_say_what_is_missing_without_a_game(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(duel_scenario())
-    docks = window.mission_docks
+    docks = window.plugins["wh40k-ca2026"]
     refreshed(window)
     assert "No Secondary deck recorded for Red" in docks.secondaries[0].summary.text()
     assert "No turn recorded" in docks.turn.position.text()
@@ -292,7 +292,7 @@ def test_when_drawn_offers_reshuffle_discard_or_keep(make_window) -> None:  # ty
     pile = ("FORWARD POSITION", "A GRIEVOUS BLOW", "CENTRE GROUND", "NO PRISONERS", "CLEANSE")
     stacked = decks.with_deck(ca_scenario(), "red", decks.DeckState("tactical", pile, seed=3))
     window = make_window(stacked)
-    red = window.mission_docks.secondaries[0]
+    red = window.plugins["wh40k-ca2026"].secondaries[0]
     click(red, "draw")
     assert hand_names(red) == ["FORWARD POSITION", "A GRIEVOUS BLOW"]
     select_card(red, 0)  # round 1: Forward Position may be shuffled back for a new card
@@ -316,15 +316,15 @@ def test_when_drawn_offers_reshuffle_discard_or_keep(make_window) -> None:  # ty
 
 def test_the_new_game_dialog_refuses_choices_that_cannot_be_set_up(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    dialog = NewGameDialog(window.document.scenario, window)
+    dialog = NewGameDialog(window.document.scenario, window.new_game_pages, window)
     ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
-    select_data(dialog.dispositions[0], None)  # no Force Disposition and no Primary picked
+    select_data(dialog.page().dispositions[0], None)  # no Force Disposition and no Primary picked
     assert "cannot be set up" in dialog.preview.text()
     assert "give both or pick the Primary" in dialog.preview.text()
     assert not ok.isEnabled()
-    select_data(dialog.primaries[0], "VITAL LINK")
+    select_data(dialog.page().primaries[0], "VITAL LINK")
     assert not ok.isEnabled()  # Blue's card still needs Red's Force Disposition
-    select_data(dialog.primaries[1], "VITAL LINK")
+    select_data(dialog.page().primaries[1], "VITAL LINK")
     assert ok.isEnabled()
     assert "Red <b>VITAL LINK</b>" in dialog.preview.text()
     dialog.close()
@@ -332,8 +332,8 @@ def test_the_new_game_dialog_refuses_choices_that_cannot_be_set_up(make_window) 
 
 def test_a_deployment_variant_moves_the_card_points_and_keeps_the_game(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
-    mission = window.mission_docks.mission
-    window.mission_docks.secondaries[0].tactical_button.click()
+    mission = window.plugins["wh40k-ca2026"].mission
+    window.plugins["wh40k-ca2026"].secondaries[0].tactical_button.click()
     refreshed(window)
     before = window.document.scenario
     box = next(b for key, b in mission.variant_boxes.items() if key == "objectives")

@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 from gui_helpers import duel_scenario
 
-from engine.errors import RulesError, UnknownReferenceError
-from engine.model import Battlefield, Model, freeze, thaw
+from engine.errors import RulesError
+from engine.model import Model, freeze, thaw
 from engine.rulesets.wh40k_ca2026 import decks
-from gui.missions import game_state_edits as edits
-from gui.missions.setups import scrollhammer_game, shared_modules_game, wh40k_game
+from engine.rulesets.wh40k_ca2026.generator import new_game as wh40k_game
+from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
 
 
 def ca_game(seed: int = 1):  # type: ignore[no-untyped-def]
@@ -168,25 +168,3 @@ def test_each_player_gets_a_differently_shuffled_deck_from_the_setup_seed() -> N
 def test_fixed_decks_take_two_fixed_cards_only() -> None:
     with pytest.raises(RulesError, match="is not a Fixed Mission"):
         edits.new_deck(ca_game(), "red", "fixed", ["NO PRISONERS", "ASSASSINATION"])
-
-
-def test_new_games_for_the_three_rulesets() -> None:
-    blank = replace(duel_scenario(), battlefield=Battlefield(72.0, 48.0))
-    ca = ca_game(seed=5)
-    assert ca == ca_game(seed=5)
-    assert ca.game["players"]["red"]["primary"] == "IMMOVABLE OBJECT"
-    sh = scrollhammer_game(blank, seed=2)
-    assert sh == scrollhammer_game(blank, seed=2)
-    assert sh.ruleset == "scrollhammer"
-    assert sh.options["mission"] == sh.game["setup"]["mission"]
-    assert 1 <= sh.game["setup"]["mission_roll"] <= 6
-    assert sh.game["active_player"] == sh.game["setup"]["first_turn"]
-    relic = scrollhammer_game(blank, seed=2, mission="blood-at-dawn", deployed_first="red")
-    assert relic.game["first_player"] == "blue"  # deployed second steals the initiative
-    sm = shared_modules_game(blank, seed=2, modules=["annihilation"], deploys_first="blue")
-    assert sm.options["modules"] == ("annihilation",)
-    assert sm.game["active_player"] == "blue"
-    with pytest.raises(RulesError, match="unknown module"):
-        shared_modules_game(blank, seed=2, modules=["nope"])
-    with pytest.raises(UnknownReferenceError):
-        scrollhammer_game(blank, seed=2, mission="no-such-mission")

@@ -41,7 +41,7 @@ def _scene_matches_document(window) -> None:  # type: ignore[no-untyped-def]
 
 def test_deleting_an_objective_after_two_next_steps_saves(make_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(DEMO_SCENARIO))
-    turn = window.mission_docks.turn
+    turn = window.plugins["wh40k-ca2026"].turn
     turn.next_button.click()
     turn.next_button.click()
     game = window.document.scenario.game
@@ -152,7 +152,7 @@ def test_a_new_objective_never_takes_a_custom_zone_id(make_window, tmp_path: Pat
     zone = DeploymentRegion("obj-1", "red", ((0, 0), (60, 0), (60, 6), (0, 6)))
     scenario = duel_scenario()
     window = make_window(replace(scenario, deployment=CustomDeployment(zones=(zone,))))
-    objective_id = window.palette.add_objective()
+    objective_id = window.palette_panel.add_objective()
     assert objective_id != "obj-1"
     _saved_and_reread(window, tmp_path / "zone.warplan.json")
 
@@ -248,7 +248,7 @@ def test_undoing_the_subject_away_while_its_field_has_focus_raises_nothing(  # t
     qtbot, make_window
 ) -> None:
     window = make_window()
-    window.palette.add_unit()
+    window.palette_panel.add_unit()
     unit_id = next(iter(window.scene.selection().units))
     inspector = window.inspector
     assert inspector._subject == ("unit", unit_id)

@@ -67,11 +67,11 @@ class EditRun:
             "delete objective": lambda: self.delete("objectives"),
             "delete marker": lambda: self.delete("markers"),
             "delete referenced": self.delete_referenced,
-            "add unit": self.window.palette.add_unit,
+            "add unit": self.window.palette_panel.add_unit,
             "add terrain": self.add_terrain,
             "draw terrain": self.draw_terrain,
             "add objective": self.add_objective,
-            "add marker": self.window.palette.add_marker,
+            "add marker": self.window.palette_panel.add_marker,
             "role": self.change_role,
             "owner": self.change_owner,
             "inspector number": self.inspector_number,
@@ -123,7 +123,7 @@ class EditRun:
             self.referenced_deletions += 1
 
     def add_terrain(self) -> None:
-        self.window.palette.add_terrain_preset(self.rng.choice(TERRAIN_PRESETS))
+        self.window.palette_panel.add_terrain_preset(self.rng.choice(TERRAIN_PRESETS))
 
     def draw_terrain(self) -> None:
         view = self.window.view
@@ -135,7 +135,7 @@ class EditRun:
         self.window.tool_actions["select"].setChecked(True)
 
     def add_objective(self) -> None:
-        palette = self.window.palette
+        palette = self.window.palette_panel
         palette.objective_role.setCurrentIndex(self.rng.randrange(palette.objective_role.count()))
         palette.add_objective()
 
@@ -181,7 +181,7 @@ class EditRun:
         scenario = self.scenario
         known = known_ids(scenario)
         if scenario.ruleset == "wh40k-ca2026":
-            self.window.mission_docks.turn.next_step()
+            self.window.plugins["wh40k-ca2026"].turn.next_step()
             return
         unit_id = self._pick(known["units"])
         if unit_id is None:

@@ -8,9 +8,8 @@ import pytest
 from gui_helpers import BASE_32, drag, duel_scenario, move_pressed, view_pos
 from PySide6.QtCore import Qt
 
+from engine import geometry
 from engine.model import Model, TerrainFeature, TerrainPiece, Unit
-
-pytest.importorskip("engine.evaluate")
 
 
 def test_ruling_for_a_selected_objective_names_models_and_distances(qtbot, make_window) -> None:
@@ -26,7 +25,6 @@ def test_ruling_for_a_selected_objective_names_models_and_distances(qtbot, make_
 
 
 def test_ruling_for_a_unit_includes_line_of_sight(qtbot, make_window) -> None:
-    pytest.importorskip("engine.visibility")
     window = make_window()
     window.scene.select_ids({"red-squad"})
     assert window.live.wait_for_visibility(30_000)
@@ -37,7 +35,6 @@ def test_ruling_for_a_unit_includes_line_of_sight(qtbot, make_window) -> None:
 
 
 def test_line_of_sight_overlay_marks_visible_and_hidden_targets(qtbot, make_window) -> None:
-    pytest.importorskip("engine.visibility")
     wall = TerrainPiece(
         "wall",
         ((25.0, 21.5), (35.0, 21.5), (35.0, 22.5), (25.0, 22.5)),
@@ -82,10 +79,8 @@ def test_inspector_edits_are_typed_and_undoable(qtbot, make_window) -> None:
 
 
 def test_palette_adds_a_unit_in_coherency_and_terrain(make_window) -> None:
-    geometry = pytest.importorskip("engine.geometry")
-    pytest.importorskip("engine.bases")
     window = make_window()
-    palette = window.palette
+    palette = window.palette_panel
     palette.unit_models.setValue(10)
     palette.unit_name.setText("Boyz Mob")
     palette.add_unit()
@@ -125,7 +120,6 @@ def test_drawn_polygon_becomes_a_terrain_area(qtbot, make_window) -> None:
 
 
 def test_measuring_between_two_bases_gives_the_closest_points_distance(qtbot, make_window) -> None:
-    pytest.importorskip("engine.geometry")
     scenario = duel_scenario()
     scenario = scenario.with_models([scenario.model("blue-1").placed(33.0, 16.0)])
     window = make_window(scenario)
@@ -186,7 +180,7 @@ def test_engagement_overlay_rings_the_selected_unit_and_links_engaged_models(
     assert layer.keys() == []
     # 1.5" edge to edge: engaged (within 2").
     drag(qtbot, window.view, (30.0, 16.0), (30.0, 27.0 - 32 / 25.4 - 1.5))
-    assert window.live.snapshot.units["red-squad"].engaged_with == ("blue-squad",)
+    assert window.live.evaluation.unit("red-squad").engaged_with == ("blue-squad",)
     keys = set(layer.keys())
     assert ("ring", "red-1") in keys
     assert ("pair", "blue-1", "red-1") in keys or ("pair", "red-1", "blue-1") in keys

@@ -27,7 +27,8 @@ from engine.rulesets.scrollhammer import (
 from engine.rulesets.shared_modules import ledgers_from_scenario
 from engine.scenario_io import load_scenario
 from gui.main_window import MainWindow
-from gui.rulesets import DOCK_NAMES
+from gui.rulesets.scrollhammer import DOCK_NAME as SCROLLHAMMER_DOCK
+from gui.rulesets.shared_modules import DOCK_NAME as SHARED_MODULES_DOCK
 from gui.shapes import scene_point
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,13 +38,12 @@ RADIUS_32MM = 32 / MM_PER_INCH / 2
 
 
 def refreshed(window: MainWindow) -> None:
-    window.ruleset_panels.context.refresh_now()
+    for ruleset in ("scrollhammer", "shared-modules"):
+        window.plugins[ruleset].context.refresh_now()
 
 
 def layer_keys(window: MainWindow, ruleset: str, layer: str) -> list:  # type: ignore[type-arg]
-    panels = window.ruleset_panels
-    overlay = panels.scrollhammer_overlay if ruleset == "scrollhammer" else panels.shared_overlay
-    return overlay.layers[layer].keys()
+    return window.plugins[ruleset].overlay.layers[layer].keys()
 
 
 def moved_objective(scenario: Scenario, objective_id: str, x: float, y: float) -> Scenario:
@@ -60,8 +60,8 @@ def moved_objective(scenario: Scenario, objective_id: str, x: float, y: float) -
 
 def test_each_ruleset_shows_only_its_own_dock_and_overlays(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(duel_scenario())
-    sh_dock = window.docks[DOCK_NAMES["scrollhammer"]]
-    sm_dock = window.docks[DOCK_NAMES["shared-modules"]]
+    sh_dock = window.docks[SCROLLHAMMER_DOCK]
+    sm_dock = window.docks[SHARED_MODULES_DOCK]
     refreshed(window)
     assert not sh_dock.isVisible()
     assert not sm_dock.isVisible()
@@ -103,9 +103,15 @@ def test_overlay_paint_never_calls_the_engine(make_window, monkeypatch) -> None:
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("the engine was called while painting")
 
-    import gui.rulesets.scrollhammer as module
+    import gui.rulesets.scrollhammer.overlay as overlay_module
+    import gui.rulesets.scrollhammer.report as report_module
+    import gui.rulesets.scrollhammer.setup_tab as setup_module
 
-    for name in ("scrollhammer_report", "night_fighting_view", "smallest_nudge"):
+    for module, name in (
+        (report_module, "scrollhammer_report"),
+        (overlay_module, "night_fighting_view"),
+        (setup_module, "placement_fix"),
+    ):
         monkeypatch.setattr(module, name, refuse)
     image = window.view.grab()
     assert not image.isNull()
@@ -116,14 +122,14 @@ def test_overlay_paint_never_calls_the_engine(make_window, monkeypatch) -> None:
 
 def test_objective_too_close_to_an_edge_is_shown_and_nudged_back(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(HELD_GROUND))
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     refreshed(window)
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
     assert not layer_keys(window, "scrollhammer", "violations")
 
     window.document.apply(moved_objective(window.document.scenario, "obj-west", 20.0, 6.0), "m")
     refreshed(window)
-    texts = [panel.checks.item(i).text() for i in range(panel.checks.count())]
+    texts = [panel.setup.checks.item(i).text() for i in range(panel.setup.checks.count())]
     assert any('obj-west is 6" from the south battlefield edge' in t for t in texts)
     assert layer_keys(window, "scrollhammer", "violations")
     button = panel.findChild(QPushButton, "sh-fix-obj-west")
@@ -136,7 +142,7 @@ def test_objective_too_close_to_an_edge_is_shown_and_nudged_back(make_window, qt
     fixed = window.document.scenario.objective("obj-west")
     assert (fixed.x, fixed.y) == pytest.approx((20.0, 6.001), abs=1e-9)
     assert window.document.undo_stack.count() == steps + 1
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
     assert not layer_keys(window, "scrollhammer", "violations")
 
     window.document.undo_stack.undo()
@@ -147,21 +153,21 @@ def test_objective_too_close_to_an_edge_is_shown_and_nudged_back(make_window, qt
 
 def test_objectives_too_close_together_are_fixed_by_nudging_the_other(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(HELD_GROUND))
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     moved = moved_objective(window.document.scenario, "obj-west", 26.0, 20.0)
     window.document.apply(moved, "m")
     refreshed(window)
-    assert panel.fixes, "a fix is offered"
-    fix = next(f for f in panel.fixes if f.objective_id == "obj-west")
+    assert panel.setup.fixes, "a fix is offered"
+    fix = next(f for f in panel.setup.fixes if f.objective_id == "obj-west")
     assert fix.text.startswith("Nudge obj-centre")
-    assert panel.apply_fix(fix)
+    assert panel.setup.apply_fix(fix)
     refreshed(window)
     scenario = window.document.scenario
     west, centre = scenario.objective("obj-west"), scenario.objective("obj-centre")
     assert (west.x, west.y) == (26.0, 20.0)
     gap = ((west.x - centre.x) ** 2 + (west.y - centre.y) ** 2) ** 0.5
     assert 12.0 < gap <= 12.0011
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
 
 
 def night_scenario(gaps: dict[str, float]) -> Scenario:
@@ -198,7 +204,7 @@ def test_night_fighting_bands_are_drawn_at_the_rulebook_distances(make_window, g
     window = make_window(scenario)
     window.scene.select_ids({"shooter"})
     refreshed(window)
-    labels = window.ruleset_panels.scrollhammer_overlay.layers["night"].label_texts()
+    labels = window.plugins["scrollhammer"].overlay.layers["night"].label_texts()
     assert labels[("target", "target")].startswith(f"{band}:")
     engine_view = night_fighting_view(scenario, "shooter")
     assert engine_view.target("target").band.name == band
@@ -208,7 +214,7 @@ def test_night_fighting_band_areas_hold_points_on_the_right_side_of_each_limit(m
     window = make_window(night_scenario({"target": 20.0}))
     window.scene.select_ids({"shooter"})
     refreshed(window)
-    layer = window.ruleset_panels.scrollhammer_overlay.layers["night"]
+    layer = window.plugins["scrollhammer"].overlay.layers["night"]
     edge_x = 10.0 + RADIUS_32MM
     for name, inside, outside in (
         ("Stealth (+1)", 12.05, 11.95),
@@ -237,34 +243,34 @@ def test_ruling_names_scrollhammer_rules_for_the_selected_unit(make_window) -> N
 def test_charts_hold_the_engines_exact_probabilities(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(HELD_GROUND))
     refreshed(window)
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     expected = {
-        panel.length_chart: game_length_chart(),
-        panel.night_chart: night_fighting_chart("held-ground"),
-        panel.reserves_chart: reserves_chart((0,)),
-        panel.relic_chart: relic_chart(),
+        panel.odds.length_chart: game_length_chart(),
+        panel.odds.night_chart: night_fighting_chart("held-ground"),
+        panel.odds.reserves_chart: reserves_chart((0,)),
+        panel.relic.relic_chart: relic_chart(),
     }
     for view, chart in expected.items():
         assert view.chart == chart
         drawn = view.plotted()
         assert drawn == {s.name: [float(v) for v in s.values] for s in chart.series}
     assert drawn["chance"][5] == 1 / 6
-    panel.modifier_spin.setValue(-1)
-    assert panel.reserves_chart.chart == reserves_chart((0, -1))
-    drawn = panel.reserves_chart.plotted()
+    panel.odds.modifier_spin.setValue(-1)
+    assert panel.odds.reserves_chart.chart == reserves_chart((0, -1))
+    drawn = panel.odds.reserves_chart.plotted()
     assert drawn["arrives this turn (modifier -1)"] == [0.5, 0.25, 0.25]
 
 
 def test_mission_roll_and_dice_are_undoable_edits(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(HELD_GROUND))
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     panel.rng = random.Random(3)
     before = window.document.scenario
-    assert panel.roll_mission()
+    assert panel.setup.roll_mission()
     refreshed(window)
     rolled = window.document.scenario.option("mission")
-    assert panel.mission_box.currentData() == rolled
-    assert panel.roll_terrain()
+    assert panel.setup.mission_box.currentData() == rolled
+    assert panel.setup.roll_terrain()
     density = window.document.scenario.game["scrollhammer"]["terrain_density"]
     assert set(density) == {"A1", "B1", "C1", "A2", "B2", "C2"}
     window.document.undo_stack.undo()
@@ -284,7 +290,7 @@ def with_red_line_at(scenario: Scenario, far_edge: float) -> Scenario:
 
 def test_battle_formations_violation_at_12_01_clears_at_12(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(FORMATIONS))
-    panel = window.ruleset_panels.shared
+    panel = window.plugins["shared-modules"].panel
     start = window.document.scenario
     window.document.apply(with_red_line_at(start, 12.01), "too far")
     refreshed(window)
@@ -309,7 +315,7 @@ def balances(window: MainWindow, player: str) -> tuple[int, int]:
 
 def test_threat_and_command_points_stay_separate(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(FORMATIONS))
-    panel = window.ruleset_panels.shared
+    panel = window.plugins["shared-modules"].panel
     refreshed(window)
     assert balances(window, "red") == (10, 3)
     panel.amount.setValue(2)
@@ -340,7 +346,7 @@ def test_threat_and_command_points_stay_separate(make_window, qtbot) -> None:  #
 
 def test_all_out_war_refunds_threat_points_only(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(FORMATIONS))
-    panel = window.ruleset_panels.shared
+    panel = window.plugins["shared-modules"].panel
     refreshed(window)
     item = next(
         panel.destroyed_list.item(i)
@@ -357,7 +363,7 @@ def test_all_out_war_refunds_threat_points_only(make_window) -> None:  # type: i
 
 def test_scout_and_secure_spends_threat_points_and_places_the_unit(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(FORMATIONS))
-    panel = window.ruleset_panels.shared
+    panel = window.plugins["shared-modules"].panel
     refreshed(window)
     panel.scout_box.setCurrentIndex(panel.scout_box.findData("red-line"))
     assert panel.scout()
@@ -392,19 +398,19 @@ def test_shared_control_is_shown_as_shared(make_window) -> None:  # type: ignore
     )
     window = make_window(placed)
     refreshed(window)
-    text = window.ruleset_panels.shared.objective_text.text()
+    text = window.plugins["shared-modules"].panel.objective_text.text()
     assert "<b>obj-centre</b>: shared: " in text
 
 
 def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(load_scenario(HELD_GROUND))
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     window.document.apply(moved_objective(window.document.scenario, "obj-west", 10.0, 22.0), "m")
     refreshed(window)
-    texts = [panel.checks.item(i).text() for i in range(panel.checks.count())]
+    texts = [panel.setup.checks.item(i).text() for i in range(panel.setup.checks.count())]
     assert any("obj-west is in or on chasm" in t for t in texts)
-    fix = next(f for f in panel.fixes if f.objective_id == "obj-west")
-    assert panel.apply_fix(fix)
+    fix = next(f for f in panel.setup.fixes if f.objective_id == "obj-west")
+    assert panel.setup.apply_fix(fix)
     moved = window.document.scenario.objective("obj-west")
     # The chasm spans 8-12 x 20-24; out of it by the marker's radius, the nearest exit is 2"
     # plus 20 mm away, found to the search's 0.01" step.
@@ -412,7 +418,7 @@ def test_objective_in_impassable_terrain_moves_to_the_nearest_legal_spot(make_wi
     travelled = ((moved.x - 10.0) ** 2 + (moved.y - 22.0) ** 2) ** 0.5
     assert shortest < travelled <= shortest + 0.011
     refreshed(window)
-    assert panel.checks.item(0).text().startswith("\u2713")
+    assert panel.setup.checks.item(0).text().startswith("\u2713")
 
 
 def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_window) -> None:  # type: ignore[no-untyped-def]
@@ -425,13 +431,13 @@ def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_wind
         game={"scrollhammer": {"turn": 2, "deployed_first": "red"}},
     )
     window = make_window(scenario)
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     panel.rng = random.Random(11)
     refreshed(window)
-    text = panel.night_text.text()
+    text = panel.battle.night_text.text()
     assert "<b>The Shimmer of Dawn</b> schedule" in text
-    assert panel.night_roll.isEnabled()
-    assert panel.roll_night()
+    assert panel.battle.night_roll.isEnabled()
+    assert panel.battle.roll_night()
     refreshed(window)
     rolls = {
         int(k): v
@@ -439,7 +445,7 @@ def test_blood_at_dawn_shows_the_shimmer_of_dawn_schedule_and_rolls_it(make_wind
     }
     status = night_fighting_status("blood-at-dawn", rolls, 2)
     assert status.roll_due is None
-    assert escape(status.reason) in panel.night_text.text()
+    assert escape(status.reason) in panel.battle.night_text.text()
     window.document.undo_stack.undo()
     assert "night_fighting_rolls" not in window.document.scenario.game["scrollhammer"]
 
@@ -452,7 +458,7 @@ def test_a_restored_layout_never_shows_another_rulesets_dock(
     )
     first.show()
     qtbot.waitExposed(first)
-    assert first.docks[DOCK_NAMES["scrollhammer"]].isVisible()
+    assert first.docks[SCROLLHAMMER_DOCK].isVisible()
     first.save_layout()
     first.close()
     first.deleteLater()
@@ -461,8 +467,8 @@ def test_a_restored_layout_never_shows_another_rulesets_dock(
     second.show()
     qtbot.waitExposed(second)
     qtbot.wait(10)
-    assert not second.docks[DOCK_NAMES["scrollhammer"]].isVisible()
-    assert not second.docks[DOCK_NAMES["shared-modules"]].isVisible()
+    assert not second.docks[SCROLLHAMMER_DOCK].isVisible()
+    assert not second.docks[SHARED_MODULES_DOCK].isVisible()
     second.close()
     second.deleteLater()
 
@@ -481,7 +487,7 @@ def test_battle_formations_are_checked_live_during_a_drag(make_window, qtbot) ->
 
 def test_starting_the_battle_ends_the_deployment_check(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(with_red_line_at(load_scenario(FORMATIONS), 13.0))
-    panel = window.ruleset_panels.shared
+    panel = window.plugins["shared-modules"].panel
     refreshed(window)
     assert layer_keys(window, "shared-modules", "bands")
     assert layer_keys(window, "shared-modules", "violations")
@@ -498,17 +504,18 @@ def test_the_relic_is_placed_and_identified_as_undoable_edits(make_window) -> No
 
     scenario = replace(load_scenario(HELD_GROUND), options={"mission": "quest-for-the-relic"})
     window = make_window(scenario)
-    panel = window.ruleset_panels.scrollhammer
+    panel = window.plugins["scrollhammer"].panel
     panel.rng = random.Random(2)
-    assert panel.place_relic()
+    assert panel.relic.place_relic()
     marker = relic_marker(window.document.scenario)
     assert marker is not None
     assert (marker.x, marker.y) == (36.0, 24.0)
-    assert not panel.place_relic()
-    assert panel.roll_relic()
+    assert not panel.relic.place_relic()
+    assert panel.relic.roll_relic()
     refreshed(window)
     roll = window.document.scenario.game["scrollhammer"]["relic"]["result"]
-    assert f"Identified: <b>{roll} {escape(relic_result(roll).name)}</b>" in panel.relic_text.text()
+    identified = f"Identified: <b>{roll} {escape(relic_result(roll).name)}</b>"
+    assert identified in panel.relic.relic_text.text()
     window.document.undo_stack.undo()
     window.document.undo_stack.undo()
     assert relic_marker(window.document.scenario) is None

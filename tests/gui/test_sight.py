@@ -253,15 +253,16 @@ def test_the_line_of_sight_toggle_stops_the_selected_units_drawing(qtbot, make_w
 def test_an_engine_failure_is_reported_and_the_next_request_starts_afresh(
     qtbot, make_window, monkeypatch
 ) -> None:
+    import gui.sight as sight_module
     from engine.errors import GeometryError
 
-    real_engine = visibility_module.VisibilityEngine
+    real_engine = sight_module.VisibilityEngine
 
     class FailingEngine:
         def __init__(self, scenario: Scenario) -> None:
             raise GeometryError("a degenerate base")
 
-    monkeypatch.setattr(visibility_module, "VisibilityEngine", FailingEngine)
+    monkeypatch.setattr(sight_module, "VisibilityEngine", FailingEngine)
     window = make_window(wall_scenario())
     controller = window.sight.controller
     window.overlay_actions["who-sees-whom"].setChecked(True)
@@ -269,7 +270,7 @@ def test_an_engine_failure_is_reported_and_the_next_request_starts_afresh(
     assert "GeometryError: a degenerate base" in controller.result.error
     assert "Line of sight failed: " in window.statusBar().currentMessage()
     assert window.sight.badges == {}
-    monkeypatch.setattr(visibility_module, "VisibilityEngine", real_engine)
+    monkeypatch.setattr(sight_module, "VisibilityEngine", real_engine)
     document = window.document
     document.apply(replace(document.scenario, units=wall_scenario(BEHIND_WALL).units), "Move")
     result = wait_current(qtbot, window)

@@ -30,18 +30,19 @@ from PySide6.QtWidgets import (
 
 from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario, freeze, thaw
-from gui.compact import compact_combo
-from gui.missions import game_state_edits as edits
-from gui.missions.cards_view import (
+from gui.panels.compact import compact_combo
+from gui.panels.new_game import select_data
+from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
+from gui.rulesets.wh40k_ca2026.cards_view import (
     PLAYER_COLOURS,
     card_result,
     card_text_html,
     preview_html,
     scoring_html,
 )
-from gui.missions.context import MissionContext
-from gui.missions.new_game import RULESET_NAMES, describe_setup, select_data
-from gui.missions.secondary_panel import Confirm, ask_yes_no
+from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
+from gui.rulesets.wh40k_ca2026.new_game import describe_setup
+from gui.rulesets.wh40k_ca2026.secondary_panel import Confirm, ask_yes_no
 
 DEFAULT_VARIANT = "(default)"
 
@@ -55,6 +56,7 @@ class MissionPanel(QWidget):
         super().__init__()
         self.setObjectName("MissionPanel")
         self.context = context
+        self.rulesets = context.rulesets
         self.confirm: Confirm = ask_yes_no
         self._updating = False
 
@@ -169,15 +171,13 @@ class MissionPanel(QWidget):
         self._updating = True
         try:
             self.heading.setText(
-                f"<b>{escape(RULESET_NAMES.get(scenario.ruleset, scenario.ruleset))}</b>"
+                f"<b>{escape(self.context.ruleset_title(scenario.ruleset))}</b>"
                 f" <small>({scenario.ruleset})</small>"
             )
-            if scenario.ruleset == "wh40k-ca2026":
+            if scenario.ruleset == RULESET:
                 self._refresh_wh40k(scenario)
-            elif scenario.ruleset == "scrollhammer":
-                self._refresh_scrollhammer(scenario)
             else:
-                self._refresh_shared(scenario)
+                self._refresh_other(scenario)
         finally:
             self._updating = False
 
@@ -284,84 +284,19 @@ class MissionPanel(QWidget):
             self.variant_layout.addWidget(box)
             self.variant_boxes[key] = box
 
-    def _refresh_scrollhammer(self, scenario: Scenario) -> None:
-        from engine.rulesets.scrollhammer.missions import mission_of
-
+    def _refresh_other(self, scenario: Scenario) -> None:
+        """Another rule system's mission: its summary and text, as its app part words them."""
         self.setup_form_host.setVisible(False)
         self.cards.setVisible(False)
         self.text.setVisible(True)
-        setup = (scenario.game or EMPTY).get("setup") or EMPTY
-        try:
-            mission = mission_of(scenario.option("mission") or setup.get("mission"))
-        except WarplanError as error:
-            self.info.setText(escape(str(error)))
-            self.text.setHtml("")
-            return
-        if mission is None:
-            self.info.setText(
-                "No Standard Mission is chosen (options.mission). Use New game... to choose "
-                "one or roll the D6 chart."
-            )
-            self.text.setHtml("")
-            return
-        self.info.setText(describe_setup(scenario) if setup else f"<b>{mission.title}</b>")
-        sections = [
-            ("The battlefield", [mission.battlefield_text, mission.objective_text]),
-            ("Deployment", [mission.deployment_text]),
-            ("First turn", [mission.first_turn_text]),
-            ("Victory conditions", list(mission.victory_text)),
-            ("Special rules", list(mission.special_rules)),
-        ]
-        html = [f"<h3>{escape(mission.title)}</h3>"]
-        for title, paragraphs in sections:
-            kept = [p for p in paragraphs if p]
-            if kept:
-                html.append(f"<h4>{title}</h4>" + "".join(f"<p>{escape(p)}</p>" for p in kept))
-        html.append(self._victory_html(scenario))
-        self.text.setHtml("".join(html))
-
-    def _victory_html(self, scenario: Scenario) -> str:
-        from engine.rulesets.scrollhammer import victory_points
-
-        try:
-            result = victory_points(scenario)
-        except WarplanError as error:
-            return f"<p><i>Victory points cannot be counted: {escape(str(error))}</i></p>"
-        lines = "".join(
-            f"<li>{escape(edits.player_name(scenario, line.player))} +{line.vp}VP: "
-            f"{escape(line.source)} ({escape(line.reason)})</li>"
-            for line in result.lines
+        ui = self.rulesets(scenario.ruleset)
+        info, text = (
+            ui.mission_summary(scenario)
+            if ui is not None and ui.mission_summary is not None
+            else (f"No mission view for the ruleset {escape(scenario.ruleset)}.", "")
         )
-        return (
-            f"<h4>If the game ended now</h4><p><b>{escape(result.outcome)}</b>: "
-            f"{escape(result.reason)}</p><ul>{lines}</ul>"
-        )
-
-    def _refresh_shared(self, scenario: Scenario) -> None:
-        from engine.rulesets.shared_modules import annihilation, deployment_order, modules_in_use
-        from engine.rulesets.shared_modules._data import modules_data
-
-        self.setup_form_host.setVisible(False)
-        self.cards.setVisible(False)
-        self.text.setVisible(True)
-        try:
-            in_use = modules_in_use(scenario)
-            first, _second = deployment_order(scenario)
-            result = annihilation(scenario)
-        except WarplanError as error:
-            self.info.setText(escape(str(error)))
-            self.text.setHtml("")
-            return
-        self.info.setText(
-            f"Deploys first: <b>{escape(edits.player_name(scenario, first))}</b> \u2022 "
-            f"Annihilation: {escape(result.reason)}"
-        )
-        html = []
-        for module in modules_data()["modules"]:
-            if module["id"] in in_use:
-                body = "".join(f"<p>{escape(str(t))}</p>" for t in module["text"])
-                html.append(f"<h4>{escape(str(module['name']))}</h4>{body}")
-        self.text.setHtml("".join(html))
+        self.info.setText(info)
+        self.text.setHtml(text)
 
     # ------------------------------------------------------------------ set-up changes
 

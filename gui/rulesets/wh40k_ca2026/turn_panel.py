@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
 
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
 from engine.model import EMPTY, Scenario
-from gui.compact import compact_combo
-from gui.missions import game_state_edits as edits
-from gui.missions.cards_view import PLAYER_COLOURS
-from gui.missions.context import MissionContext
-from gui.missions.new_game import RULESET_NAMES
+from engine.score_report import ScoreReport
+from gui.panels.compact import compact_combo
+from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
+from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS, card_result
+from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
 
 LEDGER_COLUMNS = ("Round", "Player", "What", "VP", "CP")
 
@@ -184,14 +184,14 @@ class TurnLedgerPanel(QWidget):
             self.player_box.setCurrentIndex(players.index(position.active_player))
             self.timing_box.setCurrentIndex(TIMINGS.index(position.timing))
             self.next_button.setEnabled(position.timing != "end_of_battle")
-        mission_deck = scenario.ruleset == "wh40k-ca2026"
+        mission_deck = scenario.ruleset == RULESET
         self.scores.setVisible(mission_deck)
         self.other_ruleset.setVisible(not mission_deck)
         self.other_ruleset.setText(
             ""
             if mission_deck
             else "The VP/CP ledger follows the Chapter Approved 2026-27 missions; this game "
-            f"uses the {RULESET_NAMES.get(scenario.ruleset, scenario.ruleset)}, whose points "
+            f"uses the {self.context.ruleset_title(scenario.ruleset)}, whose points "
             "the ruleset's own dock counts."
         )
         game = scenario.game or EMPTY
@@ -208,7 +208,7 @@ class TurnLedgerPanel(QWidget):
             button = self.primary_buttons[slot]
             primary = entry.get("primary")
             now = _primary_now(report, player, primary)
-            button.setVisible(scenario.ruleset == "wh40k-ca2026")
+            button.setVisible(scenario.ruleset == RULESET)
             button.setEnabled(bool(primary) and now is not None)
             button.setText(f"Score Primary +{now}VP" if now is not None else "Score Primary")
         rows = edits.ledger_rows(scenario)
@@ -277,12 +277,10 @@ class TurnLedgerPanel(QWidget):
         )
 
 
-def _primary_now(report: object, player: str, primary: object) -> int | None:
+def _primary_now(report: ScoreReport | None, player: str, primary: object) -> int | None:
     """The VP the Primary Mission gives now, or None when nothing on it scores now."""
     if report is None or not primary:
         return None
-    from gui.missions.cards_view import card_result
-
     result = card_result(report, player, str(primary))
     if result is None or not result.lines:
         return None

@@ -12,11 +12,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.errors import WarplanError
 from engine.model import Scenario
-from gui.missions import game_state_edits as edits
-from gui.missions.cards_view import PLAYER_COLOURS
-from gui.missions.context import MissionContext
+from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
+from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS
+from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
 
 
 class ScoreChartPanel(QWidget):
@@ -59,19 +58,19 @@ class ScoreChartPanel(QWidget):
         self.plot.clear()
         self.legend.clear()
         self.series = None
-        charted = scenario.ruleset == "wh40k-ca2026" and scenario.game is not None
+        charted = scenario.ruleset == RULESET and scenario.game is not None
         self.plot.setVisible(charted)
         self.caption.setAlignment(
             Qt.AlignmentFlag.AlignLeft
             | (Qt.AlignmentFlag.AlignBottom if charted else Qt.AlignmentFlag.AlignTop)
         )
-        if scenario.ruleset == "scrollhammer":
-            self._scrollhammer(scenario)
-            return
-        if scenario.ruleset == "shared-modules":
+        if scenario.ruleset != RULESET:
+            ui = self.context.rulesets(scenario.ruleset)
             self.caption.setText(
-                "The Shared Scenario Modules award no Victory Points by battle round "
-                "(Annihilation wins immediately); nothing to chart."
+                ui.chart_caption(scenario)
+                if ui is not None and ui.chart_caption is not None
+                else f"The {self.context.ruleset_title(scenario.ruleset)} award no Victory "
+                "Points by battle round; nothing to chart."
             )
             return
         if scenario.game is None:
@@ -109,20 +108,3 @@ class ScoreChartPanel(QWidget):
         if any(series.unlogged.values()):
             note = " Round 0: VP the file records with no battle round."
         self.caption.setText(" \u2022 ".join(parts) + note)
-
-    def _scrollhammer(self, scenario: Scenario) -> None:
-        from engine.rulesets.scrollhammer import victory_points
-
-        try:
-            result = victory_points(scenario)
-        except WarplanError as error:
-            self.caption.setText(f"Scrollhammer Victory Points cannot be counted: {error}")
-            return
-        tally = ", ".join(
-            f"{edits.player_name(scenario, p)} {result.vp.get(p, 0)}VP"
-            for p in scenario.player_ids()
-        )
-        self.caption.setText(
-            "Scrollhammer counts Victory Points when the game ends, not by battle round. "
-            f"If the game ended now: {tally} ({result.outcome})."
-        )

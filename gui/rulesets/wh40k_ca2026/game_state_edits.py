@@ -6,7 +6,7 @@ raise :class:`engine.errors.RulesError` with the engine's reason for an illegal 
 docks can show the reason and change nothing.
 
 Choices made here where the rules text is silent (each listed in the module docs of
-``gui.missions``):
+``gui.rulesets.wh40k_ca2026``):
 
 - The game's ``start_of_turn`` is the deck's ``start_of_command_phase`` (the Command phase is a
   turn's first phase; Secondary Missions are drawn at its start).

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING
+
+from engine.score_report import CardResult, ScoreReport
+
+if TYPE_CHECKING:
+    from gui.rulesets.wh40k_ca2026.context import MissionContext
 
 PLAYER_COLOURS = ("#c0392b", "#2c6fbb")
 """The first and second player's colours (the battlefield's red and blue)."""
 
 
-def card_result(report: Any, player: str, name: str) -> Any:
+def card_result(report: ScoreReport | None, player: str, name: str) -> CardResult | None:
     """The :class:`engine.rulesets.wh40k_ca2026.scoring.CardResult` of ``name`` for ``player``, or
     None."""
     if report is None:
@@ -21,7 +26,7 @@ def card_result(report: Any, player: str, name: str) -> Any:
     return next((c for c in cards if c.name == name), None)
 
 
-def scoring_html(result: Any) -> str:
+def scoring_html(result: CardResult | None) -> str:
     """What a card scores at this moment, line by line, with the engine's reasons."""
     if result is None:
         return "<p><i>Not scored: the game section does not say which moment it is.</i></p>"
@@ -60,10 +65,10 @@ def card_text_html(name: str, kind: str | None = None) -> str:
     return f"<h4 style='margin:0'>{escape(found.name)}</h4>{paragraphs}"
 
 
-def preview_html(context: Any, player: str, name: str) -> str:
+def preview_html(context: MissionContext, player: str, name: str) -> str:
     """What ``name`` would score at the other scoring moments of this battle round (the
     player's end of Command phase and end of turn, the end of the opponent's turn)."""
-    from gui.missions.game_state_edits import TIMING_LABELS, turn_position
+    from gui.rulesets.wh40k_ca2026.game_state_edits import TIMING_LABELS, turn_position
 
     scenario = context.scenario
     position = turn_position(scenario)

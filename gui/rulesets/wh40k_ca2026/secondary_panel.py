@@ -1,10 +1,10 @@
 """The Secondary Missions dock of one player: Tactical or Fixed, the hand with each card's live
 "scores now", the deck and discard pile, and the deck's moves.
 
-Every move is one undo step replacing the ``game`` section (``gui.missions.game_state_edits``);
-an illegal move shows the engine's reason under the buttons and in the status bar, and changes
-nothing. Buttons stay enabled whenever the move needs nothing more from the user, so the rules
-(not a greyed-out button) say why a move is refused.
+Every move is one undo step replacing the ``game`` section (``game_state_edits``); an illegal
+move shows the engine's reason under the buttons and in the status bar, and changes nothing.
+Buttons stay enabled whenever the move needs nothing more from the user, so the rules (not a
+greyed-out button) say why a move is refused.
 """
 
 from __future__ import annotations
@@ -35,16 +35,16 @@ from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario
 from engine.rulesets.wh40k_ca2026 import decks
 from engine.rulesets.wh40k_ca2026.cards import card
-from gui.compact import compact_combo
-from gui.missions import game_state_edits as edits
-from gui.missions.cards_view import (
+from gui.panels.compact import compact_combo
+from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
+from gui.rulesets.wh40k_ca2026.cards_view import (
     PLAYER_COLOURS,
     card_result,
     card_text_html,
     preview_html,
     scoring_html,
 )
-from gui.missions.context import MissionContext
+from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
 
 AskFixed = Callable[[QWidget, tuple[str, ...]], list[str] | None]
 Confirm = Callable[[QWidget, str, str], bool]
@@ -241,7 +241,7 @@ class SecondaryPanel(QWidget):
         name = edits.player_name(scenario, player)
         colour = PLAYER_COLOURS[self.slot]
         deck = decks.deck_of(scenario, player)
-        is_mission_deck = scenario.ruleset == "wh40k-ca2026"
+        is_mission_deck = scenario.ruleset == RULESET
         entry = dict((scenario.game or EMPTY).get("players", EMPTY)).get(player, EMPTY)
         title = f"<b style='color:{colour}'>{name}</b>"
         if deck is not None:

@@ -22,12 +22,11 @@ Choices (where the rules are silent):
 
 from __future__ import annotations
 
-import math
 from html import escape
-from typing import Any
+from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -40,202 +39,40 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.battlefield_edges import model_edge_distance, model_reach
 from engine.errors import RulesError, WarplanError
 from engine.explain import inches
-from engine.model import Model, Scenario
+from engine.model import Scenario
 from engine.rulesets.shared_modules import (
-    PlayerLedgers,
     SharedModulesReport,
     all_out_war_refunds,
-    apply_refunds,
-    follower_violations,
-    lead_model_violations,
-    ledgers_from_scenario,
-    player_edge,
     removed_target_lock_rolls,
-    scout_and_secure,
-    shared_modules_report,
     unit_cost,
     uses_module,
 )
 from engine.rulesets.shared_modules._data import number
-from gui.compact import compact_combo
-from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, cosmetic_pen
-from gui.overlays import LabelSpec, OverlayLayer, Stroke
+from engine.rulesets.shared_modules.edits import (
+    SECTION,
+    current_turn,
+    end_of_turn_refunds,
+    ledger_edit,
+    scout_edit,
+)
+from engine.scenario_edits import game_section, with_game_key
+from gui.panels.compact import compact_combo
 from gui.rulesets.common import (
     RulesetContext,
-    RulesetOverlay,
     action_button,
     add_section,
     checked_unit,
     error_html,
     fill_unit_checklist,
-    game_section,
     heading,
     player_html,
     player_name,
     rich_label,
     scrolled,
-    with_game_key,
     with_listed,
 )
-from gui.shapes import (
-    grown_base_path,
-    player_colour,
-    polygon_path,
-    rotated,
-    scene_point,
-    translucent,
-)
-
-SECTION = "shared_modules"
-FOLLOWER_GAP = 0.25
-"""Inches between bases when Scout and Secure rings the followers round the lead model."""
-PROTECTED_COLOUR = QColor("#00897b")
-
-
-# ------------------------------------------------------------------------------ edits
-
-
-def ledger_json(books: PlayerLedgers) -> dict[str, list[dict[str, Any]]]:
-    """A player's two ledgers as ``game.shared_modules.ledgers.<player>`` holds them."""
-
-    def entries(ledger: Any) -> list[dict[str, Any]]:
-        out = []
-        for entry in ledger.entries:
-            item: dict[str, Any] = {"amount": entry.amount, "reason": entry.reason}
-            if entry.turn is not None:
-                item["turn"] = entry.turn
-            out.append(item)
-        return out
-
-    return {"threat": entries(books.threat), "command": entries(books.command)}
-
-
-def with_ledgers(scenario: Scenario, ledgers: dict[str, PlayerLedgers]) -> Scenario:
-    return with_game_key(
-        scenario, SECTION, "ledgers", {p: ledger_json(b) for p, b in sorted(ledgers.items())}
-    )
-
-
-def current_turn(scenario: Scenario) -> int | None:
-    turn = game_section(scenario, SECTION).get("turn")
-    return int(turn) if turn is not None else None
-
-
-def ledger_edit(
-    scenario: Scenario, player: str, kind: str, amount: int, spend: bool, reason: str
-) -> Scenario:
-    """``scenario`` after ``player`` spends or gains ``amount`` of one ledger only."""
-    ledgers = ledgers_from_scenario(scenario)
-    books = ledgers[player]
-    turn = current_turn(scenario)
-    if kind == "threat":
-        books = (
-            books.spend_threat(amount, reason, turn)
-            if spend
-            else books.gain_threat(amount, reason, turn)
-        )
-    else:
-        books = (
-            books.spend_command(amount, reason, turn)
-            if spend
-            else books.gain_command(amount, reason, turn)
-        )
-    ledgers[player] = books
-    return with_ledgers(scenario, ledgers)
-
-
-def end_of_turn_refunds(scenario: Scenario) -> Scenario:
-    """All-Out War: refund the units destroyed this turn (cost - 1, minimum 0) as Threat
-    Points, and move them to ``destroyed``."""
-    section = game_section(scenario, SECTION)
-    destroyed_now = list(section.get("destroyed_this_turn", []))
-    if not destroyed_now:
-        raise RulesError("no unit is marked destroyed this turn")
-    ledgers = ledgers_from_scenario(scenario)
-    if uses_module(scenario, "all-out-war"):
-        refunds = all_out_war_refunds(scenario, destroyed_now)
-        ledgers = apply_refunds(ledgers, refunds, current_turn(scenario))
-    staged = with_ledgers(scenario, ledgers)
-    destroyed = sorted(set(section.get("destroyed", [])) | set(destroyed_now))
-    staged = with_game_key(staged, SECTION, "destroyed", destroyed)
-    return with_game_key(staged, SECTION, "destroyed_this_turn", None)
-
-
-def _onto_edge(scenario: Scenario, model: Model, player: str) -> Model:
-    edge = player_edge(scenario, player)
-    gap = model_edge_distance(model, edge)
-    return model.placed(model.x - edge.inward[0] * gap, model.y - edge.inward[1] * gap)
-
-
-def follower_positions(
-    scenario: Scenario, lead: Model, followers: list[Model], player: str
-) -> list[Model]:
-    """The followers in rings round ``lead`` on the table side, each within 2" of it."""
-    edge = player_edge(scenario, player)
-    ix, iy = edge.inward
-    bf = scenario.battlefield
-    placed: list[Model] = []
-    ring = 0
-    remaining = list(followers)
-    while remaining:
-        follower = remaining[0]
-        reach_lead = model_reach(lead, ix, iy)
-        spacing = follower.base.bounding_radius * 2 + FOLLOWER_GAP
-        radius = lead.base.bounding_radius + follower.base.bounding_radius + FOLLOWER_GAP
-        radius += ring * spacing
-        slots = max(1, int(math.pi * radius / spacing))
-        for slot in range(slots):
-            if not remaining:
-                break
-            angle = -math.pi / 2 + math.pi * (slot + 0.5) / slots
-            ux = ix * math.cos(angle) - iy * math.sin(angle)
-            uy = ix * math.sin(angle) + iy * math.cos(angle)
-            x, y = lead.x + ux * radius, lead.y + uy * radius
-            r = follower.base.bounding_radius
-            if not (r <= x <= bf.width - r and r <= y <= bf.depth - r):
-                continue
-            candidate = remaining[0].placed(x, y)
-            if any(
-                math.hypot(candidate.x - p.x, candidate.y - p.y)
-                < candidate.base.bounding_radius + p.base.bounding_radius
-                for p in placed
-            ):
-                continue
-            placed.append(candidate)
-            remaining.pop(0)
-        ring += 1
-        if ring > 6 or reach_lead < 0:
-            raise RulesError('no room to place the other models within 2" of the lead model')
-    return placed
-
-
-def scout_edit(scenario: Scenario, unit_id: str) -> Scenario:
-    """Scout and Secure ``unit_id``: spend its cost in Threat Points (Command Points
-    untouched), its first model onto the table edge, the others within 2" of it, protected."""
-    unit = scenario.unit(unit_id)
-    if not unit.models:
-        raise RulesError(f"{unit_id} has no models")
-    ledgers = ledgers_from_scenario(scenario)
-    ledgers[unit.player] = scout_and_secure(ledgers[unit.player], unit, current_turn(scenario))
-    lead = _onto_edge(scenario, unit.models[0], unit.player)
-    followers = follower_positions(scenario, lead, list(unit.models[1:]), unit.player)
-    staged = scenario.with_models([lead, *followers])
-    staged = with_ledgers(staged, ledgers)
-    scouted = dict(game_section(staged, SECTION).get("scout_and_secure", {}))
-    scouted[unit_id] = {"lead": lead.id, "moved": False}
-    staged = with_game_key(staged, SECTION, "scout_and_secure", scouted)
-    problems = lead_model_violations(staged, unit_id, lead.id) + follower_violations(
-        staged, unit_id, lead.id
-    )
-    if problems:
-        raise RulesError("; ".join(v.message for v in problems))
-    return staged
-
-
-# ------------------------------------------------------------------------------ the panel
 
 
 class SharedModulesPanel(QWidget):
@@ -543,13 +380,15 @@ class SharedModulesPanel(QWidget):
             f"Game turn {value}" if value else "Back to deployment",
         )
 
-    def change_points(self, player: str, kind: str, *, spend: bool) -> bool:
+    def change_points(
+        self, player: str, kind: Literal["threat", "command"], *, spend: bool
+    ) -> bool:
         amount = self.amount.value()
         name = "Threat Points" if kind == "threat" else "Command Points"
         verb = "spends" if spend else "gains"
         reason = f"{'spent' if spend else 'gained'} in the app"
         return self.context.edit(
-            lambda s: ledger_edit(s, player, kind, amount, spend, reason),
+            lambda s: ledger_edit(s, player, kind, amount, spend=spend, reason=reason),
             f"{player_name(self.context.scenario, player)} {verb} {amount} {name}",
         )
 
@@ -582,178 +421,3 @@ class SharedModulesPanel(QWidget):
             return with_game_key(s, SECTION, "scout_and_secure", scouted)
 
         return self.context.edit(make, f"{unit_id}: lead model moved (protection ends)")
-
-
-# ------------------------------------------------------------------------------ the overlay
-
-
-class SharedModulesOverlay(RulesetOverlay):
-    """Deployment bands, Battle Formations violations, Scout protection and Cover +3 tags."""
-
-    def __init__(self, scene: Any) -> None:
-        super().__init__(
-            {
-                "bands": OverlayLayer(scene, Z_DEPLOYMENT + 0.1),
-                "violations": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.4),
-                "status": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.3),
-            }
-        )
-
-    def show_report(self, scenario: Scenario, report: SharedModulesReport) -> None:
-        self._bands(scenario, report)
-        self.show_violations(report.violations, "sm")
-        self._status(scenario, report)
-
-    def _bands(self, scenario: Scenario, report: SharedModulesReport) -> None:
-        layer = self.layers["bands"]
-        layer.begin()
-        if report.formations is not None:
-            depth = float(
-                scenario.option("formation_edge_depth", number("battle-formations", "edge_depth"))
-            )
-            for player, edge_name in report.formations.edges.items():
-                edge = player_edge(scenario, player)
-                colour = player_colour(scenario, player)
-                (sx, sy), (ex, ey) = edge.start, edge.end
-                ix, iy = edge.inward
-                polygon = (
-                    (sx, sy),
-                    (ex, ey),
-                    (ex + ix * depth, ey + iy * depth),
-                    (sx + ix * depth, sy + iy * depth),
-                )
-                order = "deploys first" if player == report.formations.deploys_first else "second"
-                text = (
-                    f"{player_name(scenario, player)} ({order}): deploy within {inches(depth)} "
-                    f"of the {edge_name} edge"
-                )
-
-                def build(
-                    polygon: Any = polygon,
-                    colour: QColor = colour,
-                    text: str = text,
-                    ix: float = ix,
-                    iy: float = iy,
-                ) -> tuple[list[Stroke], LabelSpec]:
-                    path = polygon_path(polygon)
-                    # The name sits along the band's inner (12") line, away from the edge where
-                    # the models stand.
-                    _start, _end, (cx, cy), (dx, dy) = polygon
-                    lx = dx + (cx - dx) * 0.25 - ix * 1.2
-                    ly = dy + (cy - dy) * 0.25 - iy * 1.2
-                    return [
-                        Stroke(path, cosmetic_pen(colour, 1.5), QBrush(translucent(colour, 36)))
-                    ], LabelSpec(
-                        text,
-                        scene_point(lx, ly),
-                        colour.darker(160),
-                        QColor(255, 255, 255, 170),
-                        bold=True,
-                    )
-
-                layer.put(("band", player), (polygon, colour.name(), text), build)
-        layer.end()
-
-    def _status(self, scenario: Scenario, report: SharedModulesReport) -> None:
-        layer = self.layers["status"]
-        layer.begin()
-        scouted = game_section(scenario, SECTION).get("scout_and_secure", {})
-        for unit_id, entry in scouted.items():
-            lead_id = entry.get("lead")
-            if entry.get("moved") or lead_id is None:
-                continue
-            try:
-                lead = scenario.model(str(lead_id))
-            except KeyError:
-                continue
-
-            def build_lead(lead: Model = lead) -> tuple[list[Stroke], LabelSpec]:
-                ring = rotated(grown_base_path(lead.base, 0.2), lead.rotation)
-                ring = ring.translated(lead.x, -lead.y)
-                return [
-                    Stroke(
-                        ring,
-                        cosmetic_pen(PROTECTED_COLOUR, 2.5),
-                        QBrush(translucent(PROTECTED_COLOUR, 50)),
-                    )
-                ], LabelSpec(
-                    "Scout and Secure: cannot be targeted until it moves",
-                    scene_point(lead.x, lead.y - lead.base.bounding_radius - 0.3),
-                    QColor("white"),
-                    translucent(PROTECTED_COLOUR, 230),
-                    anchor="below",
-                )
-
-            layer.put(("scout", unit_id), (lead.x, lead.y, lead.rotation), build_lead)
-        for defense in report.defenses:
-            if not defense.protected:
-                continue
-            try:
-                unit = scenario.unit(defense.unit_id)
-            except KeyError:
-                continue
-            if not unit.models:
-                continue
-            right = max(m.x + m.base.bounding_radius for m in unit.models)
-            mid_y = sum(m.y for m in unit.models) / len(unit.models)
-            text = f"Cover +{defense.cover}"
-
-            def build_cover(
-                right: float = right, mid_y: float = mid_y, text: str = text
-            ) -> tuple[list[Stroke], LabelSpec]:
-                # Right of the unit: its name tag sits above it and the objective's below.
-                return [], LabelSpec(
-                    text, scene_point(right + 2.2, mid_y), QColor("white"), QColor(46, 125, 50, 225)
-                )
-
-            layer.put(("cover", unit.id), (right, mid_y, text), build_cover)
-        layer.end()
-
-
-def compute_report(scenario: Scenario) -> tuple[SharedModulesReport | None, str]:
-    try:
-        return shared_modules_report(scenario), ""
-    except WarplanError as error:
-        return None, f"The Shared Scenario Modules checks cannot run: {error}"
-
-
-def ruling_lines(
-    scenario: Scenario,
-    report: SharedModulesReport | None,
-    unit_ids: set[str],
-    objective_ids: set[str],
-) -> list[str]:
-    """The Shared Scenario Modules rule behind each conclusion about the selection."""
-    if report is None:
-        return []
-    lines: list[str] = []
-    for objective in report.objectives:
-        if objective.objective_id in objective_ids:
-            shared = " (shared control)" if objective.shared else ""
-            lines.append(f"[Shared Scenario Modules: Objective Control] {objective.reason}{shared}")
-    for unit_id in sorted(unit_ids):
-        for violation in report.violations:
-            if unit_id in violation.items:
-                lines.append(f"[Shared Scenario Modules: {violation.rule}] {violation.message}")
-        for defense in report.defenses:
-            if defense.unit_id == unit_id and defense.protected:
-                lines.append(f"[Shared Scenario Modules: Reinforced Defenses] {defense.reason}")
-        scouted = game_section(scenario, SECTION).get("scout_and_secure", {}).get(unit_id)
-        if scouted and not scouted.get("moved"):
-            lines.append(
-                f"[Shared Scenario Modules: Scout And Secure] {scouted.get('lead')} cannot be "
-                "chosen as the direct target of enemy attacks or effects until it moves"
-            )
-    if unit_ids or objective_ids:
-        lines.append(f"[Shared Scenario Modules: Annihilation] {report.annihilation.reason}")
-    return lines
-
-
-__all__ = [
-    "SharedModulesOverlay",
-    "SharedModulesPanel",
-    "compute_report",
-    "ledger_edit",
-    "ruling_lines",
-    "scout_edit",
-]

@@ -1,0 +1,113 @@
+"""The overlay controller: owns the layers and refreshes them from the live rules and the
+selection.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGraphicsScene
+
+from engine.evaluate import Evaluation
+from engine.model import Scenario
+from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW
+from gui.live import LiveRules, VisibilityResult
+from gui.overlays.deployment import update_deployment_overlay
+from gui.overlays.engagement import update_engagement_overlay
+from gui.overlays.layer import OverlayLayer
+from gui.overlays.objectives import update_objective_overlay
+from gui.overlays.quarters import update_quarters_overlay
+from gui.overlays.visibility import update_visibility_overlay
+
+OVERLAY_NAMES = {
+    "objectives": "Objective control",
+    "engagement": "Engagement ranges",
+    "quarters": "Table quarters",
+    "deployment": "Deployment zones",
+    "visibility": "Line of sight",
+}
+
+
+class OverlayController:
+    """Owns the overlay layers and refreshes them from what the live rules publish (the
+    evaluation and line of sight they carry) and the selection."""
+
+    def __init__(self, scene: QGraphicsScene, live: LiveRules) -> None:
+        self.scene = scene
+        self.live = live
+        self.layers = {
+            "deployment": OverlayLayer(scene, Z_DEPLOYMENT),
+            "quarters": OverlayLayer(scene, Z_OVERLAY_LOW),
+            "objectives": OverlayLayer(scene, Z_OVERLAY_LOW + 0.1),
+            "engagement": OverlayLayer(scene, Z_OVERLAY_HIGH),
+            "visibility": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.2),
+        }
+        self.enabled = dict.fromkeys(self.layers, True)
+        self.focus_units: frozenset[str] = frozenset()
+        self.engagement_for_all = False
+        self.evaluation: Evaluation | None = live.evaluation
+        self.visibility: VisibilityResult | None = live.visibility
+        live.evaluated.connect(self.show_evaluation)
+        live.visibility_ready.connect(self.show_visibility)
+        live.visibility_stale.connect(self._dim_visibility)
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.live.document.scenario
+
+    def set_enabled(self, name: str, enabled: bool) -> None:
+        self.enabled[name] = enabled
+        self.layers[name].set_visible(enabled)
+        if enabled:
+            self.refresh_all()
+
+    def set_focus(self, unit_ids: frozenset[str]) -> None:
+        if unit_ids != self.focus_units:
+            self.focus_units = unit_ids
+            self.refresh_engagement()
+
+    def refresh_all(self) -> None:
+        self.refresh_deployment()
+        self.refresh_rules()
+        self.refresh_visibility()
+
+    def refresh_deployment(self) -> None:
+        if self.enabled["deployment"]:
+            update_deployment_overlay(self.layers["deployment"], self.scenario)
+
+    def show_evaluation(self, evaluation: Evaluation | None) -> None:
+        self.evaluation = evaluation
+        self.refresh_rules()
+
+    def show_visibility(self, result: VisibilityResult) -> None:
+        self.visibility = result
+        self.refresh_visibility()
+
+    def refresh_rules(self) -> None:
+        scenario = self.scenario
+        if self.enabled["objectives"]:
+            update_objective_overlay(self.layers["objectives"], scenario, self.evaluation)
+        if self.enabled["quarters"]:
+            update_quarters_overlay(self.layers["quarters"], scenario, self.evaluation)
+        self.refresh_engagement()
+
+    def refresh_engagement(self) -> None:
+        if not self.enabled["engagement"]:
+            return
+        focus = None if self.engagement_for_all else self.focus_units
+        update_engagement_overlay(self.layers["engagement"], self.scenario, self.evaluation, focus)
+
+    def refresh_visibility(self) -> None:
+        layer = self.layers["visibility"]
+        if not self.enabled["visibility"]:
+            return
+        result = self.visibility
+        if result is None or result.observer != self.live.observer:
+            layer.clear()
+            return
+        update_visibility_overlay(layer, self.scenario, result)
+        layer.set_opacity(1.0)
+
+    def _dim_visibility(self) -> None:
+        self.layers["visibility"].set_opacity(0.35)
+        if self.live.observer is None:
+            self.visibility = None
+            self.layers["visibility"].clear()
