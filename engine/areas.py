@@ -38,6 +38,7 @@ from engine.geometry import (
     area_relations,
     model_table,
     point_distances,
+    terrain_area,
 )
 from engine.model import MM_PER_INCH, DeploymentRegion, Scenario
 from engine.rulesets import ruleset_for
@@ -112,7 +113,7 @@ def _build_regions(scenario: Scenario) -> Regions:
         tuple(territory_areas),
         no_mans_land,
         tuple(t.id for t in scenario.terrain),
-        tuple(PreparedArea(t.area) for t in scenario.terrain),
+        tuple(terrain_area(t) for t in scenario.terrain),
         note,
         tuple(_minus_circle(z) for z in zones),
     )

@@ -31,6 +31,7 @@ from shapely.errors import ShapelyError
 
 from engine.deployments import resolve_deployment
 from engine.errors import GeometryError, RulesError, WarplanError
+from engine.game_state import with_departed_units_named
 from engine.model import (
     Base,
     Marker,
@@ -177,7 +178,8 @@ def remove_selection(scenario: Scenario, selection: Selection) -> Scenario:
         objectives=tuple(o for o in scenario.objectives if o.id not in selection.objectives),
         markers=tuple(k for k in scenario.markers if k.id not in selection.markers),
     )
-    return prune_references(removed)
+    gone = [unit for unit in scenario.units if unit.id not in {u.id for u in units}]
+    return prune_references(with_departed_units_named(removed, gone))
 
 
 def base_footprint(base: Base) -> tuple[float, float]:

@@ -29,7 +29,7 @@ from typing import Any, Final, Literal, TypeAlias, cast
 import shapely
 
 from engine.errors import Problem
-from engine.format_messages import index, join, listing, show, unknown_name
+from engine.format_messages import index, join, listing, show
 from engine.limits import (
     MAX_BASE_MM,
     MAX_BATTLEFIELD,
@@ -63,6 +63,7 @@ from engine.model import (
     freeze,
     thaw,
 )
+from engine.rulesets import RULESET_IDS, ruleset_for
 
 MIN_POLYGON_AREA = 1e-6
 """Square inches: the smallest area a polygon may enclose (a 0.001" square)."""
@@ -894,30 +895,6 @@ CUSTOM_DEPLOYMENT = Entity(
 # Options
 
 
-@dataclass(frozen=True)
-class MissionKind(Kind):
-    """A Scrollhammer mission: its id, name or number (the ruleset checks which exist)."""
-
-    def read(self, reader: Reader, value: object, path: str) -> Any:
-        if isinstance(value, bool) or not isinstance(value, str | int):
-            reader.problem(path, f"must be a mission id, name or number, got {show(value)}")
-            return INVALID
-        if reader.read.get("ruleset") == "scrollhammer":
-            from engine.errors import UnknownReferenceError
-            from engine.rulesets.scrollhammer.missions import standard_mission, standard_missions
-
-            try:
-                standard_mission(value)
-            except UnknownReferenceError:
-                names = [m.id for m in standard_missions()] + [m.name for m in standard_missions()]
-                reader.problem(path, unknown_name("Standard Mission", value, names))
-                return INVALID
-        return value
-
-    def describe(self) -> str:
-        return "mission id, name or number"
-
-
 EDGE_NAMES = ("south", "north", "west", "east")
 
 
@@ -962,65 +939,35 @@ DISTANCE = _inches("non-negative", MAX_DISTANCE)
 POSITIVE_DISTANCE = _inches("positive", MAX_DISTANCE)
 
 
-def option_kinds() -> Mapping[str, Kind]:
-    """The known ``options`` keys and the kind of each value: the one source of options."""
-    return OPTION_CHECKS
-
-
-OPTION_CHECKS: dict[str, Kind] = {
-    # Shared by the rulesets (docs/scenario-format.md).
-    "objective_range": DISTANCE,
-    "contest_range": DISTANCE,
-    "engagement_range": DISTANCE,
-    "objective_measure": Choice(("centre", "edge")),
-    "vertical_range": DISTANCE,
-    "engagement_vertical_range": DISTANCE,
-    # Deployment maps (engine.deployments).
-    "deployment_variant": DeploymentVariantKind(),
-    # Scrollhammer (engine.rulesets.scrollhammer).
-    "mission": MissionKind(),
-    "table_halves": Choice(("long-edge", "diagonal")),
-    "diagonal": Choice(("SW-NE", "NW-SE")),
-    "table_edges": TableEdgesKind(),
-    "night_fighting_measure": Choice(("closest", "farthest")),
-    "objective_nudge_metric": Choice(("total", "largest")),
-    "section_size": POSITIVE_DISTANCE,
-    "relic_diameter": POSITIVE_DISTANCE,
-    "base_contact": DISTANCE,
-    "night_fighting_turn1_lasts": Flag(),
-    "centre_clear_radius": DISTANCE,
-    # Shared Scenario Modules (engine.rulesets.shared_modules).
-    "modules": ListOf(Text(non_empty=True)),
-    "deploys_first": Reference("player"),
-    "defense_range": DISTANCE,
-    "formation_edge_depth": DISTANCE,
-    "formation_coherency": DISTANCE,
-    "formation_unit_spacing": DISTANCE,
-    "formation_edge_measure": Choice(("wholly", "any")),
-    "scout_follow_distance": DISTANCE,
-    "annihilation_counts_undeployed": Flag(),
-    # Line of sight (engine.visibility): whether obscuring terrain areas block sight.
-    "obscuring": Choice(("block", "cover-only")),
-}
-"""Known ``options`` keys; a new ruleset parameter is one entry here.
-
-Values the rules modules define (a mission's id, which modules exist) are checked there; here
-only their type and bounds, so that a typo in a key or a wrong type is caught on reading.
-"""
-
-
 @dataclass(frozen=True)
 class OptionsKind(Kind):
+    """The ``options`` of the file's rule system (``Ruleset.option_checks``): a key another
+    rule system reads is an error naming that system."""
+
     def read(self, reader: Reader, value: object, path: str) -> Any:
-        kinds = option_kinds()
-        options = reader.obj(value, path, tuple(kinds))
-        if options is None:
+        ruleset_id = reader.read.get("ruleset")
+        if not isinstance(value, Mapping):
+            reader.problem(path, f"must be an object, got {show(value)}")
             return INVALID
-        for key, option in options.items():
-            kind = kinds.get(key)
-            if kind is not None:
-                kind.read(reader, option, join(path, key))
-        return freeze(options)
+        if not isinstance(ruleset_id, str):
+            return freeze(value)  # the ruleset's own problem is reported; its keys are unknown
+        own = ruleset_for(ruleset_id)
+        checks = own.option_checks
+        for key, option in value.items():
+            check = checks.get(key)
+            if check is not None:
+                check.read(reader, option, join(path, key))
+                continue
+            others = [r.name for r in map(ruleset_for, RULESET_IDS) if key in r.option_checks]
+            if others:
+                reader.problem(
+                    join(path, str(key)),
+                    f"an option of {' and '.join(others)}, not of {own.name} "
+                    f"(its options: {', '.join(checks)})",
+                )
+            else:
+                reader.problem(join(path, str(key)), f"unknown key (allowed: {', '.join(checks)})")
+        return freeze(value)
 
     def write(self, value: Any) -> Any:
         return thaw(value)
@@ -1217,9 +1164,23 @@ def field_tables(document: Entity) -> str:
             kind = f'`"{spec.fixed}"`' if spec.fixed is not None else spec.kind.describe()
             rows.append(f"| `{spec.key}` | {kind} | {_default_text(spec)} | {spec.doc} |")
         blocks.append(_table(entity.title[0].upper() + entity.title[1:], rows, header))
-    options = [f"| `{key}` | {kind.describe()} |" for key, kind in option_kinds().items()]
-    blocks.append(_table("Options", options, "| key | type |"))
+    blocks.append(_table("Options", _option_rows(), "| key | type | rule systems |"))
     return "\n\n".join(blocks) + "\n"
+
+
+def _option_rows() -> list[str]:
+    """One row per ``options`` key of any rule system, naming the systems that read it."""
+    readers: dict[str, list[str]] = {}
+    kinds: dict[str, Kind] = {}
+    for ruleset_id in RULESET_IDS:
+        for key, kind in ruleset_for(ruleset_id).option_checks.items():
+            readers.setdefault(key, []).append(f"`{ruleset_id}`")
+            kinds.setdefault(key, kind)
+    return [
+        f"| `{key}` | {kinds[key].describe()} | "
+        f"{'all' if len(systems) == len(RULESET_IDS) else ', '.join(systems)} |"
+        for key, systems in readers.items()
+    ]
 
 
 DOCS_BEGIN = "<!-- field tables: generated from engine/format_schema.py, do not edit -->"

@@ -14,27 +14,27 @@ Unknown keys are errors.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from engine.errors import Problem
+from engine.errors import Problem, UnknownReferenceError
 from engine.format_messages import join as _join
 from engine.format_messages import show as _show
 from engine.format_messages import unknown_name
 from engine.limits import MAX_COUNT, MAX_GAME_LIST, MAX_SEED
+from engine.rulesets import RULESET_IDS, ruleset_for
 
 if TYPE_CHECKING:
-    from engine.model import Scenario
+    from engine.model import Scenario, Unit
+    from engine.rulesets.base import Ruleset
 
 TIMINGS = ("start_of_turn", "end_of_command_phase", "end_of_turn", "end_of_battle")
 SECONDARY_MODES = ("tactical", "fixed")
 BATTLE_ROUNDS = (1, 5)
-LONGEST_GAME = {"scrollhammer": 7}
-"""Rulesets whose battles can last longer than five rounds (Scrollhammer's Variable Game
-Length: "The battle automatically ends at the close of game turn 7")."""
+"""The battle rounds of a ``game`` whose rule system is unknown; a known one's last round is
+its ``Ruleset.longest_game``."""
 
 Timing = Literal["start_of_turn", "end_of_command_phase", "end_of_turn", "end_of_battle"]
 SecondaryMode = Literal["tactical", "fixed"]
@@ -330,6 +330,7 @@ DECK_KEYS: dict[str, GameCheck] = {
 DESTROYED_UNIT_KEYS: dict[str, GameCheck] = {
     "unit": text_check(),
     "player": reference_check("players"),
+    "name": text_check(),
     "by": text_check(),
     "by_within_objective_range": bool_check(),
     "started_within_objective_range": bool_check(),
@@ -337,9 +338,65 @@ DESTROYED_UNIT_KEYS: dict[str, GameCheck] = {
     "started_within_terrain": list_check(reference_check("terrain")),
     "starting_strength": integer_check(1),
 }
-"""An entry of ``game.destroyed_this_turn``: the unit (it may be off the table now, and gone
-from the file, so its id is not checked against the units), its owner, the unit that destroyed
-it, and where it started the turn."""
+"""An entry of ``game.destroyed_this_turn``: the unit, its owner (``player``), the unit that
+destroyed it, and where it started the turn. The unit may be off the table now and gone from
+the file, so ``unit`` is either the id of a unit in the file or comes with the unit's ``name``
+(see :func:`destroyed_unit_check`)."""
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """The Levenshtein distance between two ids (insertions, deletions, substitutions)."""
+    row = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, char_b in enumerate(b, 1):
+            previous, row[j] = row[j], min(
+                row[j] + 1, row[j - 1] + 1, previous + (char_a != char_b)
+            )
+    return row[-1]
+
+
+TYPO_DISTANCE = 2
+"""How close (in edits) an unknown unit id must be to a unit of the file to be taken for a
+typo of it."""
+
+
+def destroyed_unit_check() -> GameCheck:
+    """An entry of ``game.destroyed_this_turn`` / ``destroyed_previous_turn``: its keys, and a
+    ``unit`` that is a unit of the file or carries the destroyed unit's ``name``.
+
+    >>> ids = GameIds(players=frozenset({"red", "blue"}), units=frozenset({"red-squad"}))
+    >>> check = destroyed_unit_check()
+    >>> check({"unit": "red-squad", "player": "red"}, "d", ids)
+    []
+    >>> check({"unit": "red-tank", "player": "red", "name": "Tank"}, "d", ids)
+    []
+    >>> [str(p) for p in check({"unit": "red-sqad", "player": "red"}, "d", ids)]
+    ['d.unit: unknown unit "red-sqad"; did you mean "red-squad"? (a unit gone from the file \
+needs its "name")']
+    >>> [str(p) for p in check({"unit": "tank", "player": "red"}, "d", ids)]
+    ['d.unit: unknown unit "tank" (a unit gone from the file needs its "name")']
+    """
+    keys = object_check(DESTROYED_UNIT_KEYS, required=("unit", "player"))
+
+    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
+        problems = keys(value, path, ids)
+        if problems or not isinstance(value, Mapping):
+            return problems
+        unit = value["unit"]
+        if unit in ids.units or "name" in value:
+            return []
+        close = sorted(u for u in ids.units if _edit_distance(unit, u) <= TYPO_DISTANCE)
+        hint = f"; did you mean {' or '.join(_show(u) for u in close)}?" if close else ""
+        return [
+            Problem(
+                _join(path, "unit"),
+                f"unknown unit {_show(unit)}{hint} (a unit gone from the file needs its "
+                '"name")',
+            )
+        ]
+
+    return check
 
 DESTROYED_MODEL_KEYS: dict[str, GameCheck] = {
     "model": text_check(),
@@ -391,21 +448,17 @@ PLAYER_KEYS: dict[str, GameCheck] = {
 """Checks of the keys of ``game.players.<player id>``."""
 
 
-def ruleset_section_check(module: str) -> GameCheck:
-    """The ``GAME_SECTION_CHECK`` of a ruleset's state module, imported when first needed.
-
-    The rulesets' modules build their checks from this module, so they cannot be imported here.
-    """
-
-    def check(value: object, path: str, ids: GameIds) -> list[Problem]:
-        section: GameCheck = importlib.import_module(module).GAME_SECTION_CHECK
-        return section(value, path, ids)
-
-    return check
+def _ruleset_of(ids: GameIds) -> Ruleset | None:
+    """The rule system the ids belong to (none for a file whose ``ruleset`` is invalid)."""
+    try:
+        return ruleset_for(ids.ruleset)
+    except UnknownReferenceError:
+        return None
 
 
 def _check_battle_round(value: object, path: str, ids: GameIds) -> list[Problem]:
-    last = LONGEST_GAME.get(ids.ruleset, BATTLE_ROUNDS[1])
+    ruleset = _ruleset_of(ids)
+    last = BATTLE_ROUNDS[1] if ruleset is None else ruleset.longest_game
     return integer_check(BATTLE_ROUNDS[0], last)(value, path, ids)
 
 
@@ -417,31 +470,78 @@ GAME_KEYS: dict[str, GameCheck] = {
     "players": _check_players,
     "first_player": reference_check("players"),
     "setup": free_object_check(),
-    "destroyed_this_turn": list_check(
-        object_check(DESTROYED_UNIT_KEYS, required=("unit", "player"))
-    ),
-    "destroyed_previous_turn": list_check(
-        object_check(DESTROYED_UNIT_KEYS, required=("unit", "player"))
-    ),
+    "destroyed_this_turn": list_check(destroyed_unit_check()),
+    "destroyed_previous_turn": list_check(destroyed_unit_check()),
     "models_destroyed_this_turn": list_check(
         object_check(DESTROYED_MODEL_KEYS, required=("model", "player"))
     ),
     "left_battlefield_this_turn": list_check(text_check()),
-    "scrollhammer": ruleset_section_check("engine.rulesets.scrollhammer.state"),
-    "shared_modules": ruleset_section_check("engine.rulesets.shared_modules.state"),
 }
-"""Checks of the keys of ``game``."""
+"""Checks of the keys of ``game`` every rule system shares; a rule system adds its own
+sections (``Ruleset.game_section_checks``: ``game.scrollhammer``, ``game.shared_modules``)."""
 
 
 def validate_game(data: object, path: str, ids: GameIds) -> list[Problem]:
-    """Every problem with a ``game`` section at JSON path ``path`` (empty when it is valid).
+    """Every problem with a ``game`` section at JSON path ``path`` (empty when it is valid):
+    the shared keys, and the sections of the rule system ``ids.ruleset`` (another system's
+    section is an error naming that system).
 
     >>> ids = GameIds(players=frozenset({"red", "blue"}))
     >>> [str(p) for p in validate_game({"players": {"green": {"vp": -1}}}, "game", ids)]
     ['game.players.green: unknown player "green"; known: blue, red', \
 'game.players.green.vp: must be an integer of at least 0, got -1']
+    >>> ca = GameIds(players=frozenset({"red", "blue"}), ruleset="wh40k-ca2026")
+    >>> [str(p) for p in validate_game({"scrollhammer": {"turn": 2}}, "game", ca)]
+    ['game.scrollhammer: a section of Scrollhammer, not of Chapter Approved 2026-27']
     """
-    return _check_object(data, path, ids, GAME_KEYS)
+    own = _ruleset_of(ids)
+    if own is None:
+        return _check_object(data, path, ids, GAME_KEYS)
+    keys = {**GAME_KEYS, **own.game_section_checks}
+    if not isinstance(data, Mapping):
+        return _check_object(data, path, ids, keys)
+    foreign = {
+        key: other.name
+        for other in map(ruleset_for, RULESET_IDS)
+        for key in other.game_section_checks
+        if key not in keys
+    }
+    problems = [
+        Problem(_join(path, key), f"a section of {foreign[key]}, not of {own.name}")
+        for key in data
+        if key in foreign
+    ]
+    rest = {key: value for key, value in data.items() if key not in foreign}
+    return problems + _check_object(rest, path, ids, keys)
+
+
+def with_departed_units_named(scenario: Scenario, removed: Sequence[Unit]) -> Scenario:
+    """``scenario`` whose destroyed-unit records (``game.destroyed_this_turn``,
+    ``destroyed_previous_turn``) of the ``removed`` units carry their ``name``, so the record
+    stays valid once the unit is gone from the file (its name, or its id if it has none).
+
+    >>> from engine.model import Player, Scenario, Unit, freeze
+    >>> gone = Unit("red-u", "red", (), name="Intercessors")
+    >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")),
+    ...              game=freeze({"destroyed_this_turn": [{"unit": "red-u", "player": "red"}]}))
+    >>> with_departed_units_named(s, [gone]).game["destroyed_this_turn"][0]["name"]
+    'Intercessors'
+    """
+    from dataclasses import replace
+
+    from engine.model import freeze, thaw
+
+    names = {unit.id: unit.name.strip() or unit.id for unit in removed}
+    game = thaw(scenario.game) if scenario.game is not None else None
+    if not isinstance(game, dict) or not names:
+        return scenario
+    changed = False
+    for key in ("destroyed_this_turn", "destroyed_previous_turn"):
+        for record in game.get(key) or ():
+            if isinstance(record, dict) and record.get("unit") in names and "name" not in record:
+                record["name"] = names[record["unit"]]
+                changed = True
+    return replace(scenario, game=freeze(game)) if changed else scenario
 
 
 # ---------------------------------------------------------------------------------------------
@@ -469,6 +569,8 @@ class DestroyedUnit:
 
     unit: str
     player: str
+    name: str | None = None
+    """The unit's name, recorded for a unit no longer in the file."""
     by: str | None = None
     by_within_objective_range: bool = False
     started_within_objective_range: bool = False
@@ -481,6 +583,7 @@ class DestroyedUnit:
         return cls(
             unit=str(raw["unit"]),
             player=str(raw["player"]),
+            name=raw.get("name"),
             by=raw.get("by"),
             by_within_objective_range=bool(raw.get("by_within_objective_range", False)),
             started_within_objective_range=bool(raw.get("started_within_objective_range", False)),

@@ -50,6 +50,7 @@ from engine.geometry import (
     model_table,
     overlaps_many,
     points_distances,
+    terrain_area,
 )
 from engine.model import Objective, Scenario
 from engine.rulesets import ruleset_for
@@ -294,9 +295,6 @@ def objective_distances(
     return result
 
 
-_AREAS: dict[tuple[Any, ...], PreparedArea] = {}
-
-
 def _terrain_area(scenario: Scenario, objective: Objective) -> PreparedArea:
     assert objective.terrain is not None
     try:
@@ -305,13 +303,7 @@ def _terrain_area(scenario: Scenario, objective: Objective) -> PreparedArea:
         raise UnknownReferenceError(
             f"objective {objective.id} names terrain {objective.terrain!r}, which does not exist"
         ) from None
-    key = tuple(piece.area)
-    area = _AREAS.get(key)
-    if area is None:
-        if len(_AREAS) > 1024:
-            _AREAS.clear()
-        area = _AREAS[key] = PreparedArea(piece.area)
-    return area
+    return terrain_area(piece)
 
 
 def control_from_distances(

@@ -1,94 +1,36 @@
-"""``scenario.options``: value checks, and the keys every rule system shares.
+"""``scenario.options``: the keys every rule system shares.
 
-A check is ``check(value) -> message | None`` (``None``: valid). Each rule system's
-:class:`engine.rulesets.base.Ruleset` lists its own keys in ``option_checks``, merged with
-:data:`COMMON_OPTION_CHECKS` here, so options are scoped per rule system.
+Each rule system's :class:`engine.rulesets.base.Ruleset` lists the option keys it reads in
+``option_checks``, each with the :class:`engine.format_schema.Kind` its value is read as,
+merged with :data:`COMMON_OPTION_CHECKS` here: options are scoped per rule system, and the
+file reader checks a file's options against its own rule system's table only.
 
->>> COMMON_OPTION_CHECKS["objective_measure"]("edge") is None
-True
->>> choice("SW-NE", "NW-SE")("N-S")
-"must be one of SW-NE, NW-SE; got 'N-S'"
->>> distance(-1)
-'must be a non-negative number, got -1'
+>>> sorted(COMMON_OPTION_CHECKS)[:3]
+['contest_range', 'deployment_variant', 'engagement_range']
+>>> COMMON_OPTION_CHECKS["objective_measure"].describe()
+'`"centre"` or `"edge"`'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
-from engine.battlefield_edges import EDGE_NAMES
+from engine.format_schema import DISTANCE, Choice, DeploymentVariantKind, Kind
 
-OptionValueCheck = Callable[[Any], "str | None"]
+OptionCheck = Kind
+"""How an option's value is read and checked (path-named problems, bounds, references)."""
 
-
-def choice(*allowed: str) -> OptionValueCheck:
-    """A check that the value is one of ``allowed``."""
-
-    def check(value: Any) -> str | None:
-        if isinstance(value, str) and value in allowed:
-            return None
-        return f"must be one of {', '.join(allowed)}; got {value!r}"
-
-    return check
-
-
-def distance(value: Any) -> str | None:
-    """A non-negative number of inches."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        return f"must be a non-negative number, got {value!r}"
-    return None
-
-
-def positive(value: Any) -> str | None:
-    """A positive number."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        return f"must be a positive number, got {value!r}"
-    return None
-
-
-def flag(value: Any) -> str | None:
-    """A boolean."""
-    return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
-
-
-def edges(value: Any) -> str | None:
-    """``{player id: edge name}``."""
-    if not isinstance(value, Mapping) or not all(
-        isinstance(v, str) and v in EDGE_NAMES for v in value.values()
-    ):
-        return f"must map player ids to {', '.join(EDGE_NAMES)}; got {value!r}"
-    return None
-
-
-def player_id(value: Any) -> str | None:
-    """A player id (checked against the players by the functions that read it)."""
-    return None if isinstance(value, str) and value else f"must be a player id, got {value!r}"
-
-
-COMMON_OPTION_CHECKS: Mapping[str, OptionValueCheck] = {
-    "objective_range": distance,
-    "contest_range": distance,
-    "objective_measure": choice("centre", "edge"),
-    "vertical_range": distance,
-    "engagement_range": distance,
-    "engagement_vertical_range": distance,
+COMMON_OPTION_CHECKS: Mapping[str, OptionCheck] = {
+    "objective_range": DISTANCE,
+    "contest_range": DISTANCE,
+    "objective_measure": Choice(("centre", "edge")),
+    "vertical_range": DISTANCE,
+    "engagement_range": DISTANCE,
+    "engagement_vertical_range": DISTANCE,
+    # Line of sight (engine.visibility): whether obscuring terrain areas block sight.
+    "obscuring": Choice(("block", "cover-only")),
+    # Deployment maps (engine.deployments), which a file of any rule system may name.
+    "deployment_variant": DeploymentVariantKind(),
 }
-"""The option keys of the shared rules (objective control and engagement), in every system."""
-
-
-def option_problems(
-    options: Mapping[str, Any], checks: Mapping[str, OptionValueCheck]
-) -> dict[str, str]:
-    """Each option key whose value a check refuses, or that no check knows, with the message.
-
-    >>> option_problems({"objective_range": -2, "colour": "red"}, COMMON_OPTION_CHECKS)
-    {'objective_range': 'must be a non-negative number, got -2', 'colour': 'unknown option'}
-    """
-    problems: dict[str, str] = {}
-    for key, value in options.items():
-        check = checks.get(key)
-        message = "unknown option" if check is None else check(value)
-        if message is not None:
-            problems[key] = message
-    return problems
+"""The option keys of the shared rules (objective control, engagement, line of sight,
+deployment maps), in every system."""

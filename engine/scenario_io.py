@@ -19,7 +19,8 @@ Choices made where the spec is silent (each is enforced and tested):
   diameters and the battlefield are > 0.
 - A ``home`` objective needs an ``owner``; other roles may not have one.
 - The two players may not have the same ``role``.
-- ``options`` keys are those of :data:`OPTION_CHECKS` (a typo is an error there too);
+- ``options`` keys are those the file's rule system reads (its ``Ruleset.option_checks``: a
+  typo, or another system's option, is an error);
   ``options.deployment_variant`` picks disputed deployment values (see ``engine.deployments``).
 - Ids are non-empty strings, unique across the whole document (deployment regions included).
 - Saving through a symbolic link writes the file it points to; a read-only file is refused.
@@ -59,7 +60,6 @@ import numpy as np
 from engine.errors import FormatVersionError, Problem, ScenarioError
 from engine.format_messages import index, is_encodable, join, show
 from engine.format_schema import (
-    OPTION_CHECKS,
     Reader,
     document_entity,
     write_entity,
@@ -75,7 +75,6 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MIGRATIONS",
-    "OPTION_CHECKS",
     "dumps_scenario",
     "load_scenario",
     "loads_scenario",

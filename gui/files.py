@@ -29,7 +29,10 @@ from pathlib import Path
 from typing import IO
 
 from PySide6.QtCore import QEvent, QObject, QSaveFile, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -37,12 +40,16 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
+    QStyle,
+    QVBoxLayout,
     QWidget,
 )
 
 from engine import scenario_io
 from engine.errors import ScenarioError, WarplanError
+from engine.format_messages import capped
 from engine.model import Scenario
 from gui.document import ScenarioDocument
 
@@ -73,10 +80,71 @@ def write_scenario(scenario: Scenario, path: Path) -> None:
 
 
 def error_text(error: BaseException) -> str:
-    """What went wrong, one problem per line (no traceback)."""
+    """What went wrong, one problem per line (no traceback), capped as the command line caps
+    it (:func:`engine.format_messages.capped`: the first problems, then "... and N more")."""
     if isinstance(error, ScenarioError) and error.problems:
-        return "\n".join(str(p) for p in error.problems)
+        return "\n".join(capped(error.problems))
     return str(error) or type(error).__name__
+
+
+MESSAGE_BOX_LINES = 8
+"""Messages of more lines than this are shown in an :class:`ErrorDialog` (scrollable) rather
+than a plain message box, which grows with its text and can outgrow the screen."""
+SCREEN_SHARE = 0.8
+"""The share of the screen's available height an :class:`ErrorDialog` may take at most."""
+
+
+class ErrorDialog(QDialog):
+    """An error with a long list of problems: a sentence, the problems in a scrollable
+    read-only text, and an OK button that stays visible however long the list; never taller
+    than :data:`SCREEN_SHARE` of the screen."""
+
+    def __init__(self, parent: QWidget | None, title: str, message: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        intro, _, details = message.partition("\n\n")
+        if not details:
+            intro, details = title, message
+        icon = QLabel()
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_MessageBoxIconSize)
+        icon.setPixmap(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(size)
+        )
+        self.intro = QLabel(intro)
+        self.intro.setWordWrap(True)
+        heading = QHBoxLayout()
+        heading.addWidget(icon)
+        heading.addWidget(self.intro, 1)
+        self.details = QPlainTextEdit(details)
+        self.details.setReadOnly(True)
+        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
+        self.buttons.accepted.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addLayout(heading)
+        layout.addWidget(self.details, 1)
+        layout.addWidget(self.buttons)
+        screen = (parent.screen() if parent is not None else None) or (
+            QGuiApplication.primaryScreen()
+        )
+        available = screen.availableGeometry()
+        self.setMaximumHeight(int(available.height() * SCREEN_SHARE))
+        # The text's own size hint ignores its length: ask for every line, within the cap.
+        lines = details.count("\n") + 2
+        text_height = lines * self.details.fontMetrics().lineSpacing()
+        wanted = self.sizeHint().height() - self.details.sizeHint().height() + text_height
+        self.resize(
+            min(self.sizeHint().width() + 200, int(available.width() * SCREEN_SHARE)),
+            min(wanted, self.maximumHeight()),
+        )
+
+
+def show_error_message(parent: QWidget | None, title: str, message: str) -> None:
+    """Show an error modally: a message box for a few lines, an :class:`ErrorDialog` for more."""
+    if message.count("\n") < MESSAGE_BOX_LINES:
+        QMessageBox.critical(parent, title, message)
+        return
+    ErrorDialog(parent, title, message).exec()
 
 
 def with_suffix(path: Path) -> Path:
@@ -382,7 +450,7 @@ class FileController(QObject):
     # ------------------------------------------------------------------ reporting
 
     def show_error(self, title: str, message: str) -> None:
-        QMessageBox.critical(self.window, title, message)
+        show_error_message(self.window, title, message)
 
     def _report_failure(self, text: str) -> None:
         if self.banner is not None:

@@ -30,7 +30,7 @@ from engine.engagement import EngagementRules
 from engine.explain import Violation
 from engine.model import Scenario
 from engine.objectives import ObjectiveRules
-from engine.options import OptionValueCheck
+from engine.options import OptionCheck
 
 if TYPE_CHECKING:
     from engine.evaluate import Evaluation
@@ -105,8 +105,9 @@ class Ruleset(Protocol):
         ...
 
     @property
-    def option_checks(self) -> Mapping[str, OptionValueCheck]:
-        """Every ``options`` key this system reads, with its value check (shared keys too)."""
+    def option_checks(self) -> Mapping[str, OptionCheck]:
+        """Every ``options`` key this system reads, with how the file reader reads its value
+        (shared keys too): the one table of a file's options."""
         ...
 
     @property

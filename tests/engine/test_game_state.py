@@ -200,11 +200,49 @@ def test_the_demo_game_section() -> None:
 
 
 def test_ruleset_sections_are_checked_by_their_modules() -> None:
-    ids = GameIds(players=frozenset({"red", "blue"}), units=frozenset({"u1"}))
-    assert validate_game({"scrollhammer": {"turn": 3, "destroyed": ["u1"]}}, "game", ids) == []
-    paths = [p.path for p in validate_game({"scrollhammer": {"turn": 8}}, "game", ids)]
+    players, units = frozenset({"red", "blue"}), frozenset({"u1"})
+    sh = GameIds(players=players, units=units, ruleset="scrollhammer")
+    sm = GameIds(players=players, units=units, ruleset="shared-modules")
+    assert validate_game({"scrollhammer": {"turn": 3, "destroyed": ["u1"]}}, "game", sh) == []
+    paths = [p.path for p in validate_game({"scrollhammer": {"turn": 8}}, "game", sh)]
     assert paths == ["game.scrollhammer.turn"]
-    assert validate_game({"shared_modules": []}, "game", ids) != []
+    assert validate_game({"shared_modules": []}, "game", sm) != []
+
+
+def test_a_section_of_another_rule_system_is_an_error_naming_it() -> None:
+    """The ruleset sections are scoped like the options: ``Ruleset.game_section_checks``."""
+    players = frozenset({"red", "blue"})
+    sh = GameIds(players=players, ruleset="scrollhammer")
+    ca = GameIds(players=players, ruleset="wh40k-ca2026")
+    assert [str(p) for p in validate_game({"shared_modules": {}}, "game", sh)] == [
+        "game.shared_modules: a section of Shared Scenario Modules, not of Scrollhammer"
+    ]
+    assert [str(p) for p in validate_game({"scrollhammer": {}, "battle_round": 6}, "g", ca)] == [
+        "g.scrollhammer: a section of Scrollhammer, not of Chapter Approved 2026-27",
+        "g.battle_round: must be an integer from 1 to 5, got 6",
+    ]
+
+
+def test_a_destroyed_unit_is_a_unit_of_the_file_or_carries_its_name() -> None:
+    """Issue 12 case 7: a destroyed unit may be gone from the file, so an unknown id is kept
+    when the record names the unit; without a name it is refused, with a suggestion when the
+    id is within two edits of a unit of the file."""
+    ok = {"unit": "red-intercessors", "player": "red"}
+    named = {"unit": "red-terminators", "player": "red", "name": "Terminator Squad"}
+    assert messages({"destroyed_this_turn": [ok, named], "destroyed_previous_turn": [named]}) == []
+    two_edits = {"unit": "red-intercesors!", "player": "red"}
+    three_edits = {"unit": "red-intrcesors!", "player": "red"}
+    both = {"destroyed_this_turn": [two_edits], "destroyed_previous_turn": [three_edits]}
+    assert messages(both) == [
+        'game.destroyed_this_turn[0].unit: unknown unit "red-intercesors!"; did you mean '
+        '"red-intercessors"? (a unit gone from the file needs its "name")',
+        'game.destroyed_previous_turn[0].unit: unknown unit "red-intrcesors!" (a unit gone from '
+        'the file needs its "name")',
+    ]
+    assert messages({"destroyed_this_turn": [{**two_edits, "name": "Intercessors"}]}) == []
+    assert messages({"destroyed_this_turn": [{**named, "name": ""}]}) == [
+        'game.destroyed_this_turn[0].name: must be a non-empty string, got ""'
+    ]
 
 
 def test_scrollhammer_battles_last_up_to_seven_rounds() -> None:
@@ -284,7 +322,7 @@ def test_a_deck_seed_is_a_signed_64_bit_integer() -> None:
 
 
 def test_game_lists_are_bounded() -> None:
-    entry = {"unit": "gone", "player": "red"}
+    entry = {"unit": "gone", "player": "red", "name": "Gone Squad"}
     assert messages({"destroyed_this_turn": [entry] * 1000}) == []
     assert messages({"destroyed_this_turn": [entry] * 1001}) == [
         "game.destroyed_this_turn: must have at most 1000 items, got 1001"
@@ -331,7 +369,13 @@ def test_destroyed_units_and_models_are_typed() -> None:
     state = state_of(
         {
             "destroyed_this_turn": [
-                {"unit": "gone", "player": "blue", "by": "red-1", "starting_strength": 10}
+                {
+                    "unit": "gone",
+                    "player": "blue",
+                    "name": "Gone Squad",
+                    "by": "red-1",
+                    "starting_strength": 10,
+                }
             ],
             "models_destroyed_this_turn": [
                 {"model": "m", "player": "blue", "wounds": 4, "keywords": ["CHARACTER"]}
@@ -340,9 +384,10 @@ def test_destroyed_units_and_models_are_typed() -> None:
     )
     assert state.destroyed_this_turn is not None
     (unit,) = state.destroyed_this_turn
-    assert (unit.unit, unit.player, unit.by, unit.starting_strength) == (
+    assert (unit.unit, unit.player, unit.name, unit.by, unit.starting_strength) == (
         "gone",
         "blue",
+        "Gone Squad",
         "red-1",
         10,
     )

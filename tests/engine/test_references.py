@@ -36,6 +36,7 @@ from engine.references import (
     prune_references,
     references,
 )
+from engine.rulesets import RULESET_IDS, ruleset_for
 from engine.rulesets.wh40k_ca2026.cards import secondary_missions
 from engine.scenario_io import dumps_scenario, load_scenario, loads_scenario
 
@@ -45,12 +46,22 @@ SQUARE = ((0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0))
 
 
 def _reader_problems(scenario: Scenario) -> list[str]:
-    """The paths the file reader rejects when ``scenario`` is saved and read back."""
-    try:
-        loads_scenario(dumps_scenario(scenario))
-    except ScenarioError as error:
-        return [p.path for p in error.problems]
-    return []
+    """The paths the file reader rejects when ``scenario`` is saved and read back as each rule
+    system in turn (``game`` sections are scoped per rule system, so each reading keeps the
+    shared keys and that system's own sections; options are those of the scenario's own
+    system, so the other readings drop them)."""
+    sections = {key for r in RULESET_IDS for key in ruleset_for(r).game_section_checks}
+    found: list[str] = []
+    for ruleset_id in RULESET_IDS:
+        foreign = sections - set(ruleset_for(ruleset_id).game_section_checks)
+        game = {k: v for k, v in thaw(scenario.game or {}).items() if k not in foreign}
+        options = scenario.options if ruleset_id == scenario.ruleset else freeze({})
+        as_system = replace(scenario, ruleset=ruleset_id, game=freeze(game), options=options)
+        try:
+            loads_scenario(dumps_scenario(as_system))
+        except ScenarioError as error:
+            found.extend(p.path for p in error.problems if p.path not in found)
+    return found
 
 
 def _everything_referenced() -> Scenario:
@@ -65,7 +76,12 @@ def _everything_referenced() -> Scenario:
         "tempting_target": "gone-obj",
         "guards": {"gone-obj": "squad", "obj-a": "gone-unit"},
     }
-    loss = {"unit": "x", "player": "red", "started_within_terrain": ["gone-ruin", "ruin"]}
+    loss = {
+        "unit": "x",
+        "player": "red",
+        "name": "A unit gone from the file",
+        "started_within_terrain": ["gone-ruin", "ruin"],
+    }
     game = {
         "players": {
             "red": {

@@ -17,6 +17,7 @@ from shapely import affinity
 from engine import scenario_io
 from engine.errors import FormatVersionError, Problem, ScenarioError
 from engine.model import CircleBase, Model, OvalBase, Scenario, freeze
+from engine.rulesets import ruleset_for
 from engine.scenario_io import (
     MAX_DEPTH,
     dumps_scenario,
@@ -375,7 +376,8 @@ REFUSALS: list[tuple[str, Any, str]] = [
     (
         "unknown option",
         lambda d: d.update(options={"objective_rnage": 3}),
-        f"options.objective_rnage: unknown key (allowed: {', '.join(scenario_io.OPTION_CHECKS)})",
+        "options.objective_rnage: unknown key (allowed: "
+        f"{', '.join(ruleset_for('wh40k-ca2026').option_checks)})",
     ),
     (
         "bad option value",
@@ -403,27 +405,29 @@ REFUSALS: list[tuple[str, Any, str]] = [
     ),
     (
         "option naming an unknown player",
-        lambda d: d.update(options={"deploys_first": "green"}),
+        lambda d: d.update(ruleset="shared-modules", options={"deploys_first": "green"}),
         'options.deploys_first: unknown player "green"; known: blue, red',
     ),
     (
         "table edge of an unknown player",
-        lambda d: d.update(options={"table_edges": {"red": "south", "green": "north"}}),
+        lambda d: d.update(
+            ruleset="scrollhammer", options={"table_edges": {"red": "south", "green": "north"}}
+        ),
         'options.table_edges.green: unknown player "green"; known: blue, red',
     ),
     (
         "table edge that is no edge",
-        lambda d: d.update(options={"table_edges": {"red": "up"}}),
+        lambda d: d.update(ruleset="shared-modules", options={"table_edges": {"red": "up"}}),
         'options.table_edges.red: must be one of south, north, west, east; got "up"',
     ),
     (
         "mission of the wrong type",
-        lambda d: d.update(options={"mission": [1]}),
+        lambda d: d.update(ruleset="scrollhammer", options={"mission": [1]}),
         "options.mission: must be a mission id, name or number, got an array",
     ),
     (
         "modules not a list of names",
-        lambda d: d.update(options={"modules": ["objective-control", 3]}),
+        lambda d: d.update(ruleset="shared-modules", options={"modules": ["objective-control", 3]}),
         "options.modules[1]: must be a string, got 3",
     ),
     (
@@ -474,23 +478,60 @@ def test_zero_area_polygon_is_refused() -> None:
     ]
 
 
-def test_options_of_every_ruleset_are_accepted() -> None:
-    options = {
+OPTIONS_BY_RULESET: dict[str, dict[str, Any]] = {
+    "wh40k-ca2026": {
         "objective_range": 3,
         "objective_measure": "edge",
         "engagement_vertical_range": 5,
+        "obscuring": "cover-only",
+    },
+    "scrollhammer": {
+        "objective_range": 3,
         "mission": 3,
         "table_halves": "diagonal",
         "diagonal": "NW-SE",
         "table_edges": {"red": "south", "blue": "north"},
         "section_size": 24,
+    },
+    "shared-modules": {
+        "contest_range": 2,
         "modules": ["objective-control"],
         "deploys_first": "blue",
+        "table_edges": {"red": "south", "blue": "north"},
         "formation_edge_measure": "any",
         "annihilation_counts_undeployed": True,
-    }
-    scenario = parse_scenario(mutated(lambda d: d.update(options=options)))
+    },
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(OPTIONS_BY_RULESET))
+def test_options_of_each_ruleset_are_accepted_in_its_files(ruleset: str) -> None:
+    """Options are "ruleset parameters" (the format's spec): each system's own are read."""
+    options = OPTIONS_BY_RULESET[ruleset]
+    scenario = parse_scenario(mutated(lambda d: d.update(ruleset=ruleset, options=options)))
     assert scenario_to_json(scenario)["options"] == options
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "key", "value", "owners"),
+    [
+        ("wh40k-ca2026", "mission", 3, "Scrollhammer"),
+        ("wh40k-ca2026", "modules", ["objective-control"], "Shared Scenario Modules"),
+        ("scrollhammer", "deploys_first", "red", "Shared Scenario Modules"),
+        ("shared-modules", "relic_diameter", 25, "Scrollhammer"),
+        ("wh40k-ca2026", "table_edges", {}, "Shared Scenario Modules and Scrollhammer"),
+        ("wh40k-ca2026", "night_fighting_measure", "closest", "Scrollhammer"),
+    ],
+)
+def test_another_systems_option_is_an_error_naming_that_system(
+    ruleset: str, key: str, value: Any, owners: str
+) -> None:
+    messages = problems_of(mutated(lambda d: d.update(ruleset=ruleset, options={key: value})))
+    own = ruleset_for(ruleset)
+    assert messages == [
+        f"options.{key}: an option of {owners}, not of {own.name} "
+        f"(its options: {', '.join(own.option_checks)})"
+    ]
 
 
 def test_deployment_variants_are_accepted() -> None:

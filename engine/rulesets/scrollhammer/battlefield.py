@@ -44,7 +44,7 @@ from engine.battlefield_edges import (
 )
 from engine.errors import Problem, RulesError, ScenarioError
 from engine.explain import Violation, inches
-from engine.geometry import TOLERANCE, model_overlaps
+from engine.geometry import TOLERANCE, model_within_terrain
 from engine.model import Battlefield, Model, Point, Polygon, Scenario, TerrainPiece, Unit
 from engine.rulesets.scrollhammer._data import standard_rules
 from engine.rulesets.scrollhammer.missions import Halves, mission_of
@@ -348,7 +348,7 @@ def _unit_deployment(
                 )
             )
         for piece in blocked:
-            if model_overlaps(model, piece.area):
+            if model_within_terrain(model, piece):
                 what = "impassable" if piece.impassable else "lethal"
                 found.append(
                     Violation(

@@ -30,7 +30,7 @@ import shapely
 
 from engine.errors import RulesError
 from engine.explain import Violation, inches
-from engine.geometry import TOLERANCE
+from engine.geometry import TOLERANCE, terrain_area
 from engine.model import Objective, Point, Scenario, TerrainPiece
 from engine.rulesets.scrollhammer._data import standard_rules
 
@@ -65,7 +65,7 @@ def _rules(scenario: Scenario) -> _Rules:
     if measure not in ("centre", "edge"):
         raise RulesError(f"options.objective_measure is 'centre' or 'edge', got {measure!r}")
     blockers = tuple(
-        (t.id, shapely.Polygon(t.area)) for t in scenario.terrain if blocks_objectives(t)
+        (t.id, terrain_area(t).geometry) for t in scenario.terrain if blocks_objectives(t)
     )
     return _Rules(
         float(scenario.battlefield.width),

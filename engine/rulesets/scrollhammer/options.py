@@ -1,50 +1,80 @@
-"""The ``scenario.options`` keys the Scrollhammer modules read, each with a check.
+"""The ``scenario.options`` keys the Scrollhammer modules read, each with how its value is read.
 
-:data:`OPTION_CHECKS` maps a key to ``check(value) -> message | None`` (``None``: valid); the
-Scrollhammer :class:`engine.rulesets.base.Ruleset` offers them (with the shared keys of
-:mod:`engine.options`) as its ``option_checks``. :data:`OPTION_NOTES` says what each key means
-(for the app and the docs).
+:data:`OPTION_CHECKS` maps a key to its :class:`engine.format_schema.Kind`; the Scrollhammer
+:class:`engine.rulesets.base.Ruleset` offers them (with the shared keys of
+:mod:`engine.options`) as its ``option_checks``, the table the file reader checks a
+Scrollhammer file's options against. :data:`OPTION_NOTES` says what each key means (for the
+app and the docs).
 
->>> OPTION_CHECKS["diagonal"]("SW-NE") is None
-True
->>> OPTION_CHECKS["diagonal"]("N-S")
-"must be one of SW-NE, NW-SE; got 'N-S'"
+>>> from engine.format_schema import Reader
+>>> reader = Reader()
+>>> _ = OPTION_CHECKS["diagonal"].read(reader, "N-S", "options.diagonal")
+>>> [str(p) for p in reader.problems]
+['options.diagonal: must be one of SW-NE, NW-SE; got "N-S"']
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from engine.options import OptionValueCheck, choice, distance, edges, flag, positive
-from engine.rulesets.scrollhammer.missions import mission_ids, standard_missions
+from engine.errors import UnknownReferenceError
+from engine.format_messages import show, unknown_name
+from engine.format_schema import (
+    DISTANCE,
+    INVALID,
+    POSITIVE_DISTANCE,
+    Choice,
+    Flag,
+    Kind,
+    Reader,
+    TableEdgesKind,
+)
+from engine.rulesets.scrollhammer.missions import standard_mission, standard_missions
 
 
-def mission(value: Any) -> str | None:
-    """A Standard Mission id, name or number."""
-    known = {m.id for m in standard_missions()} | {m.name for m in standard_missions()}
-    if (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6) or (
-        isinstance(value, str) and value in known
-    ):
-        return None
-    return f"must be a Standard Mission ({', '.join(mission_ids())}) or its number; got {value!r}"
+@dataclass(frozen=True)
+class MissionKind(Kind):
+    """A Standard Mission: its id, name or number.
+
+    >>> reader = Reader()
+    >>> MissionKind().read(reader, "held-grund", "options.mission") is INVALID
+    True
+    >>> str(reader.problems[0])
+    'options.mission: unknown Standard Mission "held-grund"; did you mean "held-ground" or \
+"Held Ground"?'
+    """
+
+    def read(self, reader: Reader, value: object, path: str) -> Any:
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            reader.problem(path, f"must be a mission id, name or number, got {show(value)}")
+            return INVALID
+        try:
+            standard_mission(value)
+        except UnknownReferenceError:
+            names = [m.id for m in standard_missions()] + [m.name for m in standard_missions()]
+            reader.problem(path, unknown_name("Standard Mission", value, names))
+            return INVALID
+        return value
+
+    def describe(self) -> str:
+        return "mission id, name or number"
 
 
-OPTION_CHECKS: dict[str, OptionValueCheck] = {
-    "mission": mission,
-    "table_halves": choice("long-edge", "diagonal"),
-    "diagonal": choice("SW-NE", "NW-SE"),
-    "table_edges": edges,
-    "section_size": positive,
-    "centre_clear_radius": distance,
-    "objective_range": distance,
-    "objective_measure": choice("centre", "edge"),
-    "objective_nudge_metric": choice("total", "largest"),
-    "night_fighting_measure": choice("closest", "farthest"),
-    "night_fighting_turn1_lasts": flag,
-    "relic_diameter": positive,
-    "base_contact": distance,
+OPTION_CHECKS: dict[str, Kind] = {
+    "mission": MissionKind(),
+    "table_halves": Choice(("long-edge", "diagonal")),
+    "diagonal": Choice(("SW-NE", "NW-SE")),
+    "table_edges": TableEdgesKind(),
+    "section_size": POSITIVE_DISTANCE,
+    "centre_clear_radius": DISTANCE,
+    "objective_nudge_metric": Choice(("total", "largest")),
+    "night_fighting_measure": Choice(("closest", "farthest")),
+    "night_fighting_turn1_lasts": Flag(),
+    "relic_diameter": POSITIVE_DISTANCE,
+    "base_contact": DISTANCE,
 }
-"""Scrollhammer option keys and their value checks."""
+"""Scrollhammer option keys (beyond the shared ones) and how their values are read."""
 
 OPTION_NOTES: dict[str, str] = {
     "mission": "the Standard Mission (id, name or number 1-6)",

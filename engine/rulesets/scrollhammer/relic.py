@@ -31,7 +31,7 @@ from shapely.ops import nearest_points
 from engine.battlefield_edges import model_edge_distance
 from engine.errors import RulesError
 from engine.explain import inches
-from engine.geometry import TOLERANCE, model_circle_distance, model_distance, shape_of
+from engine.geometry import TOLERANCE, model_circle_distance, model_distance, shape_of, terrain_area
 from engine.model import MM_PER_INCH, Marker, Model, Point, Scenario
 from engine.rulesets.scrollhammer._data import load_asset
 from engine.rulesets.scrollhammer.battlefield import scenario_halves
@@ -249,7 +249,7 @@ def drop_position(scenario: Scenario, model_id: str, direction_degrees: float) -
 
 
 def _outside_impassable(scenario: Scenario, point: Point) -> Point:
-    blocked = [shapely.Polygon(t.area) for t in scenario.terrain if t.impassable]
+    blocked = [terrain_area(t).geometry for t in scenario.terrain if t.impassable]
     table = shapely.box(0.0, 0.0, scenario.battlefield.width, scenario.battlefield.depth)
     free = table.difference(shapely.union_all(blocked)) if blocked else table
     target = shapely.Point(point)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.engagement import EngagementRules, engagement_with_options
 from engine.model import MM_PER_INCH, Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
-from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.scrollhammer._data import standard_rules
@@ -52,7 +52,7 @@ class Scrollhammer:
     longest_game: int = 7
 
     @property
-    def option_checks(self) -> Mapping[str, OptionValueCheck]:
+    def option_checks(self) -> Mapping[str, OptionCheck]:
         return {**COMMON_OPTION_CHECKS, **OPTION_CHECKS}
 
     @property

@@ -24,7 +24,7 @@ from shapely.ops import nearest_points
 
 from engine.errors import RulesError
 from engine.explain import Violation, inches
-from engine.geometry import TOLERANCE
+from engine.geometry import TOLERANCE, terrain_area
 from engine.model import Scenario, TerrainPiece
 from engine.rulesets.scrollhammer._data import standard_rules
 from engine.rulesets.scrollhammer.battlefield import SectionGrid, battlefield_sections, is_lethal
@@ -91,7 +91,7 @@ def majority_section(piece: TerrainPiece, grid: SectionGrid) -> tuple[str | None
     Ties go to the first section in reading order (A1, B1, ..., then row 2): the rulebook does
     not say. A piece wholly off the table counts nowhere.
     """
-    area = shapely.Polygon(piece.area)
+    area = terrain_area(piece).geometry
     total = float(area.area)
     if total <= 0:
         raise RulesError(f"terrain {piece.id} has no area")
@@ -163,7 +163,7 @@ def _centre(polygon: Sequence[tuple[float, float]]) -> tuple[float, float]:
 
 def _spacing_violations(terrain: Sequence[TerrainPiece]) -> list[Violation]:
     limit = terrain_spacing()
-    areas = [shapely.Polygon(t.area) for t in terrain]
+    areas = [terrain_area(t).geometry for t in terrain]
     found: list[Violation] = []
     for i, first in enumerate(terrain):
         for j in range(i + 1, len(terrain)):
@@ -201,7 +201,7 @@ def centre_clear_violations(scenario: Scenario) -> list[Violation]:
     for piece in scenario.terrain:
         if not (piece.impassable or is_lethal(piece)):
             continue
-        gap = float(shapely.Polygon(piece.area).distance(centre))
+        gap = float(terrain_area(piece).geometry.distance(centre))
         if gap <= radius + TOLERANCE:
             found.append(
                 Violation(

@@ -22,7 +22,7 @@ from engine.engagement import EngagementRules, engagement_with_options
 from engine.explain import Violation
 from engine.model import Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
-from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.shared_modules._data import number
@@ -56,7 +56,7 @@ class SharedModules:
     longest_game: int = 5
 
     @property
-    def option_checks(self) -> Mapping[str, OptionValueCheck]:
+    def option_checks(self) -> Mapping[str, OptionCheck]:
         return {**COMMON_OPTION_CHECKS, **OPTION_CHECKS}
 
     @property

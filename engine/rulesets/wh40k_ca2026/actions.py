@@ -20,9 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import shapely
-
 from engine.errors import RulesError, UnknownReferenceError
+from engine.geometry import terrain_area
 from engine.model import Scenario, TerrainPiece, Unit
 from engine.rulesets.wh40k_ca2026.cards import ObjectiveAction, primary_missions, secondary_missions
 from engine.rulesets.wh40k_ca2026.scoring import Facts
@@ -65,7 +64,7 @@ def objective_action(name: str) -> ObjectiveAction:
 def _area_within(piece: TerrainPiece, region: Any) -> bool:
     if region is None or region.is_empty:
         return False
-    return bool(shapely.Polygon(piece.area).intersection(region).area > AREA_EPSILON)
+    return bool(terrain_area(piece).geometry.intersection(region).area > AREA_EPSILON)
 
 
 def _statuses(facts: Facts, player: str, status: str) -> frozenset[str]:
@@ -95,7 +94,7 @@ def _objective_options(
             options.extend(
                 ActionOption(unit.id, objective.id, piece.id)
                 for piece in facts.scenario.terrain
-                if facts.unit_within(unit, shapely.Polygon(piece.area))
+                if facts.unit_within(unit, terrain_area(piece).geometry)
             )
             continue
         options.append(ActionOption(unit.id, objective.id, None))
@@ -108,7 +107,7 @@ def _terrain_options(
     options: list[ActionOption] = []
     opponent = facts.scenario.opponent_of(player)
     for piece in facts.scenario.terrain:
-        if not facts.unit_within(unit, shapely.Polygon(piece.area)):
+        if not facts.unit_within(unit, terrain_area(piece).geometry):
             continue
         if rule.get("not_within") == "deployment_zone" and _area_within(piece, facts.zone(player)):
             continue

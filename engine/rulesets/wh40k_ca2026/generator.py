@@ -30,6 +30,7 @@ from shapely.ops import linemerge
 
 from engine.dice import Roll, d6, roll_off, stream
 from engine.errors import RulesError, UnknownReferenceError
+from engine.geometry import terrain_area
 from engine.model import Objective, Point, Scenario, freeze
 from engine.rulesets.wh40k_ca2026.cards import (
     card,
@@ -386,11 +387,10 @@ def terrain_objectives(scenario: Scenario) -> dict[str, str]:
     """
     found: dict[str, str] = {}
     for objective in scenario.objectives:
-        point = shapely.Point(objective.x, objective.y)
         covering = [
-            (shapely.Polygon(t.area).area, t.id)
+            (terrain_area(t).geometry.area, t.id)
             for t in scenario.terrain
-            if shapely.covers(shapely.Polygon(t.area), point)
+            if terrain_area(t).covers_point(objective.x, objective.y)
         ]
         if covering:
             found[objective.id] = min(covering)[1]

@@ -26,7 +26,7 @@ from engine.engagement import EngagementRules, engagement_with_options
 from engine.explain import Violation
 from engine.model import Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
-from engine.options import COMMON_OPTION_CHECKS, OptionValueCheck
+from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress, new_game
@@ -51,11 +51,6 @@ OBJECTIVES = ObjectiveDefaults(
 ENGAGEMENT = EngagementRules("wh40k-ca2026", 2.0, 5.0, "03.04 Engagement")
 
 
-def _deployment_variant(value: Any) -> str | None:
-    """The deployment map's variant: checked against the map when the deployment resolves."""
-    return None if isinstance(value, str) and value else f"must be a variant name, got {value!r}"
-
-
 @dataclass(frozen=True)
 class ChapterApproved:
     """Chapter Approved 2026-27 (Warhammer 40,000, 11th edition)."""
@@ -68,8 +63,8 @@ class ChapterApproved:
     longest_game: int = 5
 
     @property
-    def option_checks(self) -> Mapping[str, OptionValueCheck]:
-        return {**COMMON_OPTION_CHECKS, "deployment_variant": _deployment_variant}
+    def option_checks(self) -> Mapping[str, OptionCheck]:
+        return COMMON_OPTION_CHECKS
 
     @property
     def game_section_checks(self) -> Mapping[str, GameCheck]:

@@ -34,6 +34,7 @@ from engine.geometry import (
     model_point_distance,
     model_wholly_within,
     shape_of,
+    terrain_area,
     within,
 )
 from engine.model import Marker, Objective, Scenario, Unit
@@ -152,8 +153,8 @@ class Facts:
         """A marker (a point) is within range of an objective: within 3" of the objective
         marker's closest point, or within the terrain area of a terrain objective."""
         if objective.terrain is not None:
-            area = self.scenario.terrain_piece(objective.terrain).area
-            return bool(shapely.covers(shapely.Polygon(area), shapely.Point(marker.x, marker.y)))
+            area = terrain_area(self.scenario.terrain_piece(objective.terrain))
+            return area.covers_point(marker.x, marker.y)
         gap = ((marker.x - objective.x) ** 2 + (marker.y - objective.y) ** 2) ** 0.5
         return within(gap - objective.radius, OBJECTIVE_RANGE)
 
@@ -410,8 +411,8 @@ def _trapped_areas(ask: Ask) -> list[str]:
     markers = f.operation_markers(ask.player)
     kept = []
     for terrain_id in listed:
-        area = shapely.Polygon(f.scenario.terrain_piece(terrain_id).area)
-        if any(shapely.covers(area, shapely.Point(mk.x, mk.y)) for mk in markers):
+        area = terrain_area(f.scenario.terrain_piece(terrain_id))
+        if any(area.covers_point(mk.x, mk.y) for mk in markers):
             kept.append(terrain_id)
     return kept
 
@@ -553,12 +554,11 @@ def m_sole_operation_marker_held(ask: Ask) -> Measured:
     if len(markers) != 1:
         return Measured(0, f"{len(markers)} such operation markers are on the battlefield, not one")
     marker = markers[0]
-    point = shapely.Point(marker.x, marker.y)
-    areas = [t for t in f.scenario.terrain if shapely.covers(shapely.Polygon(t.area), point)]
+    areas = [t for t in f.scenario.terrain if terrain_area(t).covers_point(marker.x, marker.y)]
     if not areas:
         return Measured(0, f"{marker.id} is in no terrain area")
     for piece in areas:
-        polygon = shapely.Polygon(piece.area)
+        polygon = terrain_area(piece).geometry
         friends = [u.id for u in f.units(ask.player) if f.unit_within(u, polygon)]
         enemies = [u.id for u in f.units(ask.opponent) if f.unit_within(u, polygon)]
         if friends and not enemies:
@@ -567,7 +567,7 @@ def m_sole_operation_marker_held(ask: Ask) -> Measured:
                 f"{marker.id} is alone, in {piece.id}, with your {_ids(friends)} and no enemy unit",
             )
     piece = areas[0]
-    polygon = shapely.Polygon(piece.area)
+    polygon = terrain_area(piece).geometry
     friends = [u.id for u in f.units(ask.player) if f.unit_within(u, polygon)]
     enemies = [u.id for u in f.units(ask.opponent) if f.unit_within(u, polygon)]
     return Measured(

@@ -11,6 +11,7 @@ import pytest
 from scrollhammer_builders import model, scenario, unit
 
 from engine.errors import RulesError
+from engine.format_schema import Reader
 from engine.model import Marker, Objective
 from engine.rulesets.scrollhammer.mission_rules import (
     blood_at_dawn_violations,
@@ -19,6 +20,7 @@ from engine.rulesets.scrollhammer.mission_rules import (
 )
 from engine.rulesets.scrollhammer.options import OPTION_CHECKS
 from engine.rulesets.scrollhammer.relic import interrupted_capture
+from engine.rulesets.scrollhammer.ruleset import RULESET
 
 EPS = 1e-4
 ROOT = Path(__file__).resolve().parents[4]
@@ -123,11 +125,18 @@ def test_option_checks_cover_every_option_key_the_modules_read() -> None:
         text = path.read_text(encoding="utf-8")
         for part in text.split('scenario.option("')[1:]:
             read.add(part.split('"')[0])
-    assert read <= set(OPTION_CHECKS)
-    assert OPTION_CHECKS["mission"](4) is None
-    assert OPTION_CHECKS["mission"](7) is not None
-    assert OPTION_CHECKS["table_edges"]({"red": "up"}) is not None
-    assert OPTION_CHECKS["relic_diameter"](0) is not None
+    assert read <= set(RULESET.option_checks)
+    assert set(OPTION_CHECKS) <= set(RULESET.option_checks)
+
+    def refusals(key: str, value: object) -> list[str]:
+        reader = Reader()
+        RULESET.option_checks[key].read(reader, value, f"options.{key}")
+        return [str(p) for p in reader.problems]
+
+    assert refusals("mission", 4) == []
+    assert refusals("mission", 7) != []
+    assert refusals("table_edges", {"red": "up"}) != []
+    assert refusals("relic_diameter", 0) != []
 
 
 @pytest.mark.skipif(not SEED.exists(), reason="the rules seed is not beside the repository")

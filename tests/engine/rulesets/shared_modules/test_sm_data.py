@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.format_schema import Reader
 from engine.rulesets.shared_modules._data import number
 from engine.rulesets.shared_modules.modules import module_ids
 from engine.rulesets.shared_modules.options import OPTION_CHECKS
+from engine.rulesets.shared_modules.ruleset import RULESET
 
 ROOT = Path(__file__).resolve().parents[4]
 SEED = ROOT.parent / "shared" / "seeds" / "000_c27cd715ee51f0e3.txt"
@@ -48,7 +50,14 @@ def test_option_checks_cover_every_option_key_the_modules_read() -> None:
         for part in path.read_text(encoding="utf-8").split('scenario.option("')[1:]:
             read.add(part.split('"')[0])
     assert read
-    assert read <= set(OPTION_CHECKS)
-    assert OPTION_CHECKS["modules"](["all-out-war"]) is None
-    assert OPTION_CHECKS["modules"](["all-in-war"]) is not None
-    assert OPTION_CHECKS["deploys_first"]("") is not None
+    assert read <= set(RULESET.option_checks)
+    assert set(OPTION_CHECKS) <= set(RULESET.option_checks)
+
+    def refusals(key: str, value: object) -> list[str]:
+        reader = Reader()
+        RULESET.option_checks[key].read(reader, value, f"options.{key}")
+        return [str(p) for p in reader.problems]
+
+    assert refusals("modules", ["all-out-war"]) == []
+    assert refusals("modules", ["all-in-war"]) != []
+    assert refusals("deploys_first", "") != []

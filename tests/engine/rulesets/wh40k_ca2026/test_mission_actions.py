@@ -14,6 +14,7 @@ from engine.rulesets.wh40k_ca2026.actions import (
     ActionOption,
     action_options,
     check_starts,
+    locate_and_deny_areas,
     objective_action,
 )
 
@@ -126,7 +127,9 @@ def test_punishment_condemns_units_at_objectives_or_that_killed() -> None:
 
     game = {
         "battle_round": 2,
-        "destroyed_previous_turn": [{"unit": "red-x", "player": "red", "by": "blue-k"}],
+        "destroyed_previous_turn": [
+            {"unit": "red-x", "player": "red", "name": "Red X", "by": "blue-k"}
+        ],
     }
     s = scenario(
         unit("blue-o", 10, 22 + IN_RANGE, "blue"),
@@ -155,3 +158,26 @@ def test_locate_and_deny_terrain_outside_your_zone() -> None:
     s = scenario(terrain=pieces)
     assert locate_and_deny_areas(s, "red") == ("touching", "far")
     assert locate_and_deny_areas(s, "blue") == ("in-zone", "touching")
+
+
+@pytest.mark.parametrize(("gap", "eligible"), [(0.0, True), (1e-4, False)])
+def test_booby_trap_from_the_second_footprint_of_a_terrain_area(
+    gap: float, eligible: bool
+) -> None:
+    """"Within one terrain area": any of its footprints; the unit's base touches only the
+    second one (its east edge at x = 15)."""
+    first, second = square("p", 40, 25, 45, 30).area, square("p", 5, 15, 15, 20).area
+    piece = TerrainPiece("two-part", first, other_footprints=(second,))
+    radius = BASE.bounding_radius
+    s = scenario(unit("red-t", 15 + radius + gap, 17), terrain=(piece,))
+    expected = (ActionOption("red-t", None, "two-part"),) if eligible else ()
+    assert action_options(s, "red", "BOOBY TRAP").options == expected
+
+
+def test_a_terrain_area_is_within_a_zone_when_its_second_footprint_is() -> None:
+    """Locate and Deny: a terrain area is within a zone when any part of any footprint is."""
+    nml, in_zone = square("p", 5, 15, 9, 20).area, square("p", 27, 9, 33, 11.5).area
+    piece = TerrainPiece("two-part", nml, other_footprints=(in_zone,))
+    s = scenario(terrain=(piece,))
+    assert locate_and_deny_areas(s, "red") == ()
+    assert locate_and_deny_areas(s, "blue") == ("two-part",)

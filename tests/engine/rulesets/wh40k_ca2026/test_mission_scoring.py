@@ -279,7 +279,8 @@ def test_defend_stronghold_cumulative_and_from_the_second_round() -> None:
 
 
 def destroyed(*entries: tuple[str, str], **flags: Any) -> list[dict[str, Any]]:
-    return [{"unit": u, "player": p, **flags} for u, p in entries]
+    """Records of destroyed units gone from the file (so each carries the unit's name)."""
+    return [{"unit": u, "player": p, "name": u.title(), **flags} for u, p in entries]
 
 
 def test_no_prisoners_scores_at_the_end_of_either_turn_with_its_cap() -> None:
