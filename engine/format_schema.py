@@ -941,8 +941,9 @@ POSITIVE_DISTANCE = _inches("positive", MAX_DISTANCE)
 
 @dataclass(frozen=True)
 class OptionsKind(Kind):
-    """The ``options`` of the file's rule system (``Ruleset.option_checks``): a key another
-    rule system reads is an error naming that system."""
+    """The ``options`` of the file's rule system (``Ruleset.option_checks``). A key only another
+    rule system reads is checked by that system and kept without effect here: a file that
+    changed rule system carries its old options, and files that open today open tomorrow."""
 
     def read(self, reader: Reader, value: object, path: str) -> Any:
         ruleset_id = reader.read.get("ruleset")
@@ -951,20 +952,18 @@ class OptionsKind(Kind):
             return INVALID
         if not isinstance(ruleset_id, str):
             return freeze(value)  # the ruleset's own problem is reported; its keys are unknown
-        own = ruleset_for(ruleset_id)
-        checks = own.option_checks
+        checks = ruleset_for(ruleset_id).option_checks
         for key, option in value.items():
-            check = checks.get(key)
+            check = checks.get(key) or next(
+                (
+                    other.option_checks[key]
+                    for other in map(ruleset_for, RULESET_IDS)
+                    if key in other.option_checks
+                ),
+                None,
+            )
             if check is not None:
                 check.read(reader, option, join(path, key))
-                continue
-            others = [r.name for r in map(ruleset_for, RULESET_IDS) if key in r.option_checks]
-            if others:
-                reader.problem(
-                    join(path, str(key)),
-                    f"an option of {' and '.join(others)}, not of {own.name} "
-                    f"(its options: {', '.join(checks)})",
-                )
             else:
                 reader.problem(join(path, str(key)), f"unknown key (allowed: {', '.join(checks)})")
         return freeze(value)

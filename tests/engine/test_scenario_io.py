@@ -523,15 +523,31 @@ def test_options_of_each_ruleset_are_accepted_in_its_files(ruleset: str) -> None
         ("wh40k-ca2026", "night_fighting_measure", "closest", "Scrollhammer"),
     ],
 )
-def test_another_systems_option_is_an_error_naming_that_system(
+def test_another_systems_option_is_kept_as_that_system_checks_it(
     ruleset: str, key: str, value: Any, owners: str
 ) -> None:
-    messages = problems_of(mutated(lambda d: d.update(ruleset=ruleset, options={key: value})))
-    own = ruleset_for(ruleset)
-    assert messages == [
-        f"options.{key}: an option of {owners}, not of {own.name} "
-        f"(its options: {', '.join(own.option_checks)})"
-    ]
+    """A file that changed rule system keeps its old options: files that open today open
+    tomorrow. The option is still checked by the system that reads it."""
+    assert owners
+    document = mutated(lambda d: d.update(ruleset=ruleset, options={key: value}))
+    assert scenario_to_json(parse_scenario(document))["options"] == {key: value}
+
+
+def test_another_systems_option_with_a_bad_value_is_an_error() -> None:
+    messages = problems_of(
+        mutated(
+            lambda d: d.update(ruleset="wh40k-ca2026", options={"night_fighting_measure": 3})
+        )
+    )
+    assert len(messages) == 1
+    assert messages[0].startswith("options.night_fighting_measure: ")
+
+
+def test_an_option_no_system_reads_is_an_error_listing_the_own_options() -> None:
+    own = ruleset_for("wh40k-ca2026")
+    messages = problems_of(mutated(lambda d: d.update(options={"objective_rnage": 3})))
+    allowed = ", ".join(own.option_checks)
+    assert messages == [f"options.objective_rnage: unknown key (allowed: {allowed})"]
 
 
 def test_deployment_variants_are_accepted() -> None:
