@@ -665,6 +665,14 @@ class VisibilityEngine:
         """Adopt ``new_scenario`` (the old one with ``moved_unit_ids`` moved) and return the
         whole matrix, recomputing only the pairs the move can affect. Any other difference
         (terrain, twist, ruleset, options, units added or changed) is detected and handled too."""
+        self.adopt(new_scenario, moved_unit_ids)
+        return self.matrix()
+
+    def adopt(self, new_scenario: Scenario, moved_unit_ids: Iterable[str]) -> None:
+        """Take ``new_scenario`` as :meth:`update` does, but compute nothing yet: the pairs
+        the change can affect are forgotten and worked out when asked for (:meth:`row`,
+        :meth:`column`, :meth:`matrix`), so a view that shows one unit's sight pays for its
+        pairs only."""
         old = self.scenario
         old_scene = self._scene
         same_setting = (
@@ -683,7 +691,7 @@ class VisibilityEngine:
         self.scenario = new_scenario
         if not same_setting:
             self.__post_init__()
-            return self.matrix()
+            return
         self._scene = _Scene(
             new_scenario,
             outlines=old_scene.outline_cache,
@@ -712,7 +720,6 @@ class VisibilityEngine:
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
         self._results = kept
-        return self.matrix()
 
     def _corridor(self, key: tuple[str, str]) -> shapely.Geometry:
         """The hull of both units' bases: every sight line between them lies inside it."""

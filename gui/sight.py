@@ -142,12 +142,33 @@ def seen_by_listing(result: SightResult, unit_id: str) -> tuple[str, str]:
 
 
 @dataclass(frozen=True)
+class SightScope:
+    """Which pairs a view needs: the whole board (Who sees whom), or only what one unit sees
+    and what sees it (the selected unit's line of sight), so a large board pays for one unit's
+    pairs when nothing shows the rest."""
+
+    whole_board: bool = True
+    focus: str | None = None
+
+    def pairs(self, engine: Any) -> tuple[Any, ...]:
+        if self.whole_board:
+            return tuple(engine.matrix())
+        if self.focus is None or self.focus not in {u.id for u in engine.scenario.units}:
+            return ()
+        return tuple(engine.row(self.focus)) + tuple(engine.column(self.focus))
+
+
+WHOLE_BOARD = SightScope()
+
+
+@dataclass(frozen=True)
 class SightRequest:
     scenario: Scenario
     moved_unit_ids: frozenset[str]
     generation: int
     fresh: bool
     """Start a new engine (a new document) instead of updating the current one."""
+    scope: SightScope = field(default_factory=lambda: WHOLE_BOARD)
 
 
 class _EngineHolder:
@@ -178,12 +199,10 @@ class _SightTask(QRunnable):
         try:
             if request.fresh or self._holder.engine is None:
                 self._holder.engine = VisibilityEngine(request.scenario)
-                pairs = tuple(self._holder.engine.matrix())
             else:
                 incremental = True
-                pairs = tuple(
-                    self._holder.engine.update(request.scenario, sorted(request.moved_unit_ids))
-                )
+                self._holder.engine.adopt(request.scenario, sorted(request.moved_unit_ids))
+            pairs = request.scope.pairs(self._holder.engine)
         except Exception as problem:  # noqa: BLE001 - reported to the user, never a crash
             # The engine's state is unknown after a failure: the next request starts afresh.
             self._holder.engine = None
@@ -219,6 +238,7 @@ class SightController(QObject):
         self.dropped = 0
         """How many finished results were dropped as stale (the newest request had moved on)."""
         self.active = False
+        self.scope = WHOLE_BOARD
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._holder = _EngineHolder()
@@ -245,6 +265,14 @@ class SightController(QObject):
         if active:
             self.request()
 
+    def set_scope(self, scope: SightScope) -> None:
+        """Compute only what the views show; a wider scope asks again at once."""
+        if scope == self.scope:
+            return
+        self.scope = scope
+        if self.active:
+            self.request()
+
     def request(self, moved_unit_ids: Iterable[str] = (), *, fresh: bool = False) -> int:
         """Ask for the current scenario's matrix; returns the request's generation.
 
@@ -255,7 +283,9 @@ class SightController(QObject):
         if self._pending is not None:
             moved |= self._pending.moved_unit_ids
             fresh = fresh or self._pending.fresh
-        self._pending = SightRequest(self.document.scenario, moved, self.generation, fresh)
+        self._pending = SightRequest(
+            self.document.scenario, moved, self.generation, fresh, self.scope
+        )
         self.sight_stale.emit()
         if self.document.is_dragging and self.last_update_seconds > self.live_update_budget_s:
             self._rest_timer.start()

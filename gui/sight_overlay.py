@@ -65,6 +65,7 @@ from gui.shapes import (
 from gui.sight import (
     SightController,
     SightResult,
+    SightScope,
     blockers_of,
     seen_by_listing,
     sight_line_of,
@@ -336,6 +337,9 @@ class SightOverlay(QObject):
         self.refresh()
 
     def _update_activity(self) -> None:
+        self.controller.set_scope(
+            SightScope(whole_board=self.who_sees_whom_enabled, focus=self.observer)
+        )
         self.controller.set_active(
             self.who_sees_whom_enabled or (self.line_of_sight_enabled and self.observer is not None)
         )
