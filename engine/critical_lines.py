@@ -133,6 +133,10 @@ class Convex:
         return self.vertices, np.roll(self.vertices, -1, axis=0), np.zeros(len(self.vertices))
 
     def bounds(self) -> tuple[float, float, float, float]:
+        return self._bounds
+
+    @functools.cached_property
+    def _bounds(self) -> tuple[float, float, float, float]:
         if self.is_disc:
             r = self.radius
             return self.cx - r, self.cy - r, self.cx + r, self.cy + r
@@ -232,6 +236,10 @@ class Blocker:
         return np.column_stack([self.vertices, np.full(len(self.vertices), grow)])
 
     def bounds(self) -> tuple[float, float, float, float]:
+        return self._bounds
+
+    @functools.cached_property
+    def _bounds(self) -> tuple[float, float, float, float]:
         if self.is_disc:
             r = self.radius
             return self.cx - r, self.cy - r, self.cx + r, self.cy + r
@@ -249,14 +257,17 @@ def _is_convex(pts: FloatArray) -> bool:
 # Distances
 
 
-def _point_segment(x: FloatArray, s0: FloatArray, s1: FloatArray) -> FloatArray:
-    v = s1 - s0
-    ll = (v * v).sum(axis=-1)
-    safe = np.where(ll > 0, ll, 1.0)
-    t = np.clip(((x - s0) * v).sum(axis=-1) / safe, 0.0, 1.0)
-    t = np.where(ll > 0, t, 0.0)
-    w = x - (s0 + t[..., None] * v)
-    return np.asarray(np.hypot(w[..., 0], w[..., 1]), dtype=float)
+def _point_segment(
+    xx: FloatArray, xy: FloatArray, s0x: FloatArray, s0y: FloatArray, vx: FloatArray, vy: FloatArray
+) -> FloatArray:
+    """Distances from points ``(xx, xy)`` to segments from ``(s0x, s0y)`` along ``(vx, vy)``
+    (coordinates split so each step is one array operation, broadcast over the arguments)."""
+    ll = vx * vx + vy * vy
+    proper = ll > 0
+    safe = np.where(proper, ll, 1.0)
+    t = np.minimum(np.maximum(((xx - s0x) * vx + (xy - s0y) * vy) / safe, 0.0), 1.0)
+    t = np.where(proper, t, 0.0)
+    return np.asarray(np.hypot(xx - (s0x + t * vx), xy - (s0y + t * vy)), dtype=float)
 
 
 def _cross(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
@@ -264,17 +275,29 @@ def _cross(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> Fl
 
 
 def segment_distances(p: FloatArray, q: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
-    """Distances between segments ``p -> q`` and ``a -> b`` (broadcast over leading axes)."""
-    d1, d2 = q - p, b - a
-    o1 = _cross(d1[..., 0], d1[..., 1], a[..., 0] - p[..., 0], a[..., 1] - p[..., 1])
-    o2 = _cross(d1[..., 0], d1[..., 1], b[..., 0] - p[..., 0], b[..., 1] - p[..., 1])
-    o3 = _cross(d2[..., 0], d2[..., 1], p[..., 0] - a[..., 0], p[..., 1] - a[..., 1])
-    o4 = _cross(d2[..., 0], d2[..., 1], q[..., 0] - a[..., 0], q[..., 1] - a[..., 1])
+    """Distances between segments ``p -> q`` and ``a -> b`` (broadcast over leading axes).
+
+    >>> o, x = np.array([0.0, 0.0]), np.array([2.0, 0.0])
+    >>> segment_distances(o, x, np.array([1.0, 1.0]), np.array([1.0, 3.0])).tolist()
+    1.0
+    >>> segment_distances(o, x, np.array([1.0, -1.0]), np.array([1.0, 3.0])).tolist()
+    0.0
+    """
+    px, py, qx, qy = p[..., 0], p[..., 1], q[..., 0], q[..., 1]
+    ax, ay, bx, by = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    d1x, d1y, d2x, d2y = qx - px, qy - py, bx - ax, by - ay
+    o1 = d1x * (ay - py) - d1y * (ax - px)
+    o2 = d1x * (by - py) - d1y * (bx - px)
+    o3 = d2x * (py - ay) - d2y * (px - ax)
+    o4 = d2x * (qy - ay) - d2y * (qx - ax)
     crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
-    nearest = np.minimum(
-        np.minimum(_point_segment(p, a, b), _point_segment(q, a, b)),
-        np.minimum(_point_segment(a, p, q), _point_segment(b, p, q)),
+    to_second = np.minimum(
+        _point_segment(px, py, ax, ay, d2x, d2y), _point_segment(qx, qy, ax, ay, d2x, d2y)
     )
+    to_first = np.minimum(
+        _point_segment(ax, ay, px, py, d1x, d1y), _point_segment(bx, by, px, py, d1x, d1y)
+    )
+    nearest = np.minimum(to_second, to_first)
     return np.asarray(np.where(crossing, 0.0, nearest), dtype=float)
 
 
@@ -289,8 +312,34 @@ def _inside_polygon(points: FloatArray, v0: FloatArray, v1: FloatArray) -> BoolA
     return np.asarray(((crosses & (px < x_at)).sum(axis=1) % 2) == 1)
 
 
+_BOX_MARGIN = 1e-9
+"""Inches: bounding boxes this much further apart than a gap rule out any rounding in the exact
+distance test they stand in for."""
+
+
+def _boxes_apart(
+    first: tuple[float, float, float, float], second: tuple[float, float, float, float], gap: float
+) -> bool:
+    """Whether two bounding boxes are more than ``gap`` apart along an axis: the shapes inside
+    them are then further apart than ``gap`` (a cheap exit before the exact distances).
+
+    >>> unit, beside = (0.0, 0.0, 1.0, 1.0), (1.5, 0.0, 2.0, 1.0)
+    >>> _boxes_apart(unit, beside, 0.4), _boxes_apart(unit, beside, 0.5)
+    (True, False)
+    """
+    reach = gap + _BOX_MARGIN
+    return (
+        first[0] - reach > second[2]
+        or second[0] - reach > first[2]
+        or first[1] - reach > second[3]
+        or second[1] - reach > first[3]
+    )
+
+
 def shapes_touch(blocker: Blocker, shape: Convex, grow: float) -> bool:
     """Whether the blocker grown by ``grow`` meets the end shape (touching counts)."""
+    if _boxes_apart(blocker.bounds(), shape.bounds(), grow):
+        return False
     b0, b1, br = blocker.edges()
     s0, s1, sr = shape.edges()
     gaps = segment_distances(b0[:, None], b1[:, None], s0[None, :], s1[None, :])

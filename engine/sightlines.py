@@ -456,16 +456,22 @@ def _fan_is_clear(
     piece's bounding polygon scaled about the source between the ends of the low interval."""
     hull_pts = piece.hull_points()
     s = np.asarray(source, dtype=float)
+    # Blockers of one height share their low part of the fan.
+    fans: dict[tuple[float, float], Convex] = {}
     for blocker in blockers:
         interval = low_interval(h_observer, z_target, blocker.top)
         if interval is None:
             continue
-        t0, t1 = interval
-        region = np.vstack([s + t0 * (hull_pts - s), s + t1 * (hull_pts - s)])
-        hull = shapely.convex_hull(shapely.multipoints(region))
-        if not isinstance(hull, ShapelyPolygon) or hull.area <= 0:
-            return False
-        shape = Convex.polygon(np.asarray(hull.exterior.coords, dtype=float)[:-1])
+        shape = fans.get(interval)
+        if shape is None:
+            t0, t1 = interval
+            region = np.vstack([s + t0 * (hull_pts - s), s + t1 * (hull_pts - s)])
+            hull = shapely.convex_hull(shapely.multipoints(region))
+            if not isinstance(hull, ShapelyPolygon) or hull.area <= 0:
+                return False
+            shape = fans[interval] = Convex.polygon(
+                np.asarray(hull.exterior.coords, dtype=float)[:-1]
+            )
         if shapes_touch(blocker, shape, SEARCH_GROW):
             return False
     return True
@@ -492,11 +498,15 @@ def check_fully_visible(
     may over-report cover, never under-report it.
     """
     relevant = [(b, iv) for b in blockers if (iv := low_interval(h_observer, z_target, b.top))]
-    touching = [
-        b
-        for b, (t0, t1) in relevant
-        if shapes_touch(b, _swept_region(observer, target, t0, t1), SEARCH_GROW)
-    ]
+    # Blockers of one height share their low part, hence their swept region.
+    regions: dict[tuple[float, float], Convex] = {}
+    touching = []
+    for b, interval in relevant:
+        region = regions.get(interval)
+        if region is None:
+            region = regions[interval] = _swept_region(observer, target, *interval)
+        if shapes_touch(b, region, SEARCH_GROW):
+            touching.append(b)
     if not touching:
         return FullSearch(True)
     start = end_shape(observer)
