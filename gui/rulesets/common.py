@@ -89,6 +89,24 @@ def with_listed(scenario: Scenario, section: str, key: str, member: str, listed:
     return with_game_key(scenario, section, key, sorted(members) or None)
 
 
+def ruling_section(
+    system: str, selection_lines: list[str] | None, violations: Iterable[Violation]
+) -> str:
+    """A rule system's part of the ruling: its lines about the selection, or (nothing selected:
+    ``selection_lines`` is None) every set-up problem it reports, each tagged with its rule.
+
+    >>> ruling_section("Scrollhammer", None, [Violation("Deploy Forces", "too close", ())])
+    'Scrollhammer rules:\\n- [Scrollhammer: Deploy Forces] too close'
+    >>> ruling_section("Scrollhammer", [], [])
+    ''
+    """
+    if selection_lines is None:
+        selection_lines = [f"[{system}: {v.rule}] {v.message}" for v in violations]
+    if not selection_lines:
+        return ""
+    return f"{system} rules:\n" + "\n".join(f"- {line}" for line in selection_lines)
+
+
 def player_name(scenario: Scenario, player_id: str | None) -> str:
     for player in scenario.players:
         if player.id == player_id:

@@ -18,7 +18,7 @@ from engine.rulesets.scrollhammer import ScrollhammerReport
 from engine.rulesets.scrollhammer.night_fighting import NightFightingView
 from engine.rulesets.scrollhammer.setup import BATTLEFIELD
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
-from gui.rulesets.common import RulesetContext
+from gui.rulesets.common import RulesetContext, ruling_section
 from gui.rulesets.scrollhammer.mission import chart_caption, mission_summary
 from gui.rulesets.scrollhammer.new_game import TITLE, ScrollhammerNewGamePage
 from gui.rulesets.scrollhammer.overlay import ScrollhammerOverlay, night_view_for
@@ -91,11 +91,12 @@ class ScrollhammerApp:
             return error
         units = selection.unit_ids(scenario)
         objectives = set(selection.objectives)
-        if units or objectives:
-            lines = ruling_lines(scenario, report, units, objectives, self.night_view(scenario))
-        else:
-            lines = [f"[Scrollhammer: {v.rule}] {v.message}" for v in report.violations]
-        return "Scrollhammer rules:\n" + "\n".join(f"- {line}" for line in lines) if lines else ""
+        lines = (
+            ruling_lines(scenario, report, units, objectives, self.night_view(scenario))
+            if units or objectives
+            else None
+        )
+        return ruling_section("Scrollhammer", lines, report.violations)
 
 
 def install(host: AppHost) -> ScrollhammerApp:

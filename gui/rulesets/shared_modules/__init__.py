@@ -12,7 +12,7 @@ from engine.edits import Selection
 from engine.model import Scenario
 from engine.rulesets.shared_modules import SharedModulesReport
 from gui.plugin_api import AppHost, DockPlace, NewGamePageSpec, RulesetUI
-from gui.rulesets.common import RulesetContext
+from gui.rulesets.common import RulesetContext, ruling_section
 from gui.rulesets.shared_modules.mission import chart_caption, mission_summary
 from gui.rulesets.shared_modules.new_game import TITLE, SharedModulesNewGamePage
 from gui.rulesets.shared_modules.overlay import SharedModulesOverlay
@@ -60,13 +60,8 @@ class SharedModulesApp:
             return error
         units = selection.unit_ids(scenario)
         objectives = set(selection.objectives)
-        if units or objectives:
-            lines = ruling_lines(scenario, report, units, objectives)
-        else:
-            lines = [f"[Shared Scenario Modules: {v.rule}] {v.message}" for v in report.violations]
-        if not lines:
-            return ""
-        return "Shared Scenario Modules rules:\n" + "\n".join(f"- {line}" for line in lines)
+        lines = ruling_lines(scenario, report, units, objectives) if units or objectives else None
+        return ruling_section("Shared Scenario Modules", lines, report.violations)
 
 
 def install(host: AppHost) -> SharedModulesApp:
