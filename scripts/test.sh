@@ -10,9 +10,9 @@ PY="$WARPLAN_VENV/bin/python"
 export QT_QPA_PLATFORM=offscreen
 
 echo "== ruff"
-"$PY" -m ruff check engine gui benchmarks tests scripts packaging
+"$PY" -m ruff check engine gui benchmarks dataimport tests scripts packaging
 echo "== mypy (strict; gui/ under its ratchet in pyproject.toml)"
-"$PY" -m mypy engine gui benchmarks
+"$PY" -m mypy engine gui benchmarks dataimport
 echo "== import contract: engine never imports Qt"
 "$WARPLAN_VENV/bin/lint-imports" --no-cache
 
