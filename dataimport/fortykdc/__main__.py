@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -54,9 +55,19 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+_LEAF_ARRAY = re.compile(r"\[\n\s*([^\[\]{}]*?)\n\s*\]")
+
+
+def _one_line(match: re.Match[str]) -> str:
+    # JSON strings never hold a raw newline, so only whitespace between values is touched.
+    return "[" + re.sub(r",\n\s*", ", ", match.group(1)) + "]"
+
+
 def write_json(path: Path, value: Any) -> None:
+    """Indented JSON with arrays of plain values (a point) on one line, as scenario files are."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+    text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=False)
+    text = _LEAF_ARRAY.sub(_one_line, text) + "\n"
     temporary = path.with_suffix(path.suffix + ".tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
