@@ -1,4 +1,5 @@
-"""``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench.
+"""``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench,
+list the recommended layouts and write a new game on one.
 
 Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
 ``path: problem`` line per problem on standard error), 1 for a bad command line.
@@ -78,6 +79,47 @@ def _cmd_primary(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_layouts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.layouts import layout_index
+
+    entries = layout_index()
+    if args.json:
+        rows = [
+            {
+                "id": e.id,
+                "name": e.name,
+                "pairing": list(e.pairing),
+                "letter": e.letter,
+                "deployment": e.deployment,
+                "source": e.source,
+                "revision": e.revision,
+            }
+            for e in entries
+        ]
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    for e in entries:
+        print(f"{e.id}\t{e.pairing[0]} vs {e.pairing[1]}\t{e.letter}\t{e.deployment}", file=out)
+    return EXIT_OK
+
+
+def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.layouts import layout
+    from engine.model import Battlefield, Player, Scenario
+    from engine.rulesets.wh40k_ca2026.generator import new_game
+    from engine.scenario_io import save_scenario
+
+    chosen = layout(args.layout)
+    blank = Scenario(
+        "wh40k-ca2026", (Player("red"), Player("blue")), Battlefield(), title=chosen.name
+    )
+    game = new_game(blank, seed=args.seed, force_dispositions=chosen.pairing, layout=chosen.letter)
+    save_scenario(game, Path(args.out))
+    print(f"{args.out}: {chosen.name} ({chosen.deployment}), seed {args.seed}", file=out)
+    return EXIT_OK
+
+
 def _cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from benchmarks.bench import bench_scenario, run_benchmarks
 
@@ -126,6 +168,20 @@ def build_parser() -> argparse.ArgumentParser:
     primary.add_argument("player_fd", metavar="PLAYER_FD")
     primary.add_argument("opponent_fd", metavar="OPPONENT_FD")
     primary.set_defaults(handler=_cmd_primary)
+
+    layouts = commands.add_parser(
+        "layouts", help="list the recommended layouts: id, pairing, letter, Deployment card"
+    )
+    layouts.add_argument("--json", action="store_true", help="print JSON")
+    layouts.set_defaults(handler=_cmd_layouts)
+
+    new = commands.add_parser(
+        "new", help="write a new Chapter Approved game on a recommended layout"
+    )
+    new.add_argument("--layout", required=True, metavar="ID", help="a layout id (see layouts)")
+    new.add_argument("--out", required=True, metavar="FILE", help="the scenario file to write")
+    new.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    new.set_defaults(handler=_cmd_new)
 
     bench = commands.add_parser("bench", help="run the performance benchmark (medians, ratios)")
     bench.add_argument(

@@ -48,6 +48,7 @@ from engine.model import (
     CircleBase,
     CustomDeployment,
     DeploymentRegion,
+    LayoutProvenance,
     Marker,
     Model,
     Objective,
@@ -57,6 +58,7 @@ from engine.model import (
     Polygon,
     RectBase,
     TerrainFeature,
+    TerrainFloor,
     TerrainPiece,
     Unit,
     UnitStatus,
@@ -801,6 +803,16 @@ FEATURE = Entity(
 )
 
 
+FLOOR = Entity(
+    "terrain floor",
+    (
+        Field("shape", POLYGON, "its footprint"),
+        Field("z", HEIGHT, "its height; a model placed on it stands at this z"),
+    ),
+    TerrainFloor,
+)
+
+
 def _terrain_piece(area: tuple[Polygon, ...], **values: Any) -> TerrainPiece:
     first, *others = area
     return TerrainPiece(area=first, other_footprints=tuple(others), **values)
@@ -823,6 +835,7 @@ TERRAIN = Entity(
         ),
         Field("impassable", Flag(), "models may not be placed on it", default=False),
         Field("features", ListOf(Nested(FEATURE)), "what blocks sight", default=()),
+        Field("floors", ListOf(Nested(FLOOR)), "upper floors models may stand on", default=()),
         EXTRA,
     ),
     lambda footprints, **values: _terrain_piece(footprints, **values),
@@ -867,6 +880,17 @@ MARKER = Entity(
         EXTRA,
     ),
     Marker,
+)
+
+LAYOUT = Entity(
+    "layout provenance",
+    (
+        Field("id", Text(non_empty=True), "the official layout's id (`python -m engine layouts`)"),
+        Field("name", Text(), "shown in the app"),
+        Field("source", Text(), "where the layout's data comes from"),
+        Field("revision", Text(), "what the data says of its revision"),
+    ),
+    LayoutProvenance,
 )
 
 REGION = Entity(
@@ -1099,6 +1123,7 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
             Field("terrain", ListOf(Nested(TERRAIN)), "terrain pieces", default=()),
             Field("objectives", ListOf(Nested(OBJECTIVE)), "objective markers", default=()),
             Field("markers", ListOf(Nested(MARKER)), "operation markers, tokens", default=()),
+            Field("layout", Nested(LAYOUT), "the official layout the table is", default=None),
             Field(
                 "game", GameKind(), "the moment and mission state", default=None, phase=AFTER_IDS
             ),
@@ -1120,8 +1145,10 @@ ENTITIES: tuple[Entity, ...] = (
     RECT,
     TERRAIN,
     FEATURE,
+    FLOOR,
     OBJECTIVE,
     MARKER,
+    LAYOUT,
     CUSTOM_DEPLOYMENT,
     REGION,
 )

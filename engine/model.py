@@ -249,6 +249,17 @@ class TerrainFeature:
 
 
 @dataclass(frozen=True)
+class TerrainFloor:
+    """An upper floor of a terrain piece: a footprint ``shape`` at height ``z`` (inches).
+
+    A model placed over it may stand at that ``z``.
+    """
+
+    shape: Polygon
+    z: float
+
+
+@dataclass(frozen=True)
 class TerrainPiece:
     """A terrain area and the features standing in it.
 
@@ -271,6 +282,7 @@ class TerrainPiece:
     features: tuple[TerrainFeature, ...] = ()
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
     other_footprints: tuple[Polygon, ...] = ()
+    floors: tuple[TerrainFloor, ...] = ()
 
     @property
     def footprints(self) -> tuple[Polygon, ...]:
@@ -351,6 +363,16 @@ class Battlefield:
 # The document
 
 
+@dataclass(frozen=True)
+class LayoutProvenance:
+    """Where a scenario's table came from: an official layout's id, name, source and revision."""
+
+    id: str
+    name: str
+    source: str
+    revision: str
+
+
 FORMAT_NAME = "warplan.scenario"
 FORMAT_VERSION = 1
 
@@ -372,6 +394,7 @@ class Scenario:
     game: Mapping[str, JSONValue] | None = None
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
     version: int = field(default=FORMAT_VERSION)
+    layout: LayoutProvenance | None = None
 
     # Lookups, computed once per value (the dataclass is frozen, so they never go stale).
 

@@ -42,7 +42,7 @@ copies, and features that stand mostly in another area than their own (moved to 
 
 >>> [round(v, 4) for v in centroid([(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (0.0, 2.0)])]
 [2.0, 1.0]
->>> orient((1.0, 0.0), 90, "none")
+>>> tuple(round(c, 9) + 0.0 for c in orient((1.0, 0.0), 90, "none"))
 (0.0, 1.0)
 >>> orient((1.0, 2.0), 0, "horizontal")
 (-1.0, 2.0)

@@ -7,6 +7,11 @@ Communications: the Primaries are exchanged), a D6 gives one or two central obje
 and roll-offs decide Attacker/Defender and the first turn. Every random step draws from its own
 stream (``seed`` and the step's name), so changing one choice never re-rolls the others.
 
+Instead of a Deployment card the players may take a recommended layout (``layout``: ``"A"``,
+``"B"``, ``"C"`` or ``"random"``) for their pair of Force Dispositions (``engine.layouts``): it
+brings its own Deployment card, terrain and objectives, so the D6 for the central objective
+points is still rolled (and recorded) but does not apply.
+
 Set-ups are frozen values: :func:`change_setup` returns a new one plus whether the change would
 discard a game in progress (the generator's manual: changing Force Disposition, Primary,
 Deployment or Twist resets both Secondary decks), so the app can ask first and undo is keeping
@@ -46,6 +51,7 @@ CENTRAL_OFFSET = 6.0
 """Inches either side of the centre for the two central objective points (D6 roll of 6)."""
 
 TwistRequest = Literal["none", "random"] | str
+LayoutRequest = Literal["A", "B", "C", "random"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,9 @@ class MissionSetup:
     attacker_roll: Roll
     attacker: str
     first_turn_roll: Roll
+    layout: str | None = None
+    """The recommended layout's id, or None for the Deployment card's own objectives."""
+    layout_drawn: bool = False
 
     @property
     def player_ids(self) -> tuple[str, str]:
@@ -134,6 +143,9 @@ class MissionSetup:
             out["mirrored_rolls"] = list(self.mirrored_rolls)
         if self.primaries_swapped:
             out["primaries_swapped"] = True
+        if self.layout is not None:
+            out["layout"] = self.layout
+            out["layout_drawn"] = self.layout_drawn
         return out
 
 
@@ -179,6 +191,27 @@ def _resolve_twist(seed: int, request: str | None) -> str | None:
     return twist(request).id
 
 
+def _resolve_layout(
+    seed: int, request: str, players: tuple[PlayerSetup, PlayerSetup]
+) -> tuple[str, str]:
+    """The (layout id, its Deployment card) a layout request gives for the players' pair."""
+    from engine.layouts import LETTERS, layout_for
+
+    first, second = (p.force_disposition for p in players)
+    if first is None or second is None:
+        raise RulesError(
+            "a recommended layout is chosen for the pair of Force Dispositions; give both"
+        )
+    if request == "random":
+        letter = LETTERS[stream(seed, "layout").randrange(len(LETTERS))]
+    elif request.upper() in LETTERS:
+        letter = request.upper()
+    else:
+        raise RulesError(f"a layout is A, B, C or random, got {request!r}")
+    entry = layout_for(first, second, letter)
+    return entry.id, entry.deployment
+
+
 def generate_mission(
     players: tuple[str, str],
     force_dispositions: tuple[str | None, str | None],
@@ -186,6 +219,7 @@ def generate_mission(
     *,
     primaries: tuple[str | None, str | None] = (None, None),
     deployment: str | None = None,
+    layout: str | None = None,
     twist_request: str | None = None,
     mirrored_choice: str | None = None,
     swap_primaries: bool = True,
@@ -195,6 +229,8 @@ def generate_mission(
 
     ``primaries`` picks any Primary per player instead of the Force Disposition's (the
     generator's dropdown); ``deployment`` chooses a Deployment card (else one is drawn);
+    ``layout`` takes a recommended layout (A, B, C or ``"random"``, needing both Force
+    Dispositions) and its Deployment card instead;
     ``twist_request`` is None / ``"none"``, ``"random"`` or a Twist id or name;
     ``mirrored_choice`` is the Primary both players agreed on under Mirrored World (else a D6
     re-rolling 6); ``swap_primaries`` applies Scrambled Communications' exchange; the roll-off
@@ -209,6 +245,15 @@ def generate_mission(
     first = _player_setup(players[0], force_dispositions[0], force_dispositions[1], primaries[0])
     second = _player_setup(players[1], force_dispositions[1], force_dispositions[0], primaries[1])
     deck = [d for d, _ in deployment_deck()]
+    layout_id: str | None = None
+    if layout is not None:
+        layout_id, layout_deployment = _resolve_layout(seed, layout, (first, second))
+        if deployment is not None and deployment != layout_deployment:
+            raise RulesError(
+                f"layout {layout_id} brings its own Deployment card ({layout_deployment}), "
+                f"not {deployment}"
+            )
+        deployment = layout_deployment
     if deployment is None:
         chosen_deployment = deck[stream(seed, "deployment").randrange(len(deck))]
     elif deployment in deck:
@@ -233,7 +278,7 @@ def generate_mission(
         seed=seed,
         players=(first, second),
         deployment=chosen_deployment,
-        deployment_drawn=deployment is None,
+        deployment_drawn=deployment is None and layout is None,
         twist=twist_id,
         mirrored_primary=mirrored,
         mirrored_rolls=mirrored_rolls,
@@ -242,6 +287,8 @@ def generate_mission(
         attacker_roll=attacker_roll,
         attacker=attacker,
         first_turn_roll=roll_off(seed, "first-turn", players),
+        layout=layout_id,
+        layout_drawn=layout == "random",
     )
 
 
@@ -253,6 +300,7 @@ RESETTING_CHANGES = (
     "force_dispositions",
     "primaries",
     "deployment",
+    "layout",
     "twist_request",
     "mirrored_choice",
     "swap_primaries",
@@ -268,6 +316,15 @@ class SetupChange:
     after: MissionSetup
     discards_game_state: bool
     reason: str
+
+
+def _layout_request(setup: MissionSetup) -> str | None:
+    """What to ask :func:`generate_mission` for to get ``setup``'s layout again."""
+    from engine.layouts import layout
+
+    if setup.layout is None:
+        return None
+    return "random" if setup.layout_drawn else layout(setup.layout).letter
 
 
 def game_in_progress(game: Mapping[str, Any] | None) -> bool:
@@ -307,7 +364,8 @@ def change_setup(
     arguments: dict[str, Any] = {
         "force_dispositions": tuple(p.force_disposition for p in setup.players),
         "primaries": tuple(p.card_primary if p.chosen else None for p in setup.players),
-        "deployment": None if setup.deployment_drawn else setup.deployment,
+        "deployment": None if setup.deployment_drawn or setup.layout else setup.deployment,
+        "layout": _layout_request(setup),
         "twist_request": setup.twist,
         "mirrored_choice": setup.mirrored_primary if not setup.mirrored_rolls else None,
         "swap_primaries": setup.primaries_swapped or setup.twist != "scrambled-communications",
@@ -404,6 +462,7 @@ def new_game(
     force_dispositions: tuple[str | None, str | None],
     primaries: tuple[str | None, str | None] = (None, None),
     deployment: str | None = None,
+    layout: str | None = None,
     twist_request: str | None = "none",
     mirrored_choice: str | None = None,
     swap_primaries: bool = True,
@@ -412,7 +471,8 @@ def new_game(
 ) -> Scenario:
     """``scenario`` set up as a new Chapter Approved 2026-27 game: :func:`generate_mission`
     with these choices, then :func:`apply_setup`; ``dropped_options``: option keys of other
-    rule systems to remove.
+    rule systems to remove. ``layout`` (A, B, C or ``"random"``) puts the game on a
+    recommended layout for the two Force Dispositions; None keeps the Deployment card's path.
 
     >>> from engine.model import Player
     >>> blank = Scenario("scrollhammer", (Player("red"), Player("blue")))
@@ -420,6 +480,9 @@ def new_game(
     >>> game = new_game(blank, seed=3, force_dispositions=dispositions)
     >>> game.ruleset, game.game["battle_round"]
     ('wh40k-ca2026', 1)
+    >>> on_table = new_game(blank, seed=3, force_dispositions=dispositions, layout="B")
+    >>> on_table.layout.id, on_table.game["setup"]["layout_drawn"]
+    ('take-and-hold-vs-purge-the-foe-b', False)
     """
     setup = generate_mission(
         scenario.player_ids(),
@@ -427,6 +490,7 @@ def new_game(
         seed,
         primaries=primaries,
         deployment=deployment,
+        layout=layout,
         twist_request=twist_request,
         mirrored_choice=mirrored_choice,
         swap_primaries=swap_primaries,
@@ -441,7 +505,8 @@ def apply_setup(
 ) -> Scenario:
     """``scenario`` set up for ``setup``: deployment card, player roles, the card's objective
     points with the rolled central point(s), terrain objectives and the ``game`` section's
-    mission keys (a new game: battle round 1, the first player's turn)."""
+    mission keys (a new game: battle round 1, the first player's turn). On a recommended
+    layout the layout's terrain, objectives and Deployment card replace the card's points."""
     if set(scenario.player_ids()) != set(setup.player_ids):
         raise RulesError("the set-up's players are not the scenario's players")
     players = tuple(
@@ -449,9 +514,15 @@ def apply_setup(
         for p in scenario.players
     )
     staged = replace(scenario, deployment=setup.deployment, players=(players[0], players[1]))
-    objectives = _card_objectives(staged, setup.central_roll)
-    staged = replace(staged, objectives=objectives)
-    if terrain_objectives_on:
+    if setup.layout is not None:
+        from engine.layouts import apply_layout
+
+        staged = apply_layout(staged, setup.layout)
+    else:
+        staged = replace(
+            staged, objectives=_card_objectives(staged, setup.central_roll), layout=None
+        )
+    if terrain_objectives_on and setup.layout is None:
         covering = terrain_objectives(staged)
         staged = replace(
             staged,
@@ -518,6 +589,8 @@ def setup_from_json(data: Mapping[str, Any]) -> MissionSetup:
         attacker_roll=roll(data["attacker_roll"]),
         attacker=data["attacker"],
         first_turn_roll=roll(data["first_turn_roll"]),
+        layout=data.get("layout"),
+        layout_drawn=bool(data.get("layout_drawn", False)),
     )
 
 
