@@ -176,23 +176,28 @@ def sides_of(scenario: Scenario) -> tuple[str, str]:
     """The (Attacker, Defender) player ids: by ``role``, else the first player attacks (as
     :func:`engine.deployments.resolve_deployment` binds card sides)."""
     first, second = scenario.player_ids()
-    roles = {p.role: p.id for p in scenario.players if p.role is not None}
-    if "attacker" in roles:
-        attacker = roles["attacker"]
-    elif "defender" in roles:
-        attacker = second if roles["defender"] == first else first
+    roles = [p.role for p in scenario.players if p.role is not None]
+    if len(roles) != len(set(roles)):
+        raise RulesError(f"both players are the {roles[0]}")
+    by_role = {p.role: p.id for p in scenario.players if p.role is not None}
+    if "attacker" in by_role:
+        attacker = by_role["attacker"]
+    elif "defender" in by_role:
+        attacker = second if by_role["defender"] == first else first
     else:
         attacker = first
-    defender = second if attacker == first else first
-    if roles.get("defender", defender) != defender:
-        raise RulesError("both players have the same role")
-    return attacker, defender
+    return attacker, second if attacker == first else first
 
 
 def apply_layout(scenario: Scenario, layout_id: str) -> Scenario:
     """``scenario`` on layout ``layout_id``: its terrain, objectives (home objectives owned by
     the players of their sides) and Deployment card replace the scenario's, and ``layout``
     records where the table came from. A deployment variant chosen for another card is dropped.
+
+    Every objective is a terrain objective. Where the layout links two areas into one central
+    objective, the objective's point is the midpoint of the two points the data gives (one per
+    area), which lies between the areas: control is judged on the linked terrain area, not on
+    the point.
     """
     chosen = layout(layout_id)
     attacker, defender = sides_of(scenario)

@@ -220,6 +220,29 @@ def part_heights(templates: Mapping[str, Mapping[str, Any]]) -> dict[str, float]
     return heights
 
 
+def category_differences(templates: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Findings for Battlemaster parts whose category differs from their GW template's (the
+    part's own category is kept: it is what the layout's author drew)."""
+    gw_of = dict(PART_TEMPLATES)
+    found: list[str] = []
+    seen: set[str] = set()
+    for template_id, template in sorted(templates.items()):
+        part = part_of(template_id)
+        if part is None or part not in gw_of or part in seen:
+            continue
+        seen.add(part)
+        ours, theirs = (
+            template.get("terrain_category"),
+            templates[gw_of[part]].get("terrain_category"),
+        )
+        if ours != theirs:
+            found.append(
+                f"{part}: the data labels it {ours}, its GW template {gw_of[part]} {theirs}; "
+                f"the part keeps {ours} and takes the template's height"
+            )
+    return found
+
+
 # ---------------------------------------------------------------------------------------------
 # Resolving one layout
 
@@ -739,6 +762,7 @@ def convert_layouts(bundle: Mapping[str, Any]) -> Conversion:
         f"default_height_inches ({', '.join(f'{p} {h:g}' for p, h in heights.items())})",
         f'upper floors: the data gives floor numbers; floor n is placed at z = {FLOOR_HEIGHT:g}n"',
     ]
+    findings.extend(category_differences(templates))
     files: dict[str, Any] = {}
     index: list[dict[str, Any]] = []
     homes = [0, 0, 0]
