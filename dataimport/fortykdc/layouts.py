@@ -182,8 +182,8 @@ def _placement(entry: Mapping[str, Any]) -> Placement:
 
 def to_ours(v: Vec) -> Vec:
     """A y-down board point in Warplan's frame (y north), 4 decimals as the resolver rounds."""
-    x, y = round(v[0], 4), round(v[1], 4)
-    return round(x, 4) + 0.0, round(BOARD_DEPTH - y, 4) + 0.0
+    # ``+ 0.0`` turns -0.0 into 0.0; the second rounding drops the float noise of 44 - y.
+    return round(v[0], 4) + 0.0, round(BOARD_DEPTH - round(v[1], 4), 4) + 0.0
 
 
 def _rounded(points: Iterable[Vec]) -> list[list[float]]:
