@@ -253,7 +253,7 @@ REFUSALS: list[tuple[str, Any, str]] = [
         "unknown top-level key",
         lambda d: d.update(notes="x"),
         "notes: unknown key (allowed: format, version, title, ruleset, options, battlefield, "
-        "deployment, players, units, terrain, objectives, markers, game, extra)",
+        "deployment, players, units, reserves, terrain, objectives, markers, game, extra)",
     ),
     (
         "missing required key",
