@@ -104,15 +104,21 @@ def _characteristic(profiles: list[dict[str, Any]], key: str) -> list[int]:
 
 def _points(raw: Any) -> list[dict[str, int]]:
     """The cost of the first unit of this datasheet at each model count."""
-    tiers = []
+    tiers: list[dict[str, int]] = []
     for tier in raw if isinstance(raw, list) else ():
         if not isinstance(tier, dict) or (tier.get("unit_count_min") or 1) != 1:
             continue
-        entry = {"models": tier.get("models"), "cost": tier.get("cost")}
-        if tier.get("models_max") is not None:
-            entry["models_max"] = tier["models_max"]
-        if all(isinstance(v, int) for v in entry.values()):
-            tiers.append(entry)
+        keys = (
+            ("models", "cost", "models_max")
+            if tier.get("models_max") is not None
+            else (
+                "models",
+                "cost",
+            )
+        )
+        values = {key: tier.get(key) for key in keys}
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+            tiers.append({key: int(v) for key, v in values.items() if isinstance(v, int)})
     return tiers
 
 
