@@ -44,6 +44,7 @@ import base64
 import binascii
 import gzip
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -60,6 +61,8 @@ ArmyFormat = Literal[
 MAX_LIST_BYTES = 4 * 1024 * 1024
 """An army list is a few kilobytes; anything past this is not one."""
 SUGGESTIONS = 5
+MAX_MODELS = 1000
+"""More models than any unit has: a count past it is a broken list, not a big unit."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,12 @@ class _Listed:
     name: str
     models: int
     points: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.models <= MAX_MODELS:
+            raise ArmyListError(
+                self.line, f"{self.name}: {self.models} models is not a unit's model count"
+            )
 
 
 @dataclass(frozen=True)
@@ -390,7 +399,7 @@ def _cost(node: Mapping[str, Any]) -> int | None:
         if isinstance(cost, Mapping) and cost.get("name") == "pts":
             value = cost.get("value")
             if isinstance(value, int | float) and not isinstance(value, bool):
-                return int(value)
+                return int(value) if math.isfinite(value) else None
     return None
 
 
@@ -404,7 +413,8 @@ def _json_line(text: str, name: str, start: int) -> tuple[int, int]:
     return text.count("\n", 0, found.start()) + 1, found.end()
 
 
-def _parse_roster(data: Any, text: str) -> _Parsed:
+def _roster(data: Any) -> tuple[Mapping[str, Any], list[Any], ArmyFormat]:
+    """The roster of a decoded export, its forces, and whose export it is."""
     roster = data.get("roster") if isinstance(data, Mapping) else None
     forces = roster.get("forces") if isinstance(roster, Mapping) else None
     if not isinstance(roster, Mapping) or not isinstance(forces, list):
@@ -413,6 +423,12 @@ def _parse_roster(data: Any, text: str) -> _Parsed:
     newrecruit = roster.get("xmlns") == _NEWRECRUIT_XMLNS or (
         isinstance(generated, str) and generated.casefold().startswith("https://newrecruit")
     )
+    return roster, forces, "newrecruit-json" if newrecruit else "listforge-json"
+
+
+def _parse_roster(data: Any, text: str) -> _Parsed:
+    roster, forces, kind = _roster(data)
+    newrecruit = kind == "newrecruit-json"
     units: list[_Listed] = []
     faction_name: str | None = None
     offset = 0
@@ -424,7 +440,8 @@ def _parse_roster(data: Any, text: str) -> _Parsed:
             faction_name = catalogue.split(" - ")[-1].strip()
         for selection in _selections(force):
             for node in _walk(selection):
-                for category in node.get("categories", ()) or ():
+                categories = node.get("categories")
+                for category in categories if isinstance(categories, list) else ():
                     found = (
                         _FACTION_CATEGORY.match(str(category.get("name", "")))
                         if isinstance(category, Mapping)
@@ -444,12 +461,7 @@ def _parse_roster(data: Any, text: str) -> _Parsed:
                 _Listed(line, name.strip(), models or _number(selection), _cost(selection))
             )
     title = data.get("name") if isinstance(data.get("name"), str) else roster.get("name", "")
-    return _Parsed(
-        "newrecruit-json" if newrecruit else "listforge-json",
-        faction_name,
-        tuple(units),
-        str(title or ""),
-    )
+    return _Parsed(kind, faction_name, tuple(units), str(title or ""))
 
 
 def _decode_json(text: str) -> Any:
@@ -495,10 +507,10 @@ def detect_format(text: str) -> ArmyFormat:
         raise ArmyListError(1, "the army list is empty")
     number, line = first
     if line.startswith(("{", "[")):
-        parsed = _parse_roster(_decode_json(text), text)
-        return parsed.format
-    if _share_payload(text) is not None:
-        return "listforge-json"
+        return _roster(_decode_json(text))[2]
+    payload = _share_payload(text)
+    if payload is not None:
+        return _roster(_decode_json(payload))[2]
     has_bullets = any(_BULLET.match(raw) for raw in _lines(text))
     if _NR_FIRST.match(line) and (
         any(_NR_ROSTER.match(raw.strip()) for raw in _lines(text))
@@ -524,7 +536,10 @@ def _parse(text: str) -> _Parsed:
     if kind in ("listforge-json", "newrecruit-json"):
         payload = _share_payload(text) if not text.lstrip().startswith(("{", "[")) else None
         source = payload if payload is not None else text
-        return _parse_roster(_decode_json(source), source)
+        try:
+            return _parse_roster(_decode_json(source), source)
+        except RecursionError:
+            raise ArmyListError(1, "selections nested too deeply") from None
     lines = _lines(text)
     if kind == "newrecruit-text":
         return _parse_newrecruit_text(lines)

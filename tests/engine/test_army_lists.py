@@ -10,8 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.army_lists import (
+    MAX_MODELS,
     ArmyList,
     detect_format,
     load_army_list,
@@ -318,3 +321,70 @@ def test_import_army_reports_a_broken_list_by_line(tmp_path: Path) -> None:
     assert status == EXIT_BAD_INPUT
     assert out == ""
     assert err.startswith("error: line 3: not valid JSON")
+
+
+# -------------------------------------------------------------------- robustness (a law)
+
+EXPORTS = sorted(p.read_text(encoding="utf-8") for p in LISTS.iterdir())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(EXPORTS),
+    st.integers(min_value=0),
+    st.integers(min_value=0, max_value=300),
+    st.text(max_size=12),
+)
+def test_a_damaged_list_reads_or_is_refused_by_line(
+    text: str, where: int, cut: int, inserted: str
+) -> None:
+    """Any edit of a real export either reads or raises ArmyListError: no other exception."""
+    where %= len(text) + 1
+    damaged = text[:where] + inserted + text[where + cut :]
+    refused_at: int | None = None
+    try:
+        army = parse_army_list(damaged)
+    except ArmyListError as error:
+        refused_at = error.line
+    if refused_at is not None:
+        assert 1 <= refused_at <= max(1, len(damaged.splitlines()) + 1)
+    else:
+        assert all(1 <= u.models <= MAX_MODELS for u in army.units)
+
+
+@pytest.mark.parametrize(
+    ("selection", "message"),
+    [
+        ({"type": "unit", "name": 5}, "a unit selection without a name"),
+        ({"type": "unit", "name": "Boyz", "number": 10**9}, "is not a unit's model count"),
+    ],
+)
+def test_odd_roster_values_are_refused(selection: dict[str, object], message: str) -> None:
+    text = json.dumps({"roster": {"forces": [{"selections": [selection]}]}})
+    with pytest.raises(ArmyListError, match=message):
+        parse_army_list(text)
+
+
+def test_odd_roster_values_that_do_not_matter_are_ignored() -> None:
+    text = json.dumps(
+        {
+            "roster": {
+                "forces": [
+                    {
+                        "catalogueName": 5,
+                        "selections": [
+                            {
+                                "type": "unit",
+                                "name": "Boyz",
+                                "categories": 7,
+                                "costs": [{"name": "pts", "value": float("inf")}],
+                                "selections": [{"type": "model", "number": 10}],
+                            }
+                        ],
+                    }
+                ]
+            }
+        }
+    )
+    [boyz] = parse_army_list(text).units
+    assert (boyz.models, boyz.points) == (10, None)
