@@ -39,7 +39,8 @@ class BaseEntry:
     note: str = ""
 
 
-def _base(entry: Any) -> Base:
+def base_from_json(entry: Any) -> Base:
+    """The base of a base JSON object (``{"shape": "circle", "diameter": 32}``...)."""
     shape = entry["shape"]
     if shape == "circle":
         return CircleBase(entry["diameter"])
@@ -59,7 +60,7 @@ def standard_bases() -> tuple[BaseEntry, ...]:
         BaseEntry(
             id=item["id"],
             label=item["label"],
-            base=_base(item["base"]),
+            base=base_from_json(item["base"]),
             group=item["group"],
             note=item.get("note", ""),
         )

@@ -1,5 +1,5 @@
 """``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench,
-list the recommended layouts and write a new game on one.
+list the recommended layouts, write a new game on one, read army lists.
 
 Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
 ``path: problem`` line per problem on standard error), 1 for a bad command line.
@@ -138,6 +138,27 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_import_army(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.army_lists import load_army_list
+
+    army = load_army_list(Path(args.file))
+    if args.json:
+        json.dump(army.to_json(), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return EXIT_OK
+    print(f"{args.file}: {army.format}, {len(army.units)} units for {args.player}", file=out)
+    for entry in army.units:
+        note = f" ({entry.problem})" if entry.problem else ""
+        print(f"  line {entry.line}: {entry.models} x {entry.datasheet.name}{note}", file=out)
+    for unresolved in army.unresolved:
+        closest = ", ".join(unresolved.suggestions) or "none"
+        print(
+            f"  line {unresolved.line}: {unresolved.text}: unresolved (closest: {closest})",
+            file=out,
+        )
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine",
@@ -197,6 +218,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--json", action="store_true", help="with --scenario: print JSON")
     bench.set_defaults(handler=_cmd_bench)
+
+    import_army = commands.add_parser(
+        "import-army",
+        help="read an army list (GW app text, ListForge, NewRecruit) and resolve its datasheets",
+    )
+    import_army.add_argument("file", help="the exported list")
+    import_army.add_argument("--player", default="red", help="the player it is for (red)")
+    import_army.add_argument("--json", action="store_true", help="print the contract JSON")
+    import_army.set_defaults(handler=_cmd_import_army)
     return parser
 
 

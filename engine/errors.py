@@ -54,3 +54,11 @@ class GeometryError(WarplanError):
 
 class RulesError(WarplanError):
     """A rule cannot be applied as asked (an illegal move, a card played out of turn...)."""
+
+
+class ArmyListError(WarplanError):
+    """An army list that cannot be read: the message names the line (``line 12: ...``)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}")

@@ -775,6 +775,7 @@ UNIT = Entity(
             "at least one",
         ),
         EXTRA,
+        Field("datasheet", Text(non_empty=True), "the datasheet it was made from", default=None),
     ),
     Unit,
 )
@@ -1065,7 +1066,7 @@ class GameKind(Kind):
         from engine.game_state import GameIds, validate_game
 
         got = reader.read
-        units = _valid(got.get("units"))
+        units = _valid(got.get("units")) + _valid(got.get("reserves"))
         players = got.get("players")
         ruleset = got.get("ruleset")
         ids = GameIds(
@@ -1120,6 +1121,12 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
             Field("deployment", DeploymentKind(), "the deployment", default=None),
             Field("players", PlayersKind(), "exactly two"),
             Field("units", ListOf(Nested(UNIT)), "both armies", default=()),
+            Field(
+                "reserves",
+                ListOf(Nested(UNIT)),
+                "units of the armies off the battlefield; no rule sees them",
+                default=(),
+            ),
             Field("terrain", ListOf(Nested(TERRAIN)), "terrain pieces", default=()),
             Field("objectives", ListOf(Nested(OBJECTIVE)), "objective markers", default=()),
             Field("markers", ListOf(Nested(MARKER)), "operation markers, tokens", default=()),

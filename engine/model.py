@@ -173,6 +173,8 @@ class Unit:
     scoring: bool | None = None
     denial: bool | None = None
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
+    datasheet: str | None = None
+    """The id of the datasheet (``engine.datasheets``) the unit was made from, if any."""
 
     def has_keyword(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords
@@ -395,6 +397,8 @@ class Scenario:
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
     version: int = field(default=FORMAT_VERSION)
     layout: LayoutProvenance | None = None
+    reserves: tuple[Unit, ...] = ()
+    """Units of the armies kept off the battlefield (the reserves tray): no rule sees them."""
 
     # Lookups, computed once per value (the dataclass is frozen, so they never go stale).
 

@@ -163,8 +163,10 @@ def known_ids(scenario: Scenario) -> dict[Kind, frozenset[str]]:
     """The ids of each kind of element in ``scenario``."""
     return {
         "players": frozenset(scenario.player_ids()),
-        "units": frozenset(u.id for u in scenario.units),
-        "models": frozenset(m.id for _, m in scenario.all_models()),
+        "units": frozenset(u.id for u in (*scenario.units, *scenario.reserves)),
+        "models": frozenset(
+            m.id for u in (*scenario.units, *scenario.reserves) for m in u.models
+        ),
         "objectives": frozenset(o.id for o in scenario.objectives),
         "terrain": frozenset(t.id for t in scenario.terrain),
         "markers": frozenset(k.id for k in scenario.markers),
