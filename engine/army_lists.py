@@ -48,7 +48,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -100,6 +100,31 @@ class ArmyList:
     unresolved: tuple[UnresolvedEntry, ...] = ()
     faction: str | None = None
     name: str = ""
+
+    def resolved_as(self, line: int, name: str) -> ArmyList:
+        """This list with the unresolved entry of ``line`` taken as the datasheet ``name``
+        (one of its suggestions, say), its model count checked against that datasheet.
+
+        >>> army = parse_army_list(
+        ...     "Red Fist (85 Points)\\n\\nSpace Marines\\nGladius Task Force\\n"
+        ...     "Strike Force (2,000 Points)\\n\\nBATTLELINE\\n\\nIntercesor Squad (85 Points)\\n"
+        ...     "  \u2022 5x Intercessor\\n    \u25e6 5x Bolt rifle\\n")
+        >>> [(u.line, u.text, u.models) for u in army.unresolved]
+        [(9, 'Intercesor Squad', 5)]
+        >>> fixed = army.resolved_as(9, army.unresolved[0].suggestions[0])
+        >>> [(u.datasheet.id, u.models, u.problem) for u in fixed.units], fixed.unresolved
+        ([('intercessor-squad', 5, '')], ())
+        """
+        entry = next((u for u in self.unresolved if u.line == line), None)
+        if entry is None:
+            raise ArmyListError(line, "no unresolved entry on this line")
+        chosen = _resolve_one(_Listed(line, name, entry.models), _faction_family(self.faction))
+        if not isinstance(chosen, ArmyEntry):
+            raise ArmyListError(line, f"no datasheet is named {name!r}")
+        chosen = replace(chosen, text=entry.text)
+        units = tuple(sorted((*self.units, chosen), key=lambda u: u.line))
+        unresolved = tuple(u for u in self.unresolved if u.line != line)
+        return replace(self, units=units, unresolved=unresolved)
 
     def to_json(self) -> dict[str, Any]:
         """The ``import-army --json`` contract."""

@@ -73,6 +73,19 @@ def _by_id() -> dict[str, BaseEntry]:
     return {entry.id: entry for entry in standard_bases()}
 
 
+def base_label(base: Base) -> str:
+    """A base in words, as the app lists it.
+
+    >>> base_label(OvalBase(90, 52.5)), base_label(CircleBase(32))
+    ('oval 90 x 52.5 mm', 'round 32 mm')
+    """
+    if isinstance(base, CircleBase):
+        return f"round {base.diameter:g} mm"
+    if isinstance(base, OvalBase):
+        return f"oval {base.length:g} x {base.width:g} mm"
+    return f"hull/rect {base.length:g} x {base.width:g} mm"
+
+
 def base_by_id(base_id: str) -> BaseEntry:
     """The catalogue entry ``base_id``; an unknown id raises :class:`UnknownReferenceError`."""
     entry = _by_id().get(base_id)

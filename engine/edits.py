@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -226,7 +227,8 @@ def add_unit(
     height: float = 1.5,
 ) -> tuple[Scenario, str]:
     """``scenario`` with a new unit of ``model_count`` models in coherency about ``centre``."""
-    slug = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-") or "unit"
+    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    slug = "".join(c if c.isalnum() else "-" for c in plain).strip("-") or "unit"
     unit_id = unique_id(scenario, f"{player}-{slug}")
     taken = {unit_id}
     models = []

@@ -36,7 +36,8 @@ class Change:
     objectives: frozenset[str] = frozenset()
     markers: frozenset[str] = frozenset()
     structure: bool = False
-    """Players, battlefield, deployment, options, ruleset, game or the set of ids changed."""
+    """Players, battlefield, deployment, options, ruleset, game, the reserves tray, the layout's
+    provenance or the set of ids changed."""
     previewing: bool = False
     """True while a drag is in progress (the change is not an undo step yet)."""
     removed: frozenset[str] = field(default_factory=frozenset)
@@ -79,6 +80,8 @@ def diff_scenarios(old: Scenario, new: Scenario) -> Change:
         or old.deployment != new.deployment
         or old.options is not new.options
         or old.game is not new.game
+        or old.reserves is not new.reserves
+        or old.layout != new.layout
         or (old.ruleset, old.title) != (new.ruleset, new.title)
     )
     return Change(

@@ -39,12 +39,15 @@ from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
+from gui.docks.reserves import ReservesPanel
 from gui.docks.ruling import RulingPanel, ruling_for
 from gui.document import Change, ScenarioDocument
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import AutosaveStore, FileController, error_text
 from gui.live import AnalysisResult, LiveRules
 from gui.overlays.controller import OVERLAY_NAMES, OverlayController
+from gui.panels.about import AboutDialog
+from gui.panels.army_import import ArmyImportDialog
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
 from gui.rulesets import RULESET_UIS, ruleset_ui
@@ -57,6 +60,7 @@ SNAP_STEP = 0.5
 
 RunDialog = Callable[[QDialog], bool]
 Confirm = Callable[[QWidget, str, str], bool]
+Inform = Callable[[QWidget, str, str], None]
 
 
 def run_dialog(dialog: QDialog) -> bool:
@@ -68,6 +72,10 @@ def ask_yes_no(parent: QWidget, title: str, text: str) -> bool:
         parent, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
     )
     return answer == QMessageBox.StandardButton.Yes
+
+
+def tell(parent: QWidget, title: str, text: str) -> None:
+    QMessageBox.information(parent, title, text)
 
 
 def blank_scenario(title: str = "New battlefield") -> Scenario:
@@ -121,6 +129,7 @@ class MainWindow(QMainWindow):
         self.new_game_pages: list[NewGamePageSpec] = []
         self.run_dialog: RunDialog = run_dialog
         self.confirm: Confirm = ask_yes_no
+        self.inform: Inform = tell
         self.overlay_actions: dict[str, QAction] = {}
 
         self.palette_panel = PalettePanel(self.document, self.placement_point)
@@ -128,6 +137,8 @@ class MainWindow(QMainWindow):
         self.ruling = RulingPanel()
         self.add_dock(self.palette_panel, "Palette", "PaletteDock", DockPlace.TOOLS, in_front=True)
         self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
+        self.reserves = ReservesPanel(self.document, self.placement_point)
+        self.add_dock(self.reserves, "Reserves", "ReservesDock", DockPlace.TOOLS)
         self.add_dock(self.ruling, "Ruling", "RulingDock", DockPlace.EXPLANATIONS, in_front=True)
 
         self._status_rules = QLabel("")
@@ -305,10 +316,19 @@ class MainWindow(QMainWindow):
             tip="Save the battlefield as PNG, SVG or PDF with the ruling",
         )
         self.action_demo = self._action("Open the &demo", self.files.open_demo)
+        self.action_import_army = self._action(
+            "&Import army list...",
+            self.import_army_dialog,
+            "Ctrl+I",
+            tip="Read a list from the GW app, ListForge or NewRecruit",
+            name="action-import-army",
+        )
         file_menu.addAction(self.action_new)
         file_menu.addAction(self.action_open)
         file_menu.addMenu(self.files.recent_menu)
         file_menu.addAction(self.action_demo)
+        file_menu.addSeparator()
+        file_menu.addAction(self.action_import_army)
         file_menu.addSeparator()
         file_menu.addAction(self.action_save)
         file_menu.addAction(self.action_save_as)
@@ -437,6 +457,7 @@ class MainWindow(QMainWindow):
                 "&How to use Warplan", self.show_help, QKeySequence.StandardKey.HelpContents
             )
         )
+        help_menu.addAction(self._action("&About Warplan", self.show_about, name="action-about"))
 
     def _connect(self) -> None:
         self.scene.selection_changed_ids.connect(self._on_selection)
@@ -463,6 +484,7 @@ class MainWindow(QMainWindow):
         self.scene.drag_started.connect(self._on_drag_started)
         self.scene.drag_finished.connect(self.view.end_static_cache)
         self.palette_panel.selection_requested.connect(self.scene.select_ids)
+        self.reserves.selection_requested.connect(self.scene.select_ids)
         self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
         )
@@ -471,6 +493,7 @@ class MainWindow(QMainWindow):
 
     def _on_selection(self, selection: Selection) -> None:
         self.inspector.set_selection(selection)
+        self.reserves.set_selection(selection)
         unit_ids = (
             selection.moved_unit_ids(self.document.scenario)
             if not selection.is_empty()
@@ -627,6 +650,32 @@ class MainWindow(QMainWindow):
         self.show_message(text)
         return True
 
+    def import_army_dialog(self) -> bool:
+        """File > Import army list...: the army placed as chosen, one undo step; what could not
+        be placed as asked is listed afterwards."""
+        dialog = ArmyImportDialog(self.document.scenario, self)
+        if not self.run_dialog(dialog):
+            return False
+        try:
+            placed = dialog.placement(self.document.scenario)
+        except WarplanError as error:
+            self.show_error("Cannot place this army", str(error))
+            return False
+        if placed is None:
+            return False
+        count = len(placed.deployed) + len(placed.reserves)
+        self.document.apply(placed.scenario, f"Import army list ({count} units)")
+        summary = (
+            f"{len(placed.deployed)} units set up in the deployment zone, "
+            f"{len(placed.reserves)} in reserves"
+        )
+        self.show_message(f"Army imported: {summary}")
+        if placed.messages:
+            self.inform(self, "Army imported", summary + ".\n\n" + "\n".join(placed.messages))
+        if placed.deployed:
+            self.scene.select_ids(set(placed.deployed))
+        return True
+
     def export_dialog(self) -> None:
         name, _ = QFileDialog.getSaveFileName(
             self, "Export battlefield", "battlefield.png", EXPORT_FILTER
@@ -739,6 +788,9 @@ class MainWindow(QMainWindow):
         self.live.wait_for_visibility(5_000)
         self.sight.controller.wait(5_000)
         event.accept()
+
+    def show_about(self) -> None:
+        self.run_dialog(AboutDialog(self))
 
     def show_help(self) -> None:
         QMessageBox.information(

@@ -115,12 +115,12 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as scratch:
                 bundle = read_bundle(fetch(Path(scratch)).tarball)
     except PackageError as error:
-        print(f"dataimport: {error}", file=sys.stderr)
+        sys.stderr.write(f"dataimport: {error}\n")
         return 1
     record = convert(bundle, args.out)
     write_json(args.out / "SOURCE.json", record)
     for relative in record["files"]:
-        print(f"wrote {args.out / relative}")
+        sys.stdout.write(f"wrote {args.out / relative}\n")
     return 0
 
 

@@ -20,20 +20,21 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from engine.bases import base_label
 from engine.edits import Selection, set_objective_owner, set_objective_role
 from engine.errors import WarplanError
+from engine.floors import floors_under, stand_models
 from engine.model import (
     Battlefield,
-    CircleBase,
     Marker,
     Model,
     Objective,
-    OvalBase,
     Scenario,
     TerrainPiece,
     Unit,
@@ -44,12 +45,7 @@ ROLES = ("home", "central", "expansion", "other")
 
 
 def describe_base(model: Model) -> str:
-    base = model.base
-    if isinstance(base, CircleBase):
-        return f"round {base.diameter:g} mm"
-    if isinstance(base, OvalBase):
-        return f"oval {base.length:g} x {base.width:g} mm"
-    return f"hull/rect {base.length:g} x {base.width:g} mm"
+    return base_label(model.base)
 
 
 class InspectorPanel(QWidget):
@@ -336,6 +332,38 @@ class InspectorPanel(QWidget):
         self._row(label, combo, refresh)
         return combo
 
+    def _level(self, model_ids: Callable[[Scenario], list[str]]) -> None:
+        """Two buttons: every model onto the upper floor its base is wholly over, or onto the
+        ground (the engine says which floors a base fits on)."""
+        host = QWidget()
+        # Stacked, not side by side: a wider Inspector would widen its dock column mid-click.
+        row = QVBoxLayout(host)
+        row.setContentsMargins(0, 0, 0, 0)
+        ground = QPushButton("On the ground")
+        upper = QPushButton("On the upper floor")
+        row.addWidget(ground)
+        row.addWidget(upper)
+
+        def stand(on_floor: bool) -> None:
+            ids = model_ids(self.document.scenario)
+            self._apply("level", lambda s, _v: stand_models(s, ids, on_floor=on_floor), on_floor)
+
+        ground.clicked.connect(lambda: stand(False))
+        upper.clicked.connect(lambda: stand(True))
+
+        def refresh(scenario: Scenario) -> None:
+            models = [scenario.model(m) for m in model_ids(scenario)]
+            fits = [floors_under(scenario, m) for m in models]
+            upper.setEnabled(bool(models) and all(fits))
+            upper.setToolTip(
+                f'Stand at z {fits[0][0].z:g}" on {fits[0][0].piece}'
+                if models and all(fits)
+                else "Only a base wholly over an upper floor can stand on it"
+            )
+            ground.setEnabled(any(m.z for m in models))
+
+        self._row("level", host, refresh)
+
     # ------------------------------------------------------------------ per kind
 
     def _build_model(self, scenario: Scenario, model_id: str) -> None:
@@ -369,6 +397,7 @@ class InspectorPanel(QWidget):
             suffix="°",
             step=15,
         )
+        self._level(lambda _s: [model_id])
         self._number(
             "height",
             lambda s: model_of(s).height,
@@ -413,6 +442,7 @@ class InspectorPanel(QWidget):
         self._integer(
             "OC", lambda s: unit_of(s).oc, lambda s, v: put(s, oc=v), minimum=0, maximum=50
         )
+        self._level(lambda s: [m.id for m in unit_of(s).models])
         self._flag(
             "battle-shocked",
             lambda s: unit_of(s).status.battle_shocked,

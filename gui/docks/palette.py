@@ -1,26 +1,33 @@
-"""The Palette dock: add a unit (placed in coherency), terrain from presets or drawn as a
-polygon, objectives and operation markers. New things appear at the centre of the view.
+"""The Palette dock: add a unit (from a datasheet found by name, or described by hand; placed in
+coherency), terrain from presets or drawn as a polygon, objectives and operation markers. New
+things appear at the centre of the view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.bases import standard_bases
+from engine.datasheets import Datasheet, datasheet, factions, search, unit_from_datasheet
 from engine.edits import (
     TERRAIN_PRESETS,
     add_drawn_terrain,
@@ -43,6 +50,15 @@ PRESET_LABELS = {
 }
 
 
+@cache
+def faction_names() -> dict[str, str]:
+    return {faction.id: faction.name for faction in factions()}
+
+
+def faction_name(faction_id: str) -> str:
+    return faction_names().get(faction_id, faction_id)
+
+
 class PalettePanel(QWidget):
     """Buttons and a small form that add things to the document (each one undo step)."""
 
@@ -55,8 +71,10 @@ class PalettePanel(QWidget):
         self.setObjectName("PalettePanel")
         self.document = document
         self._placement = placement
+        self.chosen_datasheet: Datasheet | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self._datasheet_box())
         layout.addWidget(self._unit_box())
         layout.addWidget(self._terrain_box())
         layout.addWidget(self._objective_box())
@@ -68,6 +86,101 @@ class PalettePanel(QWidget):
             )
             combo.setMinimumContentsLength(8)
         document.replaced.connect(lambda _s: self._refresh_players())
+
+    # ------------------------------------------------------------------ datasheets
+
+    def _datasheet_box(self) -> QGroupBox:
+        box = QGroupBox("Find a datasheet")
+        layout = QVBoxLayout(box)
+        row = QHBoxLayout()
+        self.datasheet_query = QLineEdit()
+        self.datasheet_query.setObjectName("datasheet-query")
+        self.datasheet_query.setPlaceholderText("Name, e.g. Intercessors or Kharn")
+        self.datasheet_query.setClearButtonEnabled(True)
+        self.datasheet_faction = QComboBox()
+        self.datasheet_faction.setObjectName("datasheet-faction")
+        self.datasheet_faction.addItem("Every faction", None)
+        for faction in sorted(factions(), key=lambda f: f.name):
+            self.datasheet_faction.addItem(faction.name, faction.id)
+        row.addWidget(self.datasheet_query, 3)
+        row.addWidget(self.datasheet_faction, 2)
+        layout.addLayout(row)
+        self.datasheet_results = QListWidget()
+        self.datasheet_results.setObjectName("datasheet-results")
+        self.datasheet_results.setMaximumHeight(120)
+        # A list's default size hint is wide; the battlefield needs the room.
+        self.datasheet_results.setSizePolicy(
+            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        )
+        layout.addWidget(self.datasheet_results)
+        self.datasheet_summary = QLabel("")
+        self.datasheet_summary.setObjectName("datasheet-summary")
+        self.datasheet_summary.setWordWrap(True)
+        layout.addWidget(self.datasheet_summary)
+        self.datasheet_query.textChanged.connect(lambda _t: self.update_datasheet_results())
+        self.datasheet_faction.currentIndexChanged.connect(
+            lambda _i: self.update_datasheet_results()
+        )
+        self.datasheet_results.currentItemChanged.connect(
+            lambda item, _previous: self.choose_datasheet(
+                None if item is None else item.data(Qt.ItemDataRole.UserRole)
+            )
+        )
+        return box
+
+    def update_datasheet_results(self) -> None:
+        """Refill the result list for the query and faction (every keystroke)."""
+        query = self.datasheet_query.text().strip()
+        self.datasheet_results.clear()
+        if not query:
+            self.choose_datasheet(None)
+            return
+        for sheet in search(query, self.datasheet_faction.currentData(), limit=30):
+            item = QListWidgetItem(f"{sheet.name}  \u2014  {faction_name(sheet.faction)}")
+            item.setData(Qt.ItemDataRole.UserRole, sheet.id)
+            self.datasheet_results.addItem(item)
+        if self.datasheet_results.count():
+            self.datasheet_results.setCurrentRow(0)
+        else:
+            self.choose_datasheet(None)
+
+    def choose_datasheet(self, datasheet_id: str | None) -> None:
+        """Fill the unit form from a datasheet (``None``: back to a unit described by hand)."""
+        sheet = None if datasheet_id is None else datasheet(datasheet_id)
+        self.chosen_datasheet = sheet
+        for field in (self.unit_name, self.unit_keywords, self.unit_oc):
+            field.setEnabled(sheet is None)
+        if sheet is None:
+            self.unit_models.setRange(1, 30)
+            self.datasheet_summary.setText("")
+            self.add_unit_button.setText("Add unit")
+            return
+        self.unit_name.setText(sheet.name)
+        self.unit_keywords.setText(", ".join(sheet.all_keywords))
+        self.unit_oc.setValue(sheet.oc or 0)
+        self.unit_models.setRange(sheet.models_min, sheet.models_max)
+        self.unit_models.setValue(sheet.models_min)
+        if sheet.base is not None:
+            bases = [self.unit_base.itemData(i) for i in range(self.unit_base.count())]
+            index = bases.index(sheet.base) if sheet.base in bases else -1
+            if index < 0:
+                self.unit_base.addItem(f"{sheet.name}'s base", sheet.base)
+                index = self.unit_base.count() - 1
+            self.unit_base.setCurrentIndex(index)
+        self.unit_base.setEnabled(sheet.base is None)
+        facts = [
+            f"M {sheet.move:g}\"" if sheet.move is not None else "no M in the data",
+            f"OC {sheet.oc}" if sheet.oc is not None else "no OC in the data",
+            f"{sheet.models_min}-{sheet.models_max} models"
+            if sheet.models_min != sheet.models_max
+            else f"{sheet.models_min} model" + ("s" if sheet.models_min > 1 else ""),
+        ]
+        note = sheet.base_note or ("" if sheet.base is not None else "no base in the data")
+        if sheet.base is None:
+            note += ": choose one below"
+        summary = " \u2022 ".join(facts) + (f"<br><i>{note}</i>" if note else "")
+        self.datasheet_summary.setText(summary)
+        self.add_unit_button.setText(f"Add {sheet.name}")
 
     # ------------------------------------------------------------------ unit
 
@@ -116,6 +229,19 @@ class PalettePanel(QWidget):
     def add_unit(self) -> None:
         base = self.unit_base.currentData()
         if base is None:
+            return
+        sheet = self.chosen_datasheet
+        if sheet is not None:
+            scenario, unit_id = unit_from_datasheet(
+                self.document.scenario,
+                sheet.id,
+                player=str(self.unit_player.currentData()),
+                models=self.unit_models.value(),
+                centre=self._placement(),
+                base=None if sheet.base is not None else base,
+            )
+            self.document.apply(scenario, f"Add {sheet.name} {unit_id}")
+            self.selection_requested.emit({unit_id})
             return
         scenario, unit_id = add_unit(
             self.document.scenario,

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import WarplanError
+from engine.layouts import layout
 from engine.model import EMPTY, Scenario, freeze, thaw
 from gui.panels.compact import compact_combo
 from gui.panels.new_game import select_data
@@ -41,7 +42,7 @@ from gui.rulesets.wh40k_ca2026.cards_view import (
     scoring_html,
 )
 from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
-from gui.rulesets.wh40k_ca2026.new_game import describe_setup
+from gui.rulesets.wh40k_ca2026.new_game import BATTLEFIELDS, describe_setup, layout_source_html
 from gui.rulesets.wh40k_ca2026.secondary_panel import Confirm, ask_yes_no
 
 DEFAULT_VARIANT = "(default)"
@@ -103,6 +104,16 @@ class MissionPanel(QWidget):
         players_grid.setColumnStretch(1, 1)
         players_grid.setColumnStretch(2, 1)
         form.addRow(players_grid)
+        self.battlefield = compact_combo()
+        self.battlefield.setObjectName("battlefield")
+        self.battlefield.setToolTip(
+            "Custom: the Deployment card, terrain placed by hand. Recommended: layout A, B or C "
+            "for the two Force Dispositions, with its terrain and objectives."
+        )
+        self.battlefield.currentIndexChanged.connect(lambda _i: self._on_setup_field("layout"))
+        self.layout_source = QLabel()
+        self.layout_source.setObjectName("layout-source")
+        self.layout_source.setWordWrap(True)
         self.deployment = compact_combo()
         self.deployment.setObjectName("deployment")
         self.deployment.currentIndexChanged.connect(lambda _i: self._on_setup_field("deployment"))
@@ -117,6 +128,8 @@ class MissionPanel(QWidget):
         self.rolled.setObjectName("rolled-setup")
         self.rolled.setWordWrap(True)
         self.rolled.setTextFormat(Qt.TextFormat.RichText)
+        form.addRow("Battlefield", self.battlefield)
+        form.addRow(self.layout_source)
         form.addRow("Deployment card", self.deployment)
         form.addRow("Variant", self.variant_host)
         form.addRow("Twist", self.twist)
@@ -161,6 +174,8 @@ class MissionPanel(QWidget):
                 box.addItem(found.name, found.name)
         for deployment_id, name in deployment_deck():
             self.deployment.addItem(name, deployment_id)
+        for text, request in BATTLEFIELDS:
+            self.battlefield.addItem(text, request)
         self.twist.addItem("No Twist", "none")
         for twist_card in twists():
             self.twist.addItem(twist_card.name, twist_card.id)
@@ -200,8 +215,17 @@ class MissionPanel(QWidget):
         self.text.setVisible(False)
         game = scenario.game or EMPTY
         setup = self.setup()
-        for widget in (*self.dispositions, *self.primaries, self.deployment, self.twist):
+        for widget in (*self.dispositions, *self.primaries, self.battlefield, self.twist):
             widget.setEnabled(setup is not None)
+        on_layout = setup is not None and setup.layout is not None
+        self.deployment.setEnabled(setup is not None and not on_layout)
+        request = None
+        if on_layout:
+            request = "random" if setup.layout_drawn else layout(setup.layout).letter
+        select_data(self.battlefield, request)
+        self.layout_source.setText(layout_source_html(scenario))
+        self.layout_source.setToolTip(scenario.layout.revision if scenario.layout else "")
+        self.layout_source.setVisible(scenario.layout is not None)
         self.reroll_button.setEnabled(setup is not None)
         players = scenario.player_ids()
         entries = dict(game.get("players", EMPTY))
@@ -309,6 +333,8 @@ class MissionPanel(QWidget):
             value = tuple(box.currentData() for box in self.primaries)
         elif field == "deployment":
             value = self.deployment.currentData()
+        elif field == "layout":
+            value = self.battlefield.currentData()
         else:
             value = self.twist.currentData()
         self.change_setup(**{field: value})

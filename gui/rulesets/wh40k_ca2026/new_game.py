@@ -3,6 +3,7 @@ choice selectable, seeded."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -18,6 +19,13 @@ from gui.rulesets.wh40k_ca2026.context import RULESET
 TITLE = "Chapter Approved 2026-27 Mission Deck"
 FROM_DISPOSITIONS = "From the Force Dispositions"
 DRAW_CARD = "Draw a card (seeded)"
+BATTLEFIELDS = [
+    ("Custom (Deployment card)", None),
+    ("Recommended layout, random (seeded)", "random"),
+    ("Recommended layout A", "A"),
+    ("Recommended layout B", "B"),
+    ("Recommended layout C", "C"),
+]
 
 
 def combo(items: list[tuple[str, Any]]) -> QComboBox:
@@ -48,6 +56,13 @@ class Wh40kNewGamePage(QWidget):
             self.primaries.append(primary)
             form.addRow(f"{name}'s Force Disposition", fd)
             form.addRow(f"{name}'s Primary Mission", primary)
+        self.battlefield = combo(BATTLEFIELDS)
+        self.battlefield.setObjectName("ca-battlefield")
+        self.battlefield.setToolTip(
+            "Custom: draw a Deployment card and place terrain yourself. Recommended: one of the "
+            "three layouts (A, B or C) for this pair of Force Dispositions, with its terrain, "
+            "objectives and Deployment card."
+        )
         self.deployment = combo([(DRAW_CARD, None), *((n, i) for i, n in deployment_deck())])
         self.twist = combo(
             [("No Twist", "none"), ("Random Twist (seeded)", "random")]
@@ -60,6 +75,7 @@ class Wh40kNewGamePage(QWidget):
         self.winner_chooses = combo(
             [("Roll-off winner is the Attacker", "attacker"), ("... the Defender", "defender")]
         )
+        form.addRow("Battlefield", self.battlefield)
         form.addRow("Deployment card", self.deployment)
         form.addRow("Twist", self.twist)
         form.addRow("Mirrored World Primary", self.mirrored)
@@ -68,6 +84,11 @@ class Wh40kNewGamePage(QWidget):
         for box in self.findChildren(QComboBox):
             box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.swap.toggled.connect(lambda _on: self.changed.emit())
+        self.battlefield.currentIndexChanged.connect(self._on_battlefield)
+
+    def _on_battlefield(self, _index: int) -> None:
+        # A recommended layout brings its own Deployment card.
+        self.deployment.setEnabled(self.battlefield.currentData() is None)
 
     def build(self, base: Scenario, seed: int) -> Scenario:
         return new_game(
@@ -79,6 +100,7 @@ class Wh40kNewGamePage(QWidget):
             ),
             primaries=(self.primaries[0].currentData(), self.primaries[1].currentData()),
             deployment=self.deployment.currentData(),
+            layout=self.battlefield.currentData(),
             twist_request=self.twist.currentData(),
             mirrored_choice=self.mirrored.currentData(),
             swap_primaries=self.swap.isChecked(),
@@ -92,6 +114,14 @@ class Wh40kNewGamePage(QWidget):
         return describe_setup(scenario)
 
 
+def layout_source_html(scenario: Scenario) -> str:
+    """Where the table's layout comes from: its name, source and revision (HTML; "" without)."""
+    found = scenario.layout
+    if found is None:
+        return ""
+    return f"<b>{escape(found.name)}</b> <small>({escape(found.source)})</small>"
+
+
 def describe_setup(scenario: Scenario) -> str:
     """One paragraph saying what a Chapter Approved set-up gives (HTML)."""
     game = scenario.game or {}
@@ -101,11 +131,19 @@ def describe_setup(scenario: Scenario) -> str:
     primaries = setup.get("primaries", {})
     attacker = names.get(str(setup.get("attacker")), setup.get("attacker"))
     centrals = "two central objectives" if setup.get("central_roll") == 6 else "one central"
+    objectives = f"objective D6 {setup.get('central_roll')}: {centrals}"
+    drawn = " (drawn)" if setup.get("deployment_drawn") else ""
+    board = f"<b>{setup.get('deployment')}</b>{drawn}"
+    if setup.get("layout"):
+        picked = " (picked at random)" if setup.get("layout_drawn") else ""
+        name = scenario.layout.name if scenario.layout is not None else setup["layout"]
+        board = f"layout <b>{escape(str(name))}</b>{picked} on <b>{setup.get('deployment')}</b>"
+        objectives = "objectives: the layout's own"
     parts = [
-        f"<b>{setup.get('deployment')}</b>" + (" (drawn)" if setup.get("deployment_drawn") else ""),
+        board,
         "Primary: " + "; ".join(f"{names.get(p, p)} <b>{m}</b>" for p, m in primaries.items()),
         f"Twist: {game.get('twist') or 'none'}",
-        f"objective D6 {setup.get('central_roll')}: {centrals}",
+        objectives,
         f"Attacker: {attacker}",
         f"first turn: {first}",
     ]
