@@ -247,3 +247,6 @@ def run_benchmarks(out: TextIO, *, quick: bool = False, naive_visibility: bool =
         file=out,
     )
     bench_visibility(out, ruins, "ruins", quick, naive_visibility)
+    from benchmarks.bench_data import bench_data
+
+    bench_data(out, quick)
