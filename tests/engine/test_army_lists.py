@@ -388,3 +388,33 @@ def test_odd_roster_values_that_do_not_matter_are_ignored() -> None:
     )
     [boyz] = parse_army_list(text).units
     assert (boyz.models, boyz.points) == (10, None)
+
+
+def test_names_resolve_without_their_article_or_a_trailing_note() -> None:
+    roster = {
+        "roster": {
+            "forces": [
+                {
+                    "catalogueName": "Xenos - Necrons",
+                    "selections": [
+                        {
+                            "type": "unit",
+                            "name": "Silent King",
+                            "number": 1,
+                            "selections": [
+                                {"type": "model", "name": "Szarekh", "number": 1},
+                                {"type": "model", "name": "Menhir", "number": 2},
+                            ],
+                        },
+                        {"type": "model", "name": "Overlord (Warlord)", "number": 1},
+                    ],
+                }
+            ]
+        }
+    }
+    army = parse_army_list(json.dumps(roster, indent=1))
+    assert [(u.datasheet.id, u.models) for u in army.units] == [
+        ("the-silent-king", 3),
+        ("overlord", 1),
+    ]
+    assert army.faction == "necrons"  # from the catalogue name, the roster having no categories
