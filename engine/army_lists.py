@@ -611,7 +611,9 @@ def _resolve_one(listed: _Listed, family: tuple[str, ...]) -> ArmyEntry | Unreso
 
 
 def parse_army_list(text: str) -> ArmyList:
-    """The army list ``text`` holds (any of the formats), resolved to datasheets."""
+    """The army list ``text`` holds (any of the formats), resolved to datasheets (a pasted
+    byte-order mark and Windows line ends are fine)."""
+    text = text.removeprefix("\ufeff")
     parsed = _parse(text)
     faction = _faction_id(parsed.faction_name)
     family = _faction_family(faction)

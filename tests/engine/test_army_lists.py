@@ -128,6 +128,15 @@ def test_a_pasted_list_reads_as_its_file() -> None:
         assert parse_army_list(name.read_text(encoding="utf-8")) == load_army_list(name)
 
 
+def test_windows_line_ends_and_a_byte_order_mark_change_nothing(tmp_path: Path) -> None:
+    for name in sorted(LISTS.iterdir()):
+        pasted = "\ufeff" + name.read_text(encoding="utf-8").replace("\n", "\r\n")
+        assert parse_army_list(pasted) == load_army_list(name)
+        saved = tmp_path / name.name
+        saved.write_bytes(pasted.encode("utf-8"))
+        assert load_army_list(saved) == load_army_list(name)
+
+
 def test_a_listforge_share_string_reads_as_its_json() -> None:
     payload = base64.b64encode(gzip.compress(read("listforge_necrons.json").encode())).decode()
     for shared in (payload, f"https://listforge.app/#/listforge/{payload}"):
