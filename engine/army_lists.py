@@ -52,7 +52,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.datasheets import Datasheet, closest, factions, named, normalize_name
+from engine.datasheets import (
+    Datasheet,
+    closest,
+    faction_family,
+    factions,
+    named,
+    normalize_name,
+)
 from engine.errors import ArmyListError
 
 ArmyFormat = Literal[
@@ -566,14 +573,6 @@ def _faction_id(name: str | None) -> str | None:
     return None
 
 
-def _faction_family(faction_id: str | None) -> tuple[str, ...]:
-    """The faction and its parent (a chapter's lists use the Space Marine datasheets)."""
-    if faction_id is None:
-        return ()
-    parent = next((f.parent for f in factions() if f.id == faction_id), None)
-    return (faction_id,) if parent is None else (faction_id, parent)
-
-
 def _name_forms(name: str) -> tuple[str, ...]:
     """The name and the forms lists write it in: without a trailing ``(...)``, and each of
     those without a leading "The" or with one.
@@ -616,7 +615,7 @@ def parse_army_list(text: str) -> ArmyList:
     text = text.removeprefix("\ufeff")
     parsed = _parse(text)
     faction = _faction_id(parsed.faction_name)
-    family = _faction_family(faction)
+    family = faction_family(faction)
     resolved: list[ArmyEntry] = []
     unresolved: list[UnresolvedEntry] = []
     for listed in parsed.units:
