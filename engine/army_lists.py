@@ -52,7 +52,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.datasheets import Datasheet, closest, factions, named, normalize_name
+from engine.datasheets import (
+    Datasheet,
+    closest,
+    faction_family,
+    factions,
+    named,
+    normalize_name,
+)
 from engine.errors import ArmyListError
 
 ArmyFormat = Literal[
@@ -456,13 +463,16 @@ def _parse_roster(data: Any, text: str) -> _Parsed:
     newrecruit = kind == "newrecruit-json"
     units: list[_Listed] = []
     faction_name: str | None = None
+    catalogue_faction: str | None = None
     offset = 0
     for force in forces:
         if not isinstance(force, Mapping):
             continue
         catalogue = force.get("catalogueName")
-        if faction_name is None and newrecruit and isinstance(catalogue, str):
-            faction_name = catalogue.split(" - ")[-1].strip()
+        if catalogue_faction is None and isinstance(catalogue, str):
+            catalogue_faction = catalogue.split(" - ")[-1].strip()
+        if faction_name is None and newrecruit:
+            faction_name = catalogue_faction
         for selection in _selections(force):
             for node in _walk(selection):
                 categories = node.get("categories")
@@ -486,7 +496,8 @@ def _parse_roster(data: Any, text: str) -> _Parsed:
                 _Listed(line, name.strip(), models or _number(selection), _cost(selection))
             )
     title = data.get("name") if isinstance(data.get("name"), str) else roster.get("name", "")
-    return _Parsed(kind, faction_name, tuple(units), str(title or ""))
+    # ListForge names the faction in its categories; its catalogue name is the fallback.
+    return _Parsed(kind, faction_name or catalogue_faction, tuple(units), str(title or ""))
 
 
 def _decode_json(text: str) -> Any:
@@ -587,28 +598,17 @@ def _faction_id(name: str | None) -> str | None:
     return None
 
 
-def _faction_family(faction_id: str | None) -> tuple[str, ...]:
-    """The faction and its parent (a chapter's lists use the Space Marine datasheets)."""
-    if faction_id is None:
-        return ()
-    parent = next((f.parent for f in factions() if f.id == faction_id), None)
-    return (faction_id,) if parent is None else (faction_id, parent)
-
-
 def _name_forms(name: str) -> tuple[str, ...]:
-    """The name and the forms lists write it in: without a trailing ``(...)``, without a
-    leading "The", or with one."""
-    forms = [name]
+    """The name and the forms lists write it in: without a trailing ``(...)``, and each of
+    those without a leading "The" or with one.
+
+    >>> _name_forms("The Silent King (Warlord)")
+    ('The Silent King (Warlord)', 'The Silent King', 'Silent King (Warlord)', 'Silent King')
+    """
     bare = re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
-    for form in (bare,):
-        if form and form not in forms:
-            forms.append(form)
-    for form in list(forms):
-        if form.casefold().startswith("the "):
-            forms.append(form[4:])
-        else:
-            forms.append(f"The {form}")
-    return tuple(forms)
+    stems = [name] if not bare or bare == name else [name, bare]
+    articled = [s[4:] if s.casefold().startswith("the ") else f"The {s}" for s in stems]
+    return tuple(dict.fromkeys(stems + articled))
 
 
 def _resolve_one(listed: _Listed, family: tuple[str, ...]) -> ArmyEntry | UnresolvedEntry:
@@ -635,10 +635,12 @@ def _resolve_one(listed: _Listed, family: tuple[str, ...]) -> ArmyEntry | Unreso
 
 
 def parse_army_list(text: str) -> ArmyList:
-    """The army list ``text`` holds (any of the formats), resolved to datasheets."""
+    """The army list ``text`` holds (any of the formats), resolved to datasheets (a pasted
+    byte-order mark and Windows line ends are fine)."""
+    text = text.removeprefix("\ufeff")
     parsed = _parse(text)
     faction = _faction_id(parsed.faction_name)
-    family = _faction_family(faction)
+    family = faction_family(faction)
     resolved: list[ArmyEntry] = []
     unresolved: list[UnresolvedEntry] = []
     for listed in parsed.units:

@@ -149,6 +149,18 @@ def datasheets() -> tuple[Datasheet, ...]:
     return _data()[1]
 
 
+def faction_family(faction_id: str | None) -> tuple[str, ...]:
+    """The faction and its parent: a chapter's armies use the Space Marine datasheets.
+
+    >>> faction_family("ultramarines"), faction_family("orks"), faction_family(None)
+    (('ultramarines', 'adeptus-astartes'), ('orks',), ())
+    """
+    if faction_id is None:
+        return ()
+    parent = next((f.parent for f in factions() if f.id == faction_id), None)
+    return (faction_id,) if parent is None else (faction_id, parent)
+
+
 @cache
 def _by_id() -> dict[str, Datasheet]:
     return {sheet.id: sheet for sheet in datasheets()}
@@ -199,7 +211,7 @@ def search(query: str, faction: str | None = None, limit: int = 50) -> tuple[Dat
     Ranked: the exact name, names starting with it, names each of whose query words starts a
     word, names containing it; then names most alike to it (for typos, trigram similarity of
     at least :data:`FUZZY_THRESHOLD`). Ties keep the dataset's order. An empty query lists the
-    datasheets in order.
+    datasheets in order. A chapter's ``faction`` includes its parent's datasheets.
 
     >>> [s.name for s in search("intercesor squad", limit=1)]
     ['Intercessor Squad']
@@ -207,7 +219,8 @@ def search(query: str, faction: str | None = None, limit: int = 50) -> tuple[Dat
     {'world-eaters'}
     """
     key = normalize_name(query)
-    entries = [e for e in _index() if faction is None or e.sheet.faction == faction]
+    family = faction_family(faction)
+    entries = [e for e in _index() if not family or e.sheet.faction in family]
     if not key:
         return tuple(e.sheet for e in entries[:limit])
     words = name_words(query)
@@ -232,7 +245,8 @@ def search(query: str, faction: str | None = None, limit: int = 50) -> tuple[Dat
 def closest(query: str, faction: str | None = None, limit: int = 5) -> tuple[Datasheet, ...]:
     """The ``limit`` datasheets most alike to ``query`` by name similarity alone (for
     suggestions where no name matches), within ``faction`` first, then anywhere."""
-    pool = [e for e in _index() if faction is None or e.sheet.faction == faction]
+    family = faction_family(faction)
+    pool = [e for e in _index() if not family or e.sheet.faction in family]
     grams = _trigrams(normalize_name(query))
     if not grams:
         return ()

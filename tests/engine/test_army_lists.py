@@ -128,6 +128,15 @@ def test_a_pasted_list_reads_as_its_file() -> None:
         assert parse_army_list(name.read_text(encoding="utf-8")) == load_army_list(name)
 
 
+def test_windows_line_ends_and_a_byte_order_mark_change_nothing(tmp_path: Path) -> None:
+    for name in sorted(LISTS.iterdir()):
+        pasted = "\ufeff" + name.read_text(encoding="utf-8").replace("\n", "\r\n")
+        assert parse_army_list(pasted) == load_army_list(name)
+        saved = tmp_path / name.name
+        saved.write_bytes(pasted.encode("utf-8"))
+        assert load_army_list(saved) == load_army_list(name)
+
+
 def test_a_listforge_share_string_reads_as_its_json() -> None:
     payload = base64.b64encode(gzip.compress(read("listforge_necrons.json").encode())).decode()
     for shared in (payload, f"https://listforge.app/#/listforge/{payload}"):
@@ -388,3 +397,33 @@ def test_odd_roster_values_that_do_not_matter_are_ignored() -> None:
     )
     [boyz] = parse_army_list(text).units
     assert (boyz.models, boyz.points) == (10, None)
+
+
+def test_names_resolve_without_their_article_or_a_trailing_note() -> None:
+    roster = {
+        "roster": {
+            "forces": [
+                {
+                    "catalogueName": "Xenos - Necrons",
+                    "selections": [
+                        {
+                            "type": "unit",
+                            "name": "Silent King",
+                            "number": 1,
+                            "selections": [
+                                {"type": "model", "name": "Szarekh", "number": 1},
+                                {"type": "model", "name": "Menhir", "number": 2},
+                            ],
+                        },
+                        {"type": "model", "name": "Overlord (Warlord)", "number": 1},
+                    ],
+                }
+            ]
+        }
+    }
+    army = parse_army_list(json.dumps(roster, indent=1))
+    assert [(u.datasheet.id, u.models) for u in army.units] == [
+        ("the-silent-king", 3),
+        ("overlord", 1),
+    ]
+    assert army.faction == "necrons"  # from the catalogue name, the roster having no categories

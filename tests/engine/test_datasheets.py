@@ -140,6 +140,12 @@ def test_search_limits_and_filters_by_faction() -> None:
     assert all(s.faction == "world-eaters" for s in found)
 
 
+def test_a_chapter_searches_its_parent_factions_datasheets() -> None:
+    found = search("intercessor", faction="ultramarines")
+    assert found[0].id == "intercessor-squad"
+    assert {s.faction for s in found} == {"adeptus-astartes"}
+
+
 def test_search_of_nonsense_finds_nothing() -> None:
     assert search("qqqqzzzzxxxx") == ()
 
