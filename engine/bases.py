@@ -1,8 +1,9 @@
 """The catalogue of standard bases for the app's palette (``assets/bases.json``).
 
 Round and oval bases as sold, the large oval flying bases, and a few typical hull footprints
-(rectangles) for models measured to their hull. There is deliberately no unit catalogue (which
-unit uses which base): see the ``note`` in the JSON.
+(rectangles) for models measured to their hull. Which unit stands on which base comes from the
+datasheets (:mod:`engine.datasheets`); this catalogue serves units described by hand and the
+datasheets whose base the data does not give.
 
 >>> base_by_id("round-32").base
 CircleBase(diameter=32)
@@ -95,7 +96,7 @@ def base_by_id(base_id: str) -> BaseEntry:
 
 
 def catalogue_note() -> str:
-    """The catalogue's note (what it holds and why there is no unit catalogue)."""
+    """The catalogue's note (what it holds and what it is for)."""
     with open(BASES_FILE, encoding="utf-8") as handle:
         note: str = json.load(handle)["note"]
     return note

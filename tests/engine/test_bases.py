@@ -66,8 +66,8 @@ def test_unknown_base() -> None:
         base_by_id("round-33")
 
 
-def test_no_unit_catalogue_and_the_note_says_why() -> None:
+def test_the_catalogue_holds_bases_only_and_points_to_the_datasheets() -> None:
     data = json.loads(BASES_FILE.read_text(encoding="utf-8"))
     assert set(data) == {"note", "bases"}
-    assert "no unit catalogue" in catalogue_note()
-    assert "licen" in catalogue_note()
+    assert "datasheets" in catalogue_note()
+    assert "Powered by 40kdc-data" in catalogue_note()
