@@ -108,6 +108,8 @@ class PalettePanel(QWidget):
         self.datasheet_results = QListWidget()
         self.datasheet_results.setObjectName("datasheet-results")
         self.datasheet_results.setMaximumHeight(120)
+        self.datasheet_results.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.datasheet_results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # A list's default size hint is wide; the battlefield needs the room.
         self.datasheet_results.setSizePolicy(
             QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
@@ -136,7 +138,9 @@ class PalettePanel(QWidget):
             self.choose_datasheet(None)
             return
         for sheet in search(query, self.datasheet_faction.currentData(), limit=30):
-            item = QListWidgetItem(f"{sheet.name}  \u2014  {faction_name(sheet.faction)}")
+            text = f"{sheet.name}  \u2014  {faction_name(sheet.faction)}"
+            item = QListWidgetItem(text)
+            item.setToolTip(text)
             item.setData(Qt.ItemDataRole.UserRole, sheet.id)
             self.datasheet_results.addItem(item)
         if self.datasheet_results.count():
@@ -157,6 +161,8 @@ class PalettePanel(QWidget):
             return
         self.unit_name.setText(sheet.name)
         self.unit_keywords.setText(", ".join(sheet.all_keywords))
+        self.unit_keywords.setCursorPosition(0)
+        self.unit_keywords.setToolTip(self.unit_keywords.text())
         self.unit_oc.setValue(sheet.oc or 0)
         self.unit_models.setRange(sheet.models_min, sheet.models_max)
         self.unit_models.setValue(sheet.models_min)
