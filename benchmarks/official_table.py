@@ -6,7 +6,7 @@ keywords), set up by ``engine.army_placement.place_army`` wholly within its depl
 coherency. Red fields Space Marines and Blue Necrons: infantry squads of several base sizes,
 characters, a few large ovals. The same arguments always give the same scenario.
 
-``python -m benchmarks.official_table FILE [LAYOUT]`` saves it.
+``python -m benchmarks.official_table FILE [LETTER]`` saves it (layout A by default).
 
 >>> s = make_official_table()
 >>> s.layout.id, len(s.units) > 20, 180 <= sum(len(u.models) for u in s.units) <= 220
@@ -98,5 +98,5 @@ def make_official_table(
 
 if __name__ == "__main__":
     target = Path(sys.argv[1])
-    save_scenario(make_official_table(*sys.argv[2:3]), target)
+    save_scenario(make_official_table(sys.argv[2] if len(sys.argv) > 2 else "A"), target)
     sys.stdout.write(f"wrote {target}\n")
