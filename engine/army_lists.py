@@ -125,7 +125,7 @@ class ArmyList:
         entry = next((u for u in self.unresolved if u.line == line), None)
         if entry is None:
             raise ArmyListError(line, "no unresolved entry on this line")
-        chosen = _resolve_one(_Listed(line, name, entry.models), _faction_family(self.faction))
+        chosen = _resolve_one(_Listed(line, name, entry.models), faction_family(self.faction))
         if not isinstance(chosen, ArmyEntry):
             raise ArmyListError(line, f"no datasheet is named {name!r}")
         chosen = replace(chosen, text=entry.text)
