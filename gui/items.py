@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.model import Marker, Model, Objective, TerrainPiece
+from gui import theme
 from gui.shapes import (
     base_path,
     circle_path,
@@ -35,18 +36,8 @@ Z_OVERLAY_HIGH = 4.0
 Z_LABEL = 5.0
 Z_TOOL = 6.0
 
-SELECTION_COLOUR = QColor("#ffd400")
-OVERLAP_COLOUR = QColor("#ff00c8")
-
-TERRAIN_FILLS = {
-    "ruin": QColor("#b7ab95"),
-    "woods": QColor("#7fa86a"),
-    "crater": QColor("#a8906e"),
-    "container": QColor("#8a8f99"),
-    "barricade": QColor("#9c8a6a"),
-}
-DEFAULT_TERRAIN_FILL = QColor("#b5ad9c")
-FEATURE_FILL = QColor("#4d4640")
+LEADER_MIN_LENGTH = 3.0
+"""Pixels: a label moved less than this from its anchor needs no leader line."""
 
 
 def cosmetic_pen(
@@ -59,9 +50,9 @@ def cosmetic_pen(
 
 
 def draw_selection_outline(painter: QPainter, outline: QPainterPath) -> None:
-    """The yellow ring every selected board item gets, over what it has painted."""
+    """The ring every selected board item gets, over what it has painted."""
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.setPen(cosmetic_pen(SELECTION_COLOUR, 2.5))
+    painter.setPen(cosmetic_pen(theme.current().colour("selection"), 2.5))
     painter.drawPath(outline)
 
 
@@ -114,13 +105,23 @@ class ModelItem(OutlinedPathItem):
     def _apply_style(self) -> None:
         self.setBrush(QBrush(translucent(self._colour, 215)))
         if self.overlapping:
-            self.setPen(cosmetic_pen(OVERLAP_COLOUR, 2.5))
+            self.setPen(cosmetic_pen(theme.current().colour("overlap"), 2.5))
         else:
             self.setPen(cosmetic_pen(self._colour.darker(170), 1.0))
 
 
 class LabelItem(QGraphicsItem):
-    """A text tag that keeps its pixel size at any zoom (unit names, objective ids, edges)."""
+    """A text tag that keeps its pixel size at any zoom (unit names, objective ids, edges).
+
+    Its box may sit away from its anchor (``pos()``) when another label is in the way
+    (:meth:`set_offset`, chosen by the scene's label placement); a thin leader line then joins
+    the box to the anchor. Boxes and the leader are cached, never computed in ``paint``.
+    """
+
+    placement_priority = 1
+    """Lower is placed first, so it moves less (zone names and captions before unit names)."""
+    movable = True
+    """False for a label the placement leaves where it is (the table's edge names)."""
 
     def __init__(
         self,
@@ -138,12 +139,20 @@ class LabelItem(QGraphicsItem):
         self._font = QFont()
         self._font.setPointSizeF(point_size)
         self._font.setBold(bold)
-        self._colour = colour or QColor("#1b1b1b")
+        self._colour = colour or theme.current().colour("annotation")
         self._background = background
         self._anchor = anchor
         self._rect = QRectF()
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self._offset = QPointF()
+        self._box = QRectF()
+        self._leader = QPainterPath()
+        self._bounds = QRectF()
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
+            | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
+        )
         self.setZValue(Z_LABEL)
+        self.setScale(theme.label_scale())
         self.set_text(text)
 
     def text(self) -> str:
@@ -164,7 +173,62 @@ class LabelItem(QGraphicsItem):
             self._rect = QRectF(-width / 2, 2, width, height)
         else:
             self._rect = QRectF(-width / 2, -height / 2, width, height)
+        self._place_box()
+        self._notify_placement()
+
+    def natural_rect(self) -> QRectF:
+        """The box unmoved, in item coordinates (pixels before :meth:`scale`)."""
+        return QRectF(self._rect)
+
+    def box_rect(self) -> QRectF:
+        """The box where it is drawn, in item coordinates."""
+        return QRectF(self._box)
+
+    def offset(self) -> QPointF:
+        return QPointF(self._offset)
+
+    def set_offset(self, offset: QPointF) -> None:
+        """Draw the box ``offset`` (item coordinates) away from its natural place."""
+        if offset == self._offset:
+            return
+        self._offset = QPointF(offset)
+        self._place_box()
+
+    def leader_path(self) -> QPainterPath:
+        return QPainterPath(self._leader)
+
+    def _place_box(self) -> None:
+        self.prepareGeometryChange()
+        self._box = self._rect.translated(self._offset)
+        self._leader = QPainterPath()
+        if (abs(self._offset.x()) + abs(self._offset.y())) * self.scale() >= LEADER_MIN_LENGTH:
+            anchor = QPointF(0.0, 0.0)
+            nearest = QPointF(
+                min(max(anchor.x(), self._box.left()), self._box.right()),
+                min(max(anchor.y(), self._box.top()), self._box.bottom()),
+            )
+            self._leader.moveTo(anchor)
+            self._leader.lineTo(nearest)
+            self._leader.addEllipse(anchor, 1.5, 1.5)
+        self._bounds = self._box.united(self._leader.boundingRect()).adjusted(-1, -1, 1, 1)
         self.update()
+
+    def _notify_placement(self) -> None:
+        scene = self.scene()
+        request = getattr(scene, "request_label_placement", None)
+        if request is not None:
+            request()
+
+    def itemChange(  # noqa: N802 - Qt's name
+        self, change: QGraphicsItem.GraphicsItemChange, value: object
+    ) -> object:
+        if change in (
+            QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged,
+            QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged,
+            QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged,
+        ):
+            self._notify_placement()
+        return super().itemChange(change, value)
 
     def set_colours(self, colour: QColor, background: QColor | None) -> None:
         self._colour = colour
@@ -172,34 +236,38 @@ class LabelItem(QGraphicsItem):
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        return self._rect
+        return self._bounds
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        if not self._leader.isEmpty():
+            painter.setPen(QPen(self._background or self._colour, 1.0))
+            painter.setBrush(self._background or self._colour)
+            painter.drawPath(self._leader)
         if self._background is not None:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(self._background)
-            painter.drawRoundedRect(self._rect, 3, 3)
+            painter.drawRoundedRect(self._box, 3, 3)
         painter.setFont(self._font)
         painter.setPen(self._colour)
-        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
+        painter.drawText(self._box, Qt.AlignmentFlag.AlignCenter, self._text)
 
 
 class UnitLabelItem(LabelItem):
     """A unit's name above its models; dragging it drags the whole unit."""
 
     kind = "unit"
+    placement_priority = 2
 
     def __init__(self, unit_id: str, text: str, colour: QColor) -> None:
         background = translucent(colour.darker(140), 220)
-        super().__init__(text, colour=QColor("white"), background=background, point_size=7.5)
+        super().__init__(
+            text, colour=theme.current().colour("label_text"), background=background, point_size=7.5
+        )
         self.entity_id = unit_id
         self.unit_id = unit_id
-        self.setFlags(
-            QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
-            | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-        )
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setCursor(Qt.CursorShape.SizeAllCursor)
 
     def paint(
@@ -208,8 +276,8 @@ class UnitLabelItem(LabelItem):
         super().paint(painter, option, widget)
         if self.isSelected():
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(SELECTION_COLOUR, 2))
-            painter.drawRoundedRect(self._rect, 3, 3)
+            painter.setPen(QPen(theme.current().colour("selection"), 2))
+            painter.drawRoundedRect(self._box, 3, 3)
 
 
 class TerrainItem(QGraphicsItem):
@@ -223,7 +291,7 @@ class TerrainItem(QGraphicsItem):
         self._area = QPainterPath()
         self._features = QPainterPath()
         self._see_through = QPainterPath()
-        self._fill = DEFAULT_TERRAIN_FILL
+        self._fill = theme.current().terrain_fill("")
         self._obscuring = False
         self._bounds = QRectF()
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
@@ -240,7 +308,7 @@ class TerrainItem(QGraphicsItem):
         for feature in piece.features:
             target = self._features if feature.solid else self._see_through
             target.addPath(polygon_path(feature.shape))
-        self._fill = TERRAIN_FILLS.get(piece.kind, DEFAULT_TERRAIN_FILL)
+        self._fill = theme.current().terrain_fill(piece.kind)
         self._obscuring = piece.obscuring
         self._bounds = self._area.boundingRect().united(self._features.boundingRect())
         self.update()
@@ -264,11 +332,12 @@ class TerrainItem(QGraphicsItem):
             painter.setBrush(QBrush(self._fill.darker(130), Qt.BrushStyle.BDiagPattern))
             painter.setPen(Qt.PenStyle.NoPen)
             painter.drawPath(self._area)
-        painter.setPen(cosmetic_pen(FEATURE_FILL.darker(130), 1.0))
-        painter.setBrush(FEATURE_FILL)
+        feature = theme.current().colour("feature")
+        painter.setPen(cosmetic_pen(feature.darker(130), 1.0))
+        painter.setBrush(feature)
         painter.drawPath(self._features)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(cosmetic_pen(FEATURE_FILL, 1.0, Qt.PenStyle.DashLine))
+        painter.setPen(cosmetic_pen(feature, 1.0, Qt.PenStyle.DashLine))
         painter.drawPath(self._see_through)
         if self.isSelected():
             draw_selection_outline(painter, self._area)
@@ -319,15 +388,18 @@ class ObjectiveItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        palette = theme.current()
         if self._is_terrain_objective:
-            painter.setBrush(QBrush(QColor(255, 215, 0, 60)))
-            painter.setPen(cosmetic_pen(QColor("#b8860b"), 2.0, Qt.PenStyle.DashLine))
+            painter.setBrush(QBrush(palette.colour("objective_fill", 60)))
+            painter.setPen(
+                cosmetic_pen(palette.colour("terrain_objective"), 2.0, Qt.PenStyle.DashLine)
+            )
             painter.drawPath(self._terrain_area)
-        painter.setBrush(QColor("#f5d76e"))
-        painter.setPen(cosmetic_pen(QColor("#5a4500"), 1.5))
+        painter.setBrush(palette.colour("objective_fill"))
+        painter.setPen(cosmetic_pen(palette.colour("objective_outline"), 1.5))
         painter.drawPath(self._marker)
         centre = self._marker.boundingRect().center()
-        painter.setPen(cosmetic_pen(QColor("#5a4500"), 1.0))
+        painter.setPen(cosmetic_pen(palette.colour("objective_outline"), 1.0))
         r = self._marker.boundingRect().width() / 4
         painter.drawLine(centre - QPointF(r, 0), centre + QPointF(r, 0))
         painter.drawLine(centre - QPointF(0, r), centre + QPointF(0, r))

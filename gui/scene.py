@@ -16,12 +16,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QTransform
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from engine.edits import Selection, move_selection, rotate_models
 from engine.model import Scenario
+from gui import theme
 from gui.document import Change, ScenarioDocument
 from gui.items import (
     LabelItem,
@@ -32,7 +33,8 @@ from gui.items import (
     UnitLabelItem,
     cosmetic_pen,
 )
-from gui.shapes import GRID_COLOUR, GRID_MAJOR_COLOUR, TABLE_COLOUR, player_colour
+from gui.label_placement import LabelBox, Rect, place_labels
+from gui.shapes import player_colour, translucent
 
 NUDGE_SMALL = 0.1
 NUDGE_LARGE = 1.0
@@ -65,6 +67,10 @@ class BattlefieldScene(QGraphicsScene):
         self.interactive = True
         self._drag: _DragSession | None = None
         self._overlapping: frozenset[str] = frozenset()
+        self._placement_timer = QTimer(self)
+        self._placement_timer.setSingleShot(True)
+        self._placement_timer.setInterval(0)
+        self._placement_timer.timeout.connect(self.place_labels)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.selectionChanged.connect(self._emit_selection)
         document.changed.connect(self._on_changed)
@@ -211,7 +217,9 @@ class BattlefieldScene(QGraphicsScene):
                 )
             else:
                 label.set_text(text)
-                label.set_colours(QColor("white"), colour.darker(140))
+                label.set_colours(
+                    theme.current().colour("label_text"), translucent(colour.darker(140), 220)
+                )
             top = max(m.y + m.base.bounding_radius for m in unit.models) if unit.models else 0.0
             mean_x = sum(m.x for m in unit.models) / max(1, len(unit.models))
             label.setPos(mean_x, -top - 0.15)
@@ -274,7 +282,7 @@ class BattlefieldScene(QGraphicsScene):
             self.removeItem(label)
         self.edge_labels = []
         bf = self.scenario.battlefield
-        grey = QColor("#4a4a4a")
+        grey = theme.current().colour("edge_text")
         placements = (
             (f'North edge ({bf.width:g}")', QPointF(bf.width / 2, -bf.depth), "above"),
             (f'South edge ({bf.width:g}")', QPointF(bf.width / 2, 0.0), "below"),
@@ -290,21 +298,76 @@ class BattlefieldScene(QGraphicsScene):
             self._add_edge_label(label, QPointF(x, -bf.depth / 2))
 
     def _add_edge_label(self, label: LabelItem, pos: QPointF) -> None:
+        label.movable = False
         label.setPos(pos)
         self.edge_labels.append(label)
         self.addItem(label)
 
+    # ------------------------------------------------------------------ palette and labels
+
+    def apply_palette(self) -> None:
+        """Redraw every item in the current palette (items read it when they are built)."""
+        selected = _ids(self.selection())
+        overlapping = self._overlapping
+        self.rebuild(self.scenario)
+        self.set_overlapping(overlapping)
+        self.select_ids(selected)
+
+    def labels(self) -> list[LabelItem]:
+        """Every label on the board (unit names, overlay captions, edge names), shown or not."""
+        return [item for item in self.items() if isinstance(item, LabelItem)]
+
+    def set_label_scale(self, scale: float) -> None:
+        """Draw every label, now and from now on, ``scale`` times its usual size."""
+        theme.set_label_scale(scale)
+        for label in self.labels():
+            label.setScale(scale)
+        self.place_labels()
+
+    def request_label_placement(self) -> None:
+        """Place the labels again once the current change is mirrored (many labels change at
+        once; one placement follows). A drag places them at its drop."""
+        if not self._placement_timer.isActive():
+            self._placement_timer.start()
+
+    def place_labels(self) -> None:
+        """Move labels aside so that none hides another (:mod:`gui.label_placement`), at the
+        zoom of the first view; model bases and objective markers are avoided when possible."""
+        self._placement_timer.stop()
+        if self._drag is not None and self._drag.started:
+            return
+        ppi = self._pixels_per_inch()
+        labels = [label for label in self.labels() if label.isVisible() and label.text()]
+        labels.sort(key=lambda label: (label.movable, label.placement_priority, -label.zValue()))
+        boxes = []
+        for label in labels:
+            # The label's own scale and rotation (an edge name is turned) in pixels about its
+            # anchor; the view's zoom only moves the anchor.
+            local = label.sceneTransform().mapRect(label.natural_rect()).translated(-label.pos())
+            anchor = label.pos() * ppi
+            left, top, right, bottom = local.translated(anchor).getCoords()
+            boxes.append(LabelBox((left, top, right, bottom), label.movable))
+        marks: list[Rect] = []
+        for item in [*self.models.values(), *self.objectives.values()]:
+            bounds = item.mapRectToScene(item.shape().boundingRect())
+            left, top, right, bottom = bounds.getCoords()
+            marks.append((left * ppi, top * ppi, right * ppi, bottom * ppi))
+        for label, (dx, dy) in zip(labels, place_labels(boxes, marks), strict=True):
+            scale = label.scale()
+            label.set_offset(QPointF(dx / scale, dy / scale))
+
     # ------------------------------------------------------------------ background: table, grid
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802
-        painter.fillRect(rect, QColor("#5b6169"))
+        palette = theme.current()
+        painter.fillRect(rect, palette.colour("surround"))
         board = self.board_rect()
-        painter.fillRect(board, TABLE_COLOUR)
+        painter.fillRect(board, palette.colour("table"))
         visible = QRectF(rect).intersected(board)
         if visible.isEmpty():
             return
-        minor = cosmetic_pen(GRID_COLOUR, 1.0)
-        major = cosmetic_pen(GRID_MAJOR_COLOUR, 1.0)
+        minor = cosmetic_pen(palette.colour("grid", palette.grid_alpha), 1.0)
+        major = cosmetic_pen(palette.colour("grid", palette.grid_major_alpha), 1.0)
         x_start = max(0, math.floor(visible.left()))
         x_end = min(int(board.right()), math.ceil(visible.right()))
         for x in range(x_start, x_end + 1):
@@ -315,7 +378,7 @@ class BattlefieldScene(QGraphicsScene):
         for y in range(y_start, y_end + 1):
             painter.setPen(major if y % 6 == 0 else minor)
             painter.drawLine(QPointF(visible.left(), -y), QPointF(visible.right(), -y))
-        painter.setPen(cosmetic_pen(QColor("#2d2d2d"), 2.0))
+        painter.setPen(cosmetic_pen(palette.colour("board_outline"), 2.0))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(board)
 
@@ -449,6 +512,7 @@ class BattlefieldScene(QGraphicsScene):
         if drag.started:
             self.document.end_drag(_describe("Move", drag.selection))
             self.drag_finished.emit()
+            self.request_label_placement()
         event.accept()
 
     def static_items_during_drag(self) -> list[QGraphicsItem]:

@@ -13,15 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPainterPathStroker, QPolygonF, QTransform
 
 from engine.model import Base, CircleBase, OvalBase, Point, RectBase, Scenario
-
-PLAYER_COLOURS = (QColor("#c0392b"), QColor("#1f6fb2"))
-"""First and second player: red and blue, as the demo and the rules examples name them."""
-NEUTRAL_COLOUR = QColor("#7f8c8d")
-CONTESTED_COLOUR = QColor("#e6a100")
-SHARED_COLOUR = QColor("#8e44ad")
-TABLE_COLOUR = QColor("#e9e4d4")
-GRID_COLOUR = QColor(0, 0, 0, 28)
-GRID_MAJOR_COLOUR = QColor(0, 0, 0, 60)
+from gui import theme
 
 
 def scene_point(x: float, y: float) -> QPointF:
@@ -35,11 +27,13 @@ def battlefield_point(point: QPointF) -> Point:
 
 
 def player_colour(scenario: Scenario, player_id: str | None) -> QColor:
-    """The colour of ``player_id`` (grey for none or an unknown id)."""
+    """The colour of ``player_id`` in the current palette (its neutral grey for none or an
+    unknown id)."""
     ids = scenario.player_ids()
+    palette = theme.current()
     if player_id in ids:
-        return QColor(PLAYER_COLOURS[ids.index(player_id)])
-    return QColor(NEUTRAL_COLOUR)
+        return palette.player(ids.index(player_id))
+    return palette.colour("neutral")
 
 
 def translucent(colour: QColor, alpha: int) -> QColor:

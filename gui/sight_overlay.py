@@ -47,12 +47,7 @@ from engine.model import Scenario, Unit
 from gui.document import Change
 from gui.items import Z_LABEL, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, ModelItem, cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
-from gui.overlays.visibility import (
-    FULLY_VISIBLE_COLOUR,
-    HIDDEN_COLOUR,
-    VISIBLE_COLOUR,
-    visibility_verdict,
-)
+from gui.overlays.visibility import visibility_colour, visibility_verdict
 from gui.scene import BattlefieldScene
 from gui.shapes import (
     grown_base_path,
@@ -101,9 +96,7 @@ def seen_by_colour(count: int) -> QColor:
 
 
 def ring_colour(pair: Any) -> QColor:
-    if not pair.visible:
-        return QColor(HIDDEN_COLOUR)
-    return QColor(FULLY_VISIBLE_COLOUR if pair.fully_visible else VISIBLE_COLOUR)
+    return visibility_colour(pair)
 
 
 def _text_colour(background: QColor) -> QColor:

@@ -184,13 +184,18 @@ class BattlefieldView(QGraphicsView):
     def fit_battlefield(self) -> None:
         board = self.battlefield_scene.board_rect().adjusted(-1.5, -1.5, 1.5, 1.5)
         self.fitInView(board, Qt.AspectRatioMode.KeepAspectRatio)
-        self.zoom_changed.emit(self.pixels_per_inch())
+        self._zoomed()
 
     def zoom_by(self, factor: float) -> None:
         target = self.pixels_per_inch() * factor
         if MIN_PIXELS_PER_INCH <= target <= MAX_PIXELS_PER_INCH:
             self.scale(factor, factor)
-            self.zoom_changed.emit(self.pixels_per_inch())
+            self._zoomed()
+
+    def _zoomed(self) -> None:
+        # Labels keep their pixel size, so whether they collide changes with the zoom.
+        self.battlefield_scene.request_label_placement()
+        self.zoom_changed.emit(self.pixels_per_inch())
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120

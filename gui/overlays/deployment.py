@@ -1,5 +1,4 @@
-"""The deployment overlay: zones filled, territories outlined, No Man's Land named.
-"""
+"""The deployment overlay: zones filled, territories outlined, No Man's Land named."""
 
 from __future__ import annotations
 
@@ -8,6 +7,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from engine.deployments import resolve_deployment
 from engine.model import CustomDeployment, DeploymentRegion, Scenario
+from gui import theme
 from gui.items import cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke, player_name
 from gui.shapes import (
@@ -58,12 +58,18 @@ def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> None:
             label = LabelSpec(
                 f"{player} deployment zone",
                 centre,
-                colour.darker(160),
+                theme.current().text_on_table(colour),
                 None,
                 anchor="centre",
                 bold=True,
             )
-            return [Stroke(path, cosmetic_pen(colour, 1.5), QBrush(translucent(colour, 40)))], label
+            return [
+                Stroke(
+                    path,
+                    cosmetic_pen(colour, 1.5),
+                    QBrush(translucent(colour, theme.current().zone_alpha)),
+                )
+            ], label
 
         layer.put(("zone", zone.id), (zone.polygon, colour.name(), player), build_zone)
     if zones:
@@ -72,7 +78,9 @@ def update_deployment_overlay(layer: OverlayLayer, scenario: Scenario) -> None:
 
         def build_nml() -> tuple[list[Stroke], LabelSpec]:
             return [], LabelSpec(
-                title, scene_point(bf.width * 0.12, bf.depth / 2), QColor("#555555")
+                title,
+                scene_point(bf.width * 0.12, bf.depth / 2),
+                theme.current().colour("table_text"),
             )
 
         layer.put("nml", (title, bf.width, bf.depth), build_nml)

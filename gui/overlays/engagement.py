@@ -16,11 +16,10 @@ from PySide6.QtGui import QBrush, QColor, QPainterPath
 
 from engine.evaluate import Evaluation
 from engine.model import Model, Scenario
+from gui import theme
 from gui.items import cosmetic_pen
 from gui.overlays.layer import OverlayLayer, Stroke
 from gui.shapes import grown_base_path, player_colour, rotated, scene_point, translucent
-
-ENGAGED_LINE_COLOUR = "#d35400"
 
 
 def build_ring(model: Model, reach: float, colour: str) -> tuple[list[Stroke], None]:
@@ -34,7 +33,7 @@ def build_ring(model: Model, reach: float, colour: str) -> tuple[list[Stroke], N
 def build_line(a: Model, b: Model) -> tuple[list[Stroke], None]:
     path = QPainterPath(scene_point(a.x, a.y))
     path.lineTo(scene_point(b.x, b.y))
-    return [Stroke(path, cosmetic_pen(QColor(ENGAGED_LINE_COLOUR), 2.0))], None
+    return [Stroke(path, cosmetic_pen(theme.current().colour("engaged_line"), 2.0))], None
 
 
 def update_engagement_overlay(

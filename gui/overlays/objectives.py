@@ -20,12 +20,10 @@ from engine.errors import WarplanError
 from engine.evaluate import Evaluation, RulesInForce, rules_in_force
 from engine.model import Objective, Polygon, Scenario
 from engine.objectives import ObjectiveControl
+from gui import theme
 from gui.items import cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.shapes import (
-    CONTESTED_COLOUR,
-    NEUTRAL_COLOUR,
-    SHARED_COLOUR,
     circle_path,
     player_colour,
     polygon_path,
@@ -37,12 +35,12 @@ from gui.shapes import (
 def control_colour(scenario: Scenario, control: ObjectiveControl | None) -> QColor:
     """The controller's colour; the shared, contested or neutral colour otherwise."""
     if control is None or control.verdict == "uncontrolled":
-        return QColor(NEUTRAL_COLOUR)
+        return theme.current().colour("neutral")
     if control.verdict == "controlled":
         return player_colour(scenario, control.controlled_by[0])
     if control.verdict == "shared":
-        return QColor(SHARED_COLOUR)
-    return QColor(CONTESTED_COLOUR)
+        return theme.current().colour("shared")
+    return theme.current().colour("contested")
 
 
 @dataclass(frozen=True)
@@ -111,7 +109,7 @@ def build_objective(mark: ObjectiveMark) -> tuple[list[Stroke], LabelSpec]:
     label = LabelSpec(
         mark.caption,
         scene_point(objective.x, objective.y - mark.reach - 0.2),
-        QColor("white"),
+        theme.current().colour("label_text"),
         translucent(colour.darker(150), 225),
         anchor="below",
     )

@@ -10,6 +10,7 @@ from PySide6.QtGui import QBrush, QColor, QPainterPath
 from engine.areas import CENTRE_RANGE, QUARTER_LINE_WIDTH, QUARTERS
 from engine.evaluate import Evaluation
 from engine.model import Scenario
+from gui import theme
 from gui.items import cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke, player_name
 from gui.shapes import (
@@ -41,19 +42,19 @@ def update_quarters_overlay(
         lines = QPainterPath()
         lines.addRect(QRectF(cx - half_line, -bf.depth, 2 * half_line, bf.depth))
         lines.addRect(QRectF(0, -cy - half_line, bf.width, 2 * half_line))
-        colour = QColor("#37474f")
+        colour = theme.current().colour("quarter_lines")
         centre = circle_path(cx, cy, CENTRE_RANGE)
         return [
             Stroke(lines, cosmetic_pen(colour, 1.0), QBrush(colour)),
             Stroke(
                 centre,
                 cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine),
-                QBrush(QColor(55, 71, 79, 20)),
+                QBrush(translucent(colour, 20)),
             ),
         ], LabelSpec(
             f'{CENTRE_RANGE:g}" of centre',
             scene_point(cx, cy - CENTRE_RANGE),
-            QColor("#37474f"),
+            theme.current().colour("table_text"),
             anchor="below",
         )
 
@@ -66,7 +67,11 @@ def update_quarters_overlay(
         players = presence[quarter]
         names = ", ".join(player_name(scenario, p) for p in players) if players else "nobody"
         text = f"{quarter} quarter: {names}" if evaluation is not None else f"{quarter} quarter"
-        colour = player_colour(scenario, players[0]) if len(players) == 1 else QColor("#37474f")
+        colour = (
+            player_colour(scenario, players[0])
+            if len(players) == 1
+            else theme.current().colour("quarter_lines")
+        )
         position = scene_point(bf.width * fx, bf.depth if north else 0.0)
 
         def build_label(
@@ -78,7 +83,7 @@ def update_quarters_overlay(
             return [], LabelSpec(
                 text,
                 position,
-                QColor("white"),
+                theme.current().colour("label_text"),
                 translucent(colour, 220),
                 anchor="above" if north else "below",
             )

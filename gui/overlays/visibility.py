@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QPainterPath
 
 from engine.model import Scenario, Unit
 from engine.visibility import PairVisibility
+from gui import theme
 from gui.items import cosmetic_pen
 from gui.live import VisibilityResult
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
@@ -22,9 +23,6 @@ from gui.shapes import (
 # ------------------------------------------------------------------------------ line of sight
 
 Point = tuple[float, float]
-VISIBLE_COLOUR = QColor("#f1c40f")
-FULLY_VISIBLE_COLOUR = QColor("#27ae60")
-HIDDEN_COLOUR = QColor("#5d6d7e")
 
 
 def visibility_verdict(pair: PairVisibility) -> str:
@@ -35,6 +33,14 @@ def visibility_verdict(pair: PairVisibility) -> str:
     if pair.cover:
         words += ", in cover"
     return words
+
+
+def visibility_colour(pair: PairVisibility) -> QColor:
+    """The current palette's colour for the engine's answer about one target."""
+    palette = theme.current()
+    if not pair.visible:
+        return palette.colour("hidden")
+    return palette.colour("fully_visible" if pair.fully_visible else "visible")
 
 
 def update_visibility_overlay(
@@ -50,13 +56,7 @@ def update_visibility_overlay(
             except KeyError:
                 continue
             verdict = visibility_verdict(pair)
-            colour = (
-                HIDDEN_COLOUR
-                if not pair.visible
-                else FULLY_VISIBLE_COLOUR
-                if pair.fully_visible
-                else VISIBLE_COLOUR
-            )
+            colour = visibility_colour(pair)
             witness = pair.witness
             witness_points: tuple[Point, Point] | None = None
             if witness is not None and pair.visible:
@@ -90,7 +90,7 @@ def update_visibility_overlay(
                 label = LabelSpec(
                     verdict,
                     scene_point(mean_x, bottom - 0.1),
-                    QColor("white"),
+                    theme.current().colour("label_text"),
                     translucent(colour.darker(130), 230),
                     anchor="below",
                 )

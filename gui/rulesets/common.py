@@ -39,7 +39,7 @@ from gui.items import cosmetic_pen
 from gui.live import Analyse, LiveRules
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.panels.context import PanelContext
-from gui.shapes import PLAYER_COLOURS, circle_path, scene_point, translucent
+from gui.shapes import circle_path, player_colour, scene_point, translucent
 
 VIOLATION_COLOUR = QColor("#d0021b")
 SERIES_COLOURS = ("#1f6fb2", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#c0392b")
@@ -117,7 +117,7 @@ def player_name(scenario: Scenario, player_id: str | None) -> str:
 def player_html(scenario: Scenario, player_id: str | None) -> str:
     """The player's name in bold, in the player's colour."""
     ids = scenario.player_ids()
-    colour = PLAYER_COLOURS[ids.index(player_id)].name() if player_id in ids else "#555555"
+    colour = player_colour(scenario, player_id).name() if player_id in ids else "#555555"
     return f"<b style='color:{colour}'>{player_name(scenario, player_id)}</b>"
 
 
