@@ -37,6 +37,7 @@ from engine.errors import WarplanError
 from engine.evaluate import Evaluation
 from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress
+from gui import theme
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.reserves import ReservesPanel
@@ -50,10 +51,12 @@ from gui.panels.about import AboutDialog
 from gui.panels.army_import import ArmyImportDialog
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
+from gui.presentation import Presentation
 from gui.rulesets import RULESET_UIS, ruleset_ui
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
 from gui.sight_overlay import install_sight
+from gui.theme import PALETTES
 from gui.view import BattlefieldView
 
 SNAP_STEP = 0.5
@@ -146,6 +149,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._status_rules)
         self.statusBar().addPermanentWidget(self._status_zoom)
 
+        self.presentation = Presentation(
+            self, self.view, self.overlays, self.settings, self.ruling.ruling_text
+        )
         self._build_actions()
         self._connect()
         self.plugins: dict[str, object] = {
@@ -409,6 +415,8 @@ class MainWindow(QMainWindow):
             )
         )
         view_menu.addSeparator()
+        self._build_presentation_actions(view_menu)
+        view_menu.addSeparator()
         self.docks_menu = view_menu.addMenu("&Docks")
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
@@ -459,7 +467,50 @@ class MainWindow(QMainWindow):
         )
         help_menu.addAction(self._action("&About Warplan", self.show_about, name="action-about"))
 
+    def _build_presentation_actions(self, view_menu: QMenu) -> None:
+        self.action_presentation = self._action(
+            "&Presentation mode",
+            shortcut="F11",
+            toggled=self.set_presentation,
+            tip="Full-screen board, large labels, the ruling over a corner (Esc leaves)",
+            name="action-presentation",
+        )
+        self.action_leave_presentation = self._action(
+            "Leave presentation mode", lambda: self.set_presentation(False), "Esc"
+        )
+        self.action_leave_presentation.setEnabled(False)
+        # Window-wide, so they work with the menu bar hidden.
+        self.addAction(self.action_presentation)
+        self.addAction(self.action_leave_presentation)
+        view_menu.addAction(self.action_presentation)
+        palette_menu = view_menu.addMenu("Pa&lette")
+        palettes = QActionGroup(self)
+        palettes.setExclusive(True)
+        self.palette_actions: dict[str, QAction] = {}
+        for palette in PALETTES.values():
+            action = self._action(
+                palette.name,
+                toggled=partial(self._on_palette_toggled, palette.id),
+                checked=palette.id == theme.current().id,
+                name=f"palette-{palette.id}",
+            )
+            palettes.addAction(action)
+            palette_menu.addAction(action)
+            self.palette_actions[palette.id] = action
+
+    def set_presentation(self, active: bool) -> None:
+        """Enter or leave presentation mode (View > Presentation mode, F11; Esc leaves)."""
+        self.presentation.set_active(active)
+        self.action_leave_presentation.setEnabled(active)
+        if self.action_presentation.isChecked() != active:
+            self.action_presentation.setChecked(active)
+
+    def _on_palette_toggled(self, palette_id: str, on: bool) -> None:
+        if on and palette_id != theme.current().id:
+            self.presentation.use_palette(palette_id)
+
     def _connect(self) -> None:
+        self.ruling.text.textChanged.connect(self.presentation.refresh_ruling)
         self.scene.selection_changed_ids.connect(self._on_selection)
         self.live.evaluated.connect(self._on_evaluated)
         self.live.overlaps_changed.connect(self.scene.set_overlapping)

@@ -344,14 +344,11 @@ class BattlefieldScene(QGraphicsScene):
             # The label's own scale and rotation (an edge name is turned) in pixels about its
             # anchor; the view's zoom only moves the anchor.
             local = label.sceneTransform().mapRect(label.natural_rect()).translated(-label.pos())
-            anchor = label.pos() * ppi
-            left, top, right, bottom = local.translated(anchor).getCoords()
-            boxes.append(LabelBox((left, top, right, bottom), label.movable))
+            boxes.append(LabelBox(_coords(local.translated(label.pos() * ppi)), label.movable))
         marks: list[Rect] = []
         for item in [*self.models.values(), *self.objectives.values()]:
             bounds = item.mapRectToScene(item.shape().boundingRect())
-            left, top, right, bottom = bounds.getCoords()
-            marks.append((left * ppi, top * ppi, right * ppi, bottom * ppi))
+            marks.append(_coords(QRectF(bounds.topLeft() * ppi, bounds.bottomRight() * ppi)))
         for label, (dx, dy) in zip(labels, place_labels(boxes, marks), strict=True):
             scale = label.scale()
             label.set_offset(QPointF(dx / scale, dy / scale))
@@ -618,6 +615,10 @@ def _anchor_of(item: QGraphicsItem, scenario: Scenario) -> tuple[float, float]:
         marker = next(k for k in scenario.markers if k.id == entity_id)
         return marker.x, marker.y
     return 0.0, 0.0
+
+
+def _coords(rect: QRectF) -> Rect:
+    return rect.left(), rect.top(), rect.right(), rect.bottom()
 
 
 def _ids(selection: Selection) -> set[str]:

@@ -59,6 +59,12 @@ class OverlayController:
         if enabled:
             self.refresh_all()
 
+    def apply_palette(self) -> None:
+        """Rebuild every layer in the current palette (their items read it when built)."""
+        for layer in self.layers.values():
+            layer.clear()
+        self.refresh_all()
+
     def set_focus(self, unit_ids: frozenset[str]) -> None:
         if unit_ids != self.focus_units:
             self.focus_units = unit_ids
