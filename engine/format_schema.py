@@ -42,8 +42,10 @@ from engine.limits import (
     MIN_BATTLEFIELD,
 )
 from engine.model import (
+    ANNOTATION_KINDS,
     EMPTY,
     TERRAIN_CATEGORIES,
+    Annotation,
     Battlefield,
     CircleBase,
     CustomDeployment,
@@ -883,6 +885,78 @@ MARKER = Entity(
     Marker,
 )
 
+def _check_annotation(
+    reader: Reader, entry: Mapping[str, Any], values: dict[str, Any], path: str
+) -> None:
+    """What each kind needs: an arrow and a ruler an end, a callout its text; only a ruler's
+    ends name models; an arrow or a ruler between two free points is not a point."""
+    kind = values.get("kind")
+    prefix = f"{path}." if path else ""
+    if kind in ("arrow", "measure"):
+        for key in ("to_x", "to_y"):
+            if key not in entry:
+                reader.problem(prefix + key, f"an annotation of kind {show(kind)} needs it")
+        linked = "from_model" in entry or "to_model" in entry
+        start, end = (values.get("x"), values.get("y")), (values.get("to_x"), values.get("to_y"))
+        if not linked and "to_x" in entry and "to_y" in entry and start == end:
+            reader.problem(prefix + "to_x", f"an {kind} must not end where it starts")
+    if kind == "text" and not str(values.get("text", "")).strip():
+        reader.problem(prefix + "text", "a text callout needs its text")
+    if kind != "measure":
+        for key in ("from_model", "to_model"):
+            if key in entry:
+                reader.problem(prefix + key, "only a measure's ends name models")
+
+
+ANNOTATION = Entity(
+    "annotation",
+    (
+        Field("id", Identifier(), "the annotation's id"),
+        Field("kind", Choice(ANNOTATION_KINDS), "an arrow, a text callout or a kept ruler"),
+        Field("x", COORDINATE, "an arrow's tail, a callout's point, a ruler's start"),
+        Field("y", COORDINATE, "an arrow's tail, a callout's point, a ruler's start"),
+        Field("to_x", COORDINATE, "an arrow's head, a ruler's end, a callout's box", default=None),
+        Field("to_y", COORDINATE, "an arrow's head, a ruler's end, a callout's box", default=None),
+        Field("text", Text(), "a callout's text; a caption for an arrow or a ruler", default=""),
+        Field(
+            "from_model",
+            Text(non_empty=True),
+            "a ruler's start on this model's base (closest points)",
+            default=None,
+        ),
+        Field(
+            "to_model",
+            Text(non_empty=True),
+            "a ruler's end on this model's base (closest points)",
+            default=None,
+        ),
+        EXTRA,
+    ),
+    Annotation,
+    check=_check_annotation,
+)
+
+
+def _check_document(
+    reader: Reader, entry: Mapping[str, Any], values: dict[str, Any], path: str
+) -> None:
+    """A ruler's ends name models on the battlefield (not in reserve, not units)."""
+    models = {m.id for u in _valid(values.get("units")) for m in u.models}
+    items = entry.get("annotations")
+    if not isinstance(items, list | tuple):
+        return
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            continue
+        for key in ("from_model", "to_model"):
+            ref = item.get(key)
+            if isinstance(ref, str) and ref.strip() and ref not in models:
+                reader.problem(
+                    f"annotations[{i}].{key}",
+                    f"unknown model {show(ref)} on the battlefield",
+                )
+
+
 LAYOUT = Entity(
     "layout provenance",
     (
@@ -1130,6 +1204,12 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
             Field("terrain", ListOf(Nested(TERRAIN)), "terrain pieces", default=()),
             Field("objectives", ListOf(Nested(OBJECTIVE)), "objective markers", default=()),
             Field("markers", ListOf(Nested(MARKER)), "operation markers, tokens", default=()),
+            Field(
+                "annotations",
+                ListOf(Nested(ANNOTATION)),
+                "arrows, callouts and kept rulers for presenting a ruling; no rule reads them",
+                default=(),
+            ),
             Field("layout", Nested(LAYOUT), "the official layout the table is", default=None),
             Field(
                 "game", GameKind(), "the moment and mission state", default=None, phase=AFTER_IDS
@@ -1137,6 +1217,7 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
             EXTRA,
         ),
         _scenario,
+        check=_check_document,
         shares_values=True,
     )
 
@@ -1155,6 +1236,7 @@ ENTITIES: tuple[Entity, ...] = (
     FLOOR,
     OBJECTIVE,
     MARKER,
+    ANNOTATION,
     LAYOUT,
     CUSTOM_DEPLOYMENT,
     REGION,

@@ -332,6 +332,38 @@ class Marker:
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
 
 
+ANNOTATION_KINDS = ("arrow", "text", "measure")
+"""What an annotation is: an arrow, a text callout, or a measured distance kept on the board."""
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """A mark drawn on the board to present a ruling; no rule reads it.
+
+    ``(x, y)`` is an arrow's tail, a callout's point and a ruler's start; ``(to_x, to_y)`` an
+    arrow's head and a ruler's end (a callout's text box sits there when given). A ruler's end
+    may be a model's base (``from_model``, ``to_model``): it then measures between closest
+    points of the bases wherever the models stand.
+    """
+
+    id: str
+    kind: str
+    x: float
+    y: float
+    to_x: float | None = None
+    to_y: float | None = None
+    text: str = ""
+    from_model: str | None = None
+    to_model: str | None = None
+    extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
+
+    @property
+    def end(self) -> Point | None:
+        if self.to_x is None or self.to_y is None:
+            return None
+        return self.to_x, self.to_y
+
+
 @dataclass(frozen=True)
 class DeploymentRegion:
     """A deployment zone or a territory: a polygon belonging to one player."""
@@ -399,6 +431,8 @@ class Scenario:
     layout: LayoutProvenance | None = None
     reserves: tuple[Unit, ...] = ()
     """Units of the armies kept off the battlefield (the reserves tray): no rule sees them."""
+    annotations: tuple[Annotation, ...] = ()
+    """Arrows, callouts and kept measurements for presenting a ruling: no rule sees them."""
 
     # Lookups, computed once per value (the dataclass is frozen, so they never go stale).
 

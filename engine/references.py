@@ -42,7 +42,7 @@ from typing import Any, Literal
 from engine.game_state import OBJECTIVE_STATUSES
 from engine.model import CustomDeployment, Scenario, freeze, thaw
 
-Kind = Literal["units", "models", "objectives", "terrain", "markers", "players"]
+Kind = Literal["units", "models", "objectives", "terrain", "markers", "players", "annotations"]
 Removal = Literal["drop", "drop-holder", "next-lead", "ask-again"]
 Step = str | int
 EVERY_VALUE = "*"
@@ -170,6 +170,7 @@ def known_ids(scenario: Scenario) -> dict[Kind, frozenset[str]]:
         "objectives": frozenset(o.id for o in scenario.objectives),
         "terrain": frozenset(t.id for t in scenario.terrain),
         "markers": frozenset(k.id for k in scenario.markers),
+        "annotations": frozenset(a.id for a in scenario.annotations),
     }
 
 
@@ -214,12 +215,18 @@ def _walk(
 
 
 def references(scenario: Scenario) -> tuple[Reference, ...]:
-    """Every id the scenario's objectives and ``game`` section name, in document order."""
+    """Every id the scenario's objectives, annotations and ``game`` section name, in document
+    order."""
     found = [
         Reference(("objectives", index, "terrain"), o.terrain, None)
         for index, o in enumerate(scenario.objectives)
         if o.terrain is not None
     ]
+    for index, annotation in enumerate(scenario.annotations):
+        for key in ("from_model", "to_model"):
+            target = getattr(annotation, key)
+            if target is not None:
+                found.append(Reference(("annotations", index, key), target, None))
     game = scenario.game
     if game is not None:
         for rule in GAME_REFERENCES:
@@ -232,21 +239,25 @@ def references(scenario: Scenario) -> tuple[Reference, ...]:
 def dangling_references(scenario: Scenario) -> tuple[Reference, ...]:
     """The references naming no element of ``scenario`` (the reader rejects such a file)."""
     known = known_ids(scenario)
-    objectives_terrain: tuple[Kind, ...] = ("terrain",)
     return tuple(
         ref
         for ref in references(scenario)
-        if not any(
-            ref.target in known[kind]
-            for kind in (ref.rule.kinds if ref.rule is not None else objectives_terrain)
-        )
+        if not any(ref.target in known[kind] for kind in _kinds_named(ref))
     )
+
+
+def _kinds_named(ref: Reference) -> tuple[Kind, ...]:
+    if ref.rule is not None:
+        return ref.rule.kinds
+    # Outside ``game``: an objective names a terrain piece, a ruler's end a model.
+    return ("terrain",) if ref.steps[0] == "objectives" else ("models",)
 
 
 def prune_references(scenario: Scenario) -> Scenario:
     """``scenario`` with every reference to a missing element dropped as its rule says.
 
-    An objective on a deleted terrain piece stays as a marker objective. Returns ``scenario``
+    An objective on a deleted terrain piece stays as a marker objective; a kept ruler whose
+    model was deleted goes (it measured to that model, nothing else). Returns ``scenario``
     itself when nothing dangles (so an edit that deletes nothing referenced keeps the very same
     ``game`` value).
     """
@@ -254,8 +265,17 @@ def prune_references(scenario: Scenario) -> Scenario:
     if not dangling:
         return scenario
     result = scenario
-    if any(ref.rule is None for ref in dangling):
-        gone = {ref.steps[1] for ref in dangling if ref.rule is None}
+    outside_game = [ref for ref in dangling if ref.rule is None]
+    rulers_gone = {ref.steps[1] for ref in outside_game if ref.steps[0] == "annotations"}
+    if rulers_gone:
+        result = replace(
+            result,
+            annotations=tuple(
+                a for index, a in enumerate(result.annotations) if index not in rulers_gone
+            ),
+        )
+    if any(ref.steps[0] == "objectives" for ref in outside_game):
+        gone = {ref.steps[1] for ref in outside_game if ref.steps[0] == "objectives"}
         result = replace(
             result,
             objectives=tuple(

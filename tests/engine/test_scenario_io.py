@@ -253,8 +253,8 @@ REFUSALS: list[tuple[str, Any, str]] = [
         "unknown top-level key",
         lambda d: d.update(notes="x"),
         "notes: unknown key (allowed: format, version, title, ruleset, options, battlefield, "
-        "deployment, players, units, reserves, terrain, objectives, markers, layout, game, "
-        "extra)",
+        "deployment, players, units, reserves, terrain, objectives, markers, annotations, "
+        "layout, game, extra)",
     ),
     (
         "missing required key",
