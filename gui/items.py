@@ -6,8 +6,19 @@ an id-to-item map and updates items in place when the document changes.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -15,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.model import Marker, Model, Objective, TerrainPiece
+from engine.annotations import Ruler
+from engine.model import Annotation, Marker, Model, Objective, TerrainPiece
 from gui import theme
 from gui.shapes import (
     base_path,
@@ -34,6 +46,7 @@ Z_MARKER = 2.5
 Z_MODEL = 3.0
 Z_OVERLAY_HIGH = 4.0
 Z_LABEL = 5.0
+Z_ANNOTATION = 5.5
 Z_TOOL = 6.0
 
 LEADER_MIN_LENGTH = 3.0
@@ -434,3 +447,128 @@ class MarkerItem(OutlinedPathItem):
 def model_scene_path(model: Model) -> QPainterPath:
     """``model``'s base outline placed on the scene (for overlays that need it)."""
     return rotated(base_path(model.base), model.rotation).translated(model.x, -model.y)
+
+
+ARROW_HEAD_LENGTH = 0.7
+"""Inches: an arrow's head, long enough to read at the zoom that shows the whole table."""
+ANNOTATION_HIT_WIDTH = 0.5
+"""Inches: how wide the band is that picks an arrow or a ruler under the mouse."""
+
+
+class AnnotationLabelItem(LabelItem):
+    """An annotation's text: a callout's box, an arrow's caption, a ruler's length. Other labels
+    step aside from it (it stays where it was put); clicking it picks its annotation."""
+
+    kind = "annotation"
+    movable = False
+    placement_priority = 0
+
+    def __init__(self, annotation_id: str, text: str, callout: bool) -> None:
+        palette = theme.current()
+        super().__init__(
+            text,
+            colour=palette.colour("annotation"),
+            background=palette.colour("annotation_background", 235),
+            point_size=9.5 if callout else 8.5,
+            bold=not callout,
+            anchor="centre",
+        )
+        self.entity_id = annotation_id
+        self.setZValue(Z_ANNOTATION + 0.1)
+
+
+class AnnotationItem(QGraphicsItem):
+    """An arrow, a text callout or a kept ruler, drawn from the document's annotation and, for a
+    ruler, the engine's measurement (:func:`engine.annotations.measure_annotation`)."""
+
+    kind = "annotation"
+
+    def __init__(self, annotation: Annotation, ruler: Ruler | None) -> None:
+        super().__init__()
+        self.entity_id = annotation.id
+        self._lines = QPainterPath()
+        self._heads = QPainterPath()
+        self._hit = QPainterPath()
+        self._bounds = QRectF()
+        self.label = AnnotationLabelItem(annotation.id, "", annotation.kind == "text")
+        self.label.setParentItem(self)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(Z_ANNOTATION)
+        self.update_from(annotation, ruler)
+
+    def update_from(self, annotation: Annotation, ruler: Ruler | None) -> None:
+        self.prepareGeometryChange()
+        start = scene_point(annotation.x, annotation.y)
+        end = scene_point(*annotation.end) if annotation.end is not None else None
+        lines = QPainterPath()
+        heads = QPainterPath()
+        text = annotation.text
+        label_at = start
+        if annotation.kind == "measure" and ruler is not None:
+            a, b = scene_point(*ruler.start), scene_point(*ruler.end)
+            lines.moveTo(a)
+            lines.lineTo(b)
+            for point in (a, b):
+                heads.addEllipse(point, 0.12, 0.12)
+            text = f"{ruler.caption} {text}".strip()
+            label_at = (a + b) / 2
+        elif annotation.kind == "arrow" and end is not None:
+            lines.moveTo(start)
+            lines.lineTo(end)
+            heads.addPath(_arrow_head(start, end))
+            label_at = (start + end) / 2
+        else:
+            heads.addEllipse(start, 0.15, 0.15)
+            if end is not None:
+                lines.moveTo(start)
+                lines.lineTo(end)
+                label_at = end
+        self._lines = lines
+        self._heads = heads
+        stroker = QPainterPathStroker()
+        stroker.setWidth(ANNOTATION_HIT_WIDTH)
+        self._hit = stroker.createStroke(lines).united(heads)
+        self._bounds = self._hit.boundingRect()
+        self.label.set_text(text)
+        self.label.setVisible(bool(text))
+        self.label.setPos(label_at)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds.adjusted(-0.3, -0.3, 0.3, 0.3)
+
+    def shape(self) -> QPainterPath:
+        return self._hit
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        palette = theme.current()
+        colour = palette.colour("annotation")
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic_pen(palette.colour("annotation_background"), 4.5))
+        painter.drawPath(self._lines)
+        painter.setPen(cosmetic_pen(colour, 2.0))
+        painter.drawPath(self._lines)
+        painter.setBrush(colour)
+        painter.drawPath(self._heads)
+        if self.isSelected() or self.label.isSelected():
+            draw_selection_outline(painter, self._hit)
+
+
+def _arrow_head(tail: QPointF, head: QPointF) -> QPainterPath:
+    """A filled triangle at ``head`` pointing away from ``tail``."""
+    dx, dy = head.x() - tail.x(), head.y() - tail.y()
+    length = math.hypot(dx, dy)
+    path = QPainterPath()
+    if length == 0:
+        return path
+    ux, uy = dx / length, dy / length
+    size = min(ARROW_HEAD_LENGTH, length / 2)
+    base = QPointF(head.x() - ux * size, head.y() - uy * size)
+    side = QPointF(-uy * size * 0.45, ux * size * 0.45)
+    path.moveTo(head)
+    path.lineTo(base + side)
+    path.lineTo(base - side)
+    path.closeSubpath()
+    return path

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.annotations import add_annotation, remove_annotations
 from engine.edits import Selection, remove_selection
 from engine.errors import WarplanError
 from engine.evaluate import Evaluation
@@ -57,13 +58,14 @@ from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
 from gui.sight_overlay import install_sight
 from gui.theme import PALETTES
-from gui.view import BattlefieldView
+from gui.view import AnnotationDraft, BattlefieldView
 
 SNAP_STEP = 0.5
 
 RunDialog = Callable[[QDialog], bool]
 Confirm = Callable[[QWidget, str, str], bool]
 Inform = Callable[[QWidget, str, str], None]
+AskText = Callable[[QWidget, str, str], str | None]
 
 
 def run_dialog(dialog: QDialog) -> bool:
@@ -79,6 +81,14 @@ def ask_yes_no(parent: QWidget, title: str, text: str) -> bool:
 
 def tell(parent: QWidget, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
+
+
+ANNOTATION_NAMES = {"arrow": "arrow", "text": "callout", "measure": "ruler"}
+
+
+def ask_text(parent: QWidget, title: str, label: str) -> str | None:
+    text, ok = QInputDialog.getText(parent, title, label)
+    return text if ok else None
 
 
 def blank_scenario(title: str = "New battlefield") -> Scenario:
@@ -133,6 +143,7 @@ class MainWindow(QMainWindow):
         self.run_dialog: RunDialog = run_dialog
         self.confirm: Confirm = ask_yes_no
         self.inform: Inform = tell
+        self.ask_text: AskText = ask_text
         self.overlay_actions: dict[str, QAction] = {}
 
         self.palette_panel = PalettePanel(self.document, self.placement_point)
@@ -441,6 +452,19 @@ class MainWindow(QMainWindow):
                 "Drag a ruler; from a base it measures between closest points",
             ),
             ("polygon", "Draw terrain", "P", "Click corners; double-click or Enter to finish"),
+            ("arrow", "Draw an arrow", "A", "Drag from the arrow's tail to its head"),
+            (
+                "callout",
+                "Write a callout",
+                "T",
+                "Click the point to explain, or drag from it to where the text goes",
+            ),
+            (
+                "ruler",
+                "Keep a ruler",
+                "K",
+                "Drag a ruler that stays on the board; ends on bases follow the models",
+            ),
         ):
             action = self._action(
                 label,
@@ -530,6 +554,7 @@ class MainWindow(QMainWindow):
             lambda ppi: self._status_zoom.setText(f"{ppi:.1f} px per inch")
         )
         self.view.polygon_finished.connect(self._on_polygon)
+        self.view.annotation_drawn.connect(self.add_drawn_annotation)
         self.view.drawing_refused.connect(self._show_status)
         self.files.message.connect(self._show_status)
         self.scene.drag_started.connect(self._on_drag_started)
@@ -651,8 +676,36 @@ class MainWindow(QMainWindow):
 
     def delete_selected(self) -> None:
         selection = self.scene.selection()
-        if not selection.is_empty():
-            self.document.apply(remove_selection(self.document.scenario, selection), "Delete")
+        annotations = self.scene.selected_annotation_ids()
+        if not selection.is_empty() or annotations:
+            scenario = remove_annotations(self.document.scenario, annotations)
+            if not selection.is_empty():
+                scenario = remove_selection(scenario, selection)
+            self.document.apply(scenario, "Delete")
+
+    def add_drawn_annotation(self, draft: AnnotationDraft) -> bool:
+        """Add what an annotation tool drew (asking a callout's text) as one undo step."""
+        text = ""
+        if draft.kind == "text":
+            answer = self.ask_text(self, "Callout", "Text of the callout:")
+            if answer is None or not answer.strip():
+                return False
+            text = answer.strip()
+        try:
+            scenario = add_annotation(
+                self.document.scenario,
+                draft.kind,
+                draft.start,
+                draft.end,
+                text=text,
+                from_model=draft.from_model,
+                to_model=draft.to_model,
+            )
+        except WarplanError as error:
+            self.show_message(error_text(error))
+            return False
+        self.document.apply(scenario, f"Add {ANNOTATION_NAMES[draft.kind]}")
+        return True
 
     # ------------------------------------------------------------------ documents
 

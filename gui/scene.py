@@ -20,11 +20,13 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
+from engine.annotations import measure_annotation, move_annotations
 from engine.edits import Selection, move_selection, rotate_models
-from engine.model import Scenario
+from engine.model import Annotation, Scenario
 from gui import theme
 from gui.document import Change, ScenarioDocument
 from gui.items import (
+    AnnotationItem,
     LabelItem,
     MarkerItem,
     ModelItem,
@@ -40,7 +42,8 @@ NUDGE_SMALL = 0.1
 NUDGE_LARGE = 1.0
 ROTATE_STEP = 15.0
 BOARD_MARGIN = 3.0
-EntityItem = ModelItem | UnitLabelItem | TerrainItem | ObjectiveItem | MarkerItem
+EntityItem = ModelItem | UnitLabelItem | TerrainItem | ObjectiveItem | MarkerItem | AnnotationItem
+ENTITY_KINDS = frozenset({"model", "unit", "terrain", "objective", "marker", "annotation"})
 NewItem = TypeVar("NewItem", bound=QGraphicsItem)
 
 
@@ -60,6 +63,8 @@ class BattlefieldScene(QGraphicsScene):
         self.terrain: dict[str, TerrainItem] = {}
         self.objectives: dict[str, ObjectiveItem] = {}
         self.markers: dict[str, MarkerItem] = {}
+        self.annotations: dict[str, AnnotationItem] = {}
+        self._annotations_shown: tuple[Annotation, ...] = ()
         self._models_of_unit: dict[str, frozenset[str]] = {}
         self._mirroring = False
         self.edge_labels: list[LabelItem] = []
@@ -111,6 +116,7 @@ class BattlefieldScene(QGraphicsScene):
             "terrain": frozenset(self.terrain),
             "objectives": frozenset(self.objectives),
             "markers": frozenset(self.markers),
+            "annotations": frozenset(self.annotations),
         }
 
     @contextmanager
@@ -131,7 +137,14 @@ class BattlefieldScene(QGraphicsScene):
             self._emit_selection()
 
     def _entity_tables(self) -> tuple[dict[str, Any], ...]:
-        return (self.models, self.unit_labels, self.terrain, self.objectives, self.markers)
+        return (
+            self.models,
+            self.unit_labels,
+            self.terrain,
+            self.objectives,
+            self.markers,
+            self.annotations,
+        )
 
     def _add_entity(self, table: dict[str, NewItem], entity_id: str, item: NewItem) -> NewItem:
         """Show ``item`` and find it by ``entity_id`` from now on."""
@@ -144,6 +157,7 @@ class BattlefieldScene(QGraphicsScene):
         self._sync_objectives({o.id for o in scenario.objectives})
         self._sync_units({u.id for u in scenario.units})
         self._sync_markers({k.id for k in scenario.markers})
+        self._sync_annotations(scenario, force=True)
 
     def _on_changed(self, change: Change) -> None:
         with self._selection_settled():
@@ -175,6 +189,7 @@ class BattlefieldScene(QGraphicsScene):
             self._sync_units(change.units)
         if change.markers:
             self._sync_markers(change.markers)
+        self._sync_annotations(scenario, force=bool(change.units))
 
     def _remove_stale_models(self, scenario: Scenario) -> None:
         present = {m.id for _, m in scenario.all_models()}
@@ -267,6 +282,25 @@ class BattlefieldScene(QGraphicsScene):
             else:
                 item.update_from(marker, colour)
 
+    def _sync_annotations(self, scenario: Scenario, *, force: bool) -> None:
+        """Mirror the annotations when they changed; with ``force`` (models moved) redraw the
+        rulers measuring to models too, with the engine's new lengths."""
+        if scenario.annotations is self._annotations_shown and not force:
+            return
+        self._annotations_shown = scenario.annotations
+        present = {a.id for a in scenario.annotations}
+        for gone in [i for i in self.annotations if i not in present]:
+            self.removeItem(self.annotations.pop(gone))
+        for annotation in scenario.annotations:
+            ruler = (
+                measure_annotation(scenario, annotation) if annotation.kind == "measure" else None
+            )
+            item = self.annotations.get(annotation.id)
+            if item is None:
+                self._add_entity(self.annotations, annotation.id, AnnotationItem(annotation, ruler))
+            else:
+                item.update_from(annotation, ruler)
+
     def set_overlapping(self, model_ids: frozenset[str]) -> None:
         """Flag the models whose bases overlap another base (computed by the live rules)."""
         if model_ids == self._overlapping:
@@ -343,8 +377,9 @@ class BattlefieldScene(QGraphicsScene):
         for label in labels:
             # The label's own scale and rotation (an edge name is turned) in pixels about its
             # anchor; the view's zoom only moves the anchor.
-            local = label.sceneTransform().mapRect(label.natural_rect()).translated(-label.pos())
-            boxes.append(LabelBox(_coords(local.translated(label.pos() * ppi)), label.movable))
+            anchor = label.scenePos()
+            local = label.sceneTransform().mapRect(label.natural_rect()).translated(-anchor)
+            boxes.append(LabelBox(_coords(local.translated(anchor * ppi)), label.movable))
         marks: list[Rect] = []
         for item in [*self.models.values(), *self.objectives.values()]:
             bounds = item.mapRectToScene(item.shape().boundingRect())
@@ -420,13 +455,7 @@ class BattlefieldScene(QGraphicsScene):
         self.blockSignals(True)
         try:
             self.clearSelection()
-            for table in (
-                self.models,
-                self.unit_labels,
-                self.terrain,
-                self.objectives,
-                self.markers,
-            ):
+            for table in self._entity_tables():
                 for entity_id in ids:
                     item = table.get(entity_id)
                     if item is not None:
@@ -450,9 +479,20 @@ class BattlefieldScene(QGraphicsScene):
             Qt.SortOrder.DescendingOrder,
             transform or QTransform(),
         ):
-            if getattr(item, "kind", None) in {"model", "unit", "terrain", "objective", "marker"}:
+            kind = getattr(item, "kind", None)
+            if kind == "annotation" and isinstance(item.parentItem(), AnnotationItem):
+                return item.parentItem()
+            if kind in ENTITY_KINDS:
                 return item
         return None
+
+    def selected_annotation_ids(self) -> frozenset[str]:
+        """The annotations selected (an annotation's text picks it too)."""
+        return frozenset(
+            getattr(item, "entity_id", "")
+            for item in self.selectedItems()
+            if getattr(item, "kind", "") == "annotation"
+        )
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
         if not self.interactive or event.button() != Qt.MouseButton.LeftButton:
@@ -477,7 +517,11 @@ class BattlefieldScene(QGraphicsScene):
             item.setSelected(True)
         selection = self.selection()
         self._drag = _DragSession(
-            self.scenario, selection, event.scenePos(), _anchor_of(item, self.scenario)
+            self.scenario,
+            selection,
+            event.scenePos(),
+            _anchor_of(item, self.scenario),
+            self.selected_annotation_ids(),
         )
         event.accept()
 
@@ -498,7 +542,8 @@ class BattlefieldScene(QGraphicsScene):
             ax, ay = drag.anchor
             dx = round((ax + dx) / self.snap_step) * self.snap_step - ax
             dy = round((ay + dy) / self.snap_step) * self.snap_step - ay
-        self.document.preview(move_selection(drag.origin, drag.selection, dx, dy))
+        moved = move_selection(drag.origin, drag.selection, dx, dy)
+        self.document.preview(move_annotations(moved, drag.annotations, dx, dy))
         event.accept()
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
@@ -507,7 +552,7 @@ class BattlefieldScene(QGraphicsScene):
             super().mouseReleaseEvent(event)
             return
         if drag.started:
-            self.document.end_drag(_describe("Move", drag.selection))
+            self.document.end_drag(_describe("Move", drag.selection, drag.annotations))
             self.drag_finished.emit()
             self.request_label_placement()
         event.accept()
@@ -586,10 +631,16 @@ class _DragSession:
     """A drag in progress: where it started, from which scenario, moving what."""
 
     def __init__(
-        self, origin: Scenario, selection: Selection, press: QPointF, anchor: tuple[float, float]
+        self,
+        origin: Scenario,
+        selection: Selection,
+        press: QPointF,
+        anchor: tuple[float, float],
+        annotations: frozenset[str] = frozenset(),
     ) -> None:
         self.origin = origin
         self.selection = selection
+        self.annotations = annotations
         self.press = QPointF(press)
         self.anchor = anchor
         self.started = False
@@ -614,6 +665,9 @@ def _anchor_of(item: QGraphicsItem, scenario: Scenario) -> tuple[float, float]:
     if kind == "marker":
         marker = next(k for k in scenario.markers if k.id == entity_id)
         return marker.x, marker.y
+    if kind == "annotation":
+        annotation = next(a for a in scenario.annotations if a.id == entity_id)
+        return annotation.x, annotation.y
     return 0.0, 0.0
 
 
@@ -631,8 +685,8 @@ def _ids(selection: Selection) -> set[str]:
     )
 
 
-def _describe(verb: str, selection: Selection) -> str:
-    ids = sorted(_ids(selection))
+def _describe(verb: str, selection: Selection, annotations: frozenset[str] = frozenset()) -> str:
+    ids = sorted(_ids(selection) | annotations)
     if len(ids) == 1:
         return f"{verb} {ids[0]}"
     return f"{verb} {len(ids)} items"

@@ -1,5 +1,7 @@
 """The battlefield view: zoom (wheel, fit), pan (middle button, or Space + drag), rubber-band
-selection, the measuring tool and the polygon tool for drawing terrain.
+selection, the measuring tool, the polygon tool for drawing terrain and the annotation tools
+(arrow, text callout, kept ruler: drag from the first point to the second; a callout may be a
+click).
 
 The polygon tool refuses, while it is drawn, a corner whose side would cross the outline and a
 finish that would enclose no area (the engine's :func:`engine.edits.extend_outline` and
@@ -9,11 +11,11 @@ finish that would enclose no area (the engine's :func:`engine.edits.extend_outli
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QColor,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -23,10 +25,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsView
 
-from engine import geometry
+from engine.annotations import measure
 from engine.edits import closed_outline, extend_outline
 from engine.errors import GeometryError
 from engine.model import Model, Point
+from gui import theme
 from gui.items import Z_TOOL, LabelItem, ModelItem, cosmetic_pen
 from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point, scene_point
@@ -34,7 +37,21 @@ from gui.shapes import battlefield_point, scene_point
 ZOOM_STEP = 1.18
 MIN_PIXELS_PER_INCH = 3.0
 MAX_PIXELS_PER_INCH = 400.0
-RULER_COLOUR = QColor("#111111")
+ANNOTATION_TOOLS = {"arrow": "arrow", "callout": "text", "ruler": "measure"}
+"""Each annotation tool and the kind of annotation it draws."""
+MIN_DRAG_INCHES = 0.05
+"""A shorter drag is a click (a callout at a point; no arrow or ruler)."""
+
+
+@dataclass(frozen=True)
+class AnnotationDraft:
+    """What an annotation tool drew: the window asks for a callout's text and adds it."""
+
+    kind: str
+    start: Point
+    end: Point | None
+    from_model: str | None = None
+    to_model: str | None = None
 
 
 class Measurement:
@@ -49,17 +66,8 @@ class Measurement:
     def distance(self) -> tuple[float, Point, Point]:
         """The distance in inches between closest points, and the two points to draw (the
         engine's exact closest points of the bases, so the ruler and the ruling agree)."""
-        a, b = self.start_model, self.end_model
-        if a is not None and b is not None and a.id != b.id:
-            return geometry.model_distance(a, b), *geometry.closest_points(a, b)
-        if a is not None:
-            point = geometry.model_closest_point(a, *self.end)
-            return geometry.model_point_distance(a, *self.end), point, self.end
-        if b is not None:
-            point = geometry.model_closest_point(b, *self.start)
-            return geometry.model_point_distance(b, *self.start), self.start, point
-        (x0, y0), (x1, y1) = self.start, self.end
-        return ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, self.start, self.end
+        ruler = measure(self.start, self.start_model, self.end, self.end_model)
+        return ruler.length, ruler.start, ruler.end
 
 
 class BattlefieldView(QGraphicsView):
@@ -71,6 +79,8 @@ class BattlefieldView(QGraphicsView):
     zoom_changed = Signal(float)
     drawing_refused = Signal(str)
     """Emitted with the reason when the polygon tool refuses a corner or a finish."""
+    annotation_drawn = Signal(object)
+    """Emitted with an :class:`AnnotationDraft` when an annotation tool's drag ends."""
 
     def __init__(self, scene: BattlefieldScene) -> None:
         super().__init__(scene)
@@ -82,9 +92,14 @@ class BattlefieldView(QGraphicsView):
         self._polygon: tuple[Point, ...] = ()
         self._tool_path = QGraphicsPathItem()
         self._tool_path.setZValue(Z_TOOL)
-        self._tool_path.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
+        self._tool_path.setPen(cosmetic_pen(theme.current().colour("ruler"), 2.0))
         scene.addItem(self._tool_path)
-        self._tool_label = LabelItem("", colour=QColor("white"), background=QColor(20, 20, 20, 220))
+        self._tool_label = LabelItem(
+            "",
+            colour=theme.current().colour("label_text"),
+            background=theme.current().colour("ruler_text_background", 220),
+        )
+        self._tool_label.movable = False
         self._tool_label.setZValue(Z_TOOL + 0.1)
         self._tool_label.setVisible(False)
         scene.addItem(self._tool_label)
@@ -245,8 +260,14 @@ class BattlefieldView(QGraphicsView):
             event.accept()
             return
         scene_pos = self.mapToScene(event.position().toPoint())
-        if self.tool == "measure" and event.button() == Qt.MouseButton.LeftButton:
-            self._measurement = Measurement(battlefield_point(scene_pos), self._model_at(scene_pos))
+        if (
+            self.tool in ("measure", *ANNOTATION_TOOLS)
+            and event.button() == Qt.MouseButton.LeftButton
+        ):
+            on_model = self.tool in ("measure", "ruler")
+            self._measurement = Measurement(
+                battlefield_point(scene_pos), self._model_at(scene_pos) if on_model else None
+            )
             self._update_ruler(scene_pos)
             event.accept()
             return
@@ -269,7 +290,7 @@ class BattlefieldView(QGraphicsView):
             event.accept()
             return
         scene_pos = self.mapToScene(event.position().toPoint())
-        if self.tool == "measure" and self._measurement is not None:
+        if self._measurement is not None:
             self._update_ruler(scene_pos)
             event.accept()
             return
@@ -287,14 +308,38 @@ class BattlefieldView(QGraphicsView):
             )
             event.accept()
             return
-        if self.tool == "measure" and self._measurement is not None:
+        if self._measurement is not None:
             self._update_ruler(self.mapToScene(event.position().toPoint()))
-            if self.last_distance is not None:
-                self.measured.emit(self.last_distance)
-            self._measurement = None
+            measurement, self._measurement = self._measurement, None
+            if self.tool == "measure":
+                if self.last_distance is not None:
+                    self.measured.emit(self.last_distance)
+            else:
+                self._clear_tool_graphics()
+                draft = self._draft(measurement)
+                if draft is not None:
+                    self.annotation_drawn.emit(draft)
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    def _draft(self, measurement: Measurement) -> AnnotationDraft | None:
+        """What the annotation tool's drag drew; None for a click where a drag is needed."""
+        kind = ANNOTATION_TOOLS[self.tool]
+        (x0, y0), (x1, y1) = measurement.start, measurement.end
+        dragged = abs(x1 - x0) + abs(y1 - y0) >= MIN_DRAG_INCHES
+        start_model = measurement.start_model
+        end_model = measurement.end_model
+        linked = kind == "measure" and (start_model is not None or end_model is not None)
+        if not dragged and kind != "text" and not linked:
+            return None
+        return AnnotationDraft(
+            kind,
+            measurement.start,
+            measurement.end if dragged or linked else None,
+            start_model.id if start_model is not None else None,
+            end_model.id if end_model is not None and end_model != start_model else None,
+        )
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self.tool == "polygon":
@@ -344,7 +389,7 @@ class BattlefieldView(QGraphicsView):
         path.lineTo(scene_point(*b))
         for end in (a, b):
             path.addEllipse(scene_point(*end), 0.12, 0.12)
-        self._tool_path.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
+        self._tool_path.setPen(cosmetic_pen(theme.current().colour("ruler"), 2.0))
         self._tool_path.setPath(path)
         self._tool_label.set_text(f'{distance:.2f}"')
         middle = (scene_point(*a) + scene_point(*b)) / 2
@@ -369,7 +414,9 @@ class BattlefieldView(QGraphicsView):
         for point in self._polygon[1:]:
             path.lineTo(scene_point(*point))
         path.lineTo(scene_pos)
-        self._tool_path.setPen(cosmetic_pen(QColor("#6d4c41"), 2.0, Qt.PenStyle.DashLine))
+        self._tool_path.setPen(
+            cosmetic_pen(theme.current().colour("drawing"), 2.0, Qt.PenStyle.DashLine)
+        )
         self._tool_path.setPath(path)
         self._tool_label.set_text(f"{len(self._polygon)} points - double-click or Enter to finish")
         self._tool_label.setPos(scene_pos)
