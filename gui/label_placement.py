@@ -92,10 +92,29 @@ def _hits(
     return counts
 
 
-def place_labels(boxes: Sequence[LabelBox], marks: Sequence[Rect]) -> list[tuple[float, float]]:
+def _outside(candidates: npt.NDArray[np.float64], bounds: Rect | None) -> npt.NDArray[np.bool_]:
+    if bounds is None:
+        return np.zeros(len(candidates), dtype=bool)
+    left, top, right, bottom = bounds
+    outside: npt.NDArray[np.bool_] = (
+        (candidates[:, 0] < left)
+        | (candidates[:, 1] < top)
+        | (candidates[:, 2] > right)
+        | (candidates[:, 3] > bottom)
+    )
+    return outside
+
+
+def place_labels(
+    boxes: Sequence[LabelBox], marks: Sequence[Rect], bounds: Rect | None = None
+) -> list[tuple[float, float]]:
     """The offset (pixels) of each box, in the order given: fixed boxes stay put; each movable
     box takes the best-ranked candidate that overlaps no box placed before it, preferring one
-    that also clears ``marks``."""
+    within ``bounds`` (what the view shows), then one that also clears ``marks``.
+
+    >>> place_labels([LabelBox((0, 0, 10, 10)), LabelBox((0, 0, 10, 10))], (), (0, 0, 100, 100))
+    [(0.0, 0.0), (0.0, 12.0)]
+    """
     mark_array = np.array(marks, dtype=float).reshape(-1, 4)
     placed: list[Rect] = [box.rect for box in boxes if not box.movable]
     offsets: list[tuple[float, float]] = []
@@ -106,7 +125,8 @@ def place_labels(boxes: Sequence[LabelBox], marks: Sequence[Rect]) -> list[tuple
         left, top, right, bottom = box.rect
         placed_array = np.array(placed, dtype=float).reshape(-1, 4)
         chosen: tuple[float, float] | None = None
-        fallback: tuple[float, float] = (0.0, 0.0)
+        # The nearest free place outside ``bounds``, taken if no ring has one inside.
+        fallback: tuple[float, float] | None = None
         for search in range(MAX_SEARCHES):
             candidates = candidate_offsets(right - left, bottom - top, search)
             rects = np.column_stack(
@@ -118,13 +138,17 @@ def place_labels(boxes: Sequence[LabelBox], marks: Sequence[Rect]) -> list[tuple
                 )
             )
             free = _hits(rects, placed_array) == 0
-            if not free.any():
+            shown = free & ~_outside(rects, bounds)
+            if not shown.any():
+                if fallback is None and free.any():
+                    index = int(np.argmax(free))
+                    fallback = float(candidates[index, 0]), float(candidates[index, 1])
                 continue
-            clear = free & (_hits(rects, mark_array) == 0)
-            index = int(np.argmax(clear)) if clear.any() else int(np.argmax(free))
+            clear = shown & (_hits(rects, mark_array) == 0)
+            index = int(np.argmax(clear if clear.any() else shown))
             chosen = float(candidates[index, 0]), float(candidates[index, 1])
             break
-        offset = chosen if chosen is not None else fallback
+        offset = chosen if chosen is not None else fallback if fallback is not None else (0.0, 0.0)
         offsets.append(offset)
         placed.append(shifted(box.rect, offset))
     return offsets

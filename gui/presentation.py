@@ -18,8 +18,9 @@ from gui.overlays.controller import OverlayController
 from gui.view import BattlefieldView
 
 PALETTE_SETTING = "view/palette"
-RULING_WIDTH_SHARE = 0.34
-"""How much of the board's width the ruling takes in presentation mode."""
+RULING_WIDTH_SHARE = 0.3
+"""How much of the view's width the ruling takes in presentation mode (the board the rest)."""
+MARGIN = 12
 
 
 def window_palette(palette: theme.Palette) -> QPalette:
@@ -85,11 +86,18 @@ class RulingBoard(QLabel):
             "border-radius: 6px; }"
         )
 
+    def reserved_width(self) -> int:
+        """The pixels the ruling takes from the right of the board (with its margins)."""
+        return self._width() + 2 * MARGIN
+
+    def _width(self) -> int:
+        return max(280, int(self._view.viewport().width() * RULING_WIDTH_SHARE))
+
     def place(self) -> None:
         viewport = self._view.viewport()
-        width = max(280, int(viewport.width() * RULING_WIDTH_SHARE))
-        height = min(self.heightForWidth(width), viewport.height() - 24)
-        self.setGeometry(viewport.width() - width - 12, 12, width, max(height, 40))
+        width = self._width()
+        height = min(self.heightForWidth(width), viewport.height() - 2 * MARGIN)
+        self.setGeometry(viewport.width() - width - MARGIN, MARGIN, width, max(height, 40))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.Resize and self.isVisible():
@@ -177,12 +185,15 @@ class Presentation:
         self.ruling_board.show()
         if QGuiApplication.platformName() != "offscreen":
             window.showFullScreen()
+        QApplication.processEvents()
+        self.view.reserved_right = self.ruling_board.reserved_width()
         self.view.fit_battlefield()
 
     def _leave(self) -> None:
         window = self.window
         self.active = False
         self.ruling_board.hide()
+        self.view.reserved_right = 0
         self.scene.set_label_scale(1.0)
         if window.isFullScreen():
             if self._was_maximised:

@@ -384,9 +384,23 @@ class BattlefieldScene(QGraphicsScene):
         for item in [*self.models.values(), *self.objectives.values()]:
             bounds = item.mapRectToScene(item.shape().boundingRect())
             marks.append(_coords(QRectF(bounds.topLeft() * ppi, bounds.bottomRight() * ppi)))
-        for label, (dx, dy) in zip(labels, place_labels(boxes, marks), strict=True):
+        for label, (dx, dy) in zip(
+            labels, place_labels(boxes, marks, self._shown_pixels(ppi)), strict=True
+        ):
             scale = label.scale()
             label.set_offset(QPointF(dx / scale, dy / scale))
+
+    def _shown_pixels(self, ppi: float) -> Rect | None:
+        """What the first view shows, as the placement measures (scene x ``ppi``), less what
+        it keeps free on its right (presentation mode's ruling)."""
+        views = self.views()
+        if not views:
+            return None
+        view = views[0]
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        reserved = getattr(view, "reserved_right", 0)
+        left, top, right, bottom = _coords(QRectF(shown.topLeft() * ppi, shown.bottomRight() * ppi))
+        return left, top, right - reserved, bottom
 
     # ------------------------------------------------------------------ background: table, grid
 

@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPixmap,
+    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsView
@@ -86,6 +87,8 @@ class BattlefieldView(QGraphicsView):
         super().__init__(scene)
         self.battlefield_scene = scene
         self.tool = "select"
+        self.reserved_right = 0
+        """Pixels on the right that :meth:`fit_battlefield` leaves free."""
         self._panning: QPointF | None = None
         self._space_held = False
         self._measurement: Measurement | None = None
@@ -197,8 +200,19 @@ class BattlefieldView(QGraphicsView):
         return self.transform().m11()
 
     def fit_battlefield(self) -> None:
+        """Show the whole table; with :attr:`reserved_right` pixels kept free on the right
+        (presentation mode's ruling), in the room to their left."""
         board = self.battlefield_scene.board_rect().adjusted(-1.5, -1.5, 1.5, 1.5)
-        self.fitInView(board, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.reserved_right <= 0:
+            self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.fitInView(board, Qt.AspectRatioMode.KeepAspectRatio)
+        else:
+            viewport = self.viewport().rect()
+            room = max(50, viewport.width() - self.reserved_right)
+            scale = min(room / board.width(), viewport.height() / board.height())
+            self.setTransform(QTransform.fromScale(scale, scale))
+            self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            self.centerOn(board.center())
         self._zoomed()
 
     def zoom_by(self, factor: float) -> None:

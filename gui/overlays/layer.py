@@ -12,7 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
 from engine.model import Scenario
-from gui.items import LabelItem
+from gui.items import Z_LABEL, LabelItem
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,9 @@ class OverlayLayer:
                 entry.label = LabelItem(
                     label_spec.text, anchor=label_spec.anchor, point_size=7.5, bold=label_spec.bold
                 )
-                entry.label.setZValue(self._z + 0.5)
+                # Above terrain and models whatever the layer's own height (a zone's name drawn
+                # under the ruins would be hidden by them); placement keeps labels apart.
+                entry.label.setZValue(Z_LABEL + self._z * 0.01)
                 entry.label.setVisible(self._visible)
                 entry.label.setOpacity(self._opacity)
                 self._scene.addItem(entry.label)

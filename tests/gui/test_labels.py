@@ -40,7 +40,6 @@ def official_window(make_window, qtbot):
     window.show()
     qtbot.waitExposed(window)
     window.view.fit_battlefield()
-    qtbot.wait(50)
     window.scene.place_labels()
     return window
 
@@ -54,6 +53,29 @@ def test_crowded_official_table_labels_do_not_intersect(official_window, qtbot) 
     assert intersecting(rects) == []
     far = [label for label in moved if label.offset().manhattanLength() > 3]
     assert all(not label.leader_path().isEmpty() for label in far)
+
+
+def test_in_presentation_mode_labels_stay_apart_and_in_view(official_window, qtbot) -> None:
+    """Large labels on the full-screen board: none hides another and none leaves the view."""
+    window = official_window
+    window.set_presentation(True)
+    window.scene.place_labels()
+    assert intersecting(drawn_rects(window)) == []
+    # Left of the ruling, with a pixel for rounding.
+    reserved = window.view.reserved_right
+    assert reserved > 0
+    viewport = QRectF(window.view.viewport().rect()).adjusted(-1, -1, 1 - reserved, 1)
+    outside = [
+        (label.text(), rect)
+        for label in window.scene.labels()
+        if label.isVisible() and label.text() and label.movable
+        for rect in [
+            label.deviceTransform(window.view.viewportTransform()).mapRect(label.box_rect())
+        ]
+        if not viewport.contains(rect)
+    ]
+    assert outside == []
+    window.set_presentation(False)
 
 
 def test_without_placement_the_same_board_has_collisions(official_window) -> None:
