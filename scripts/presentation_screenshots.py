@@ -3,7 +3,8 @@
 Usage: ``.venv/bin/python scripts/presentation_screenshots.py [OUT_DIR]`` (default
 ``docs/images``). The real window, offscreen, 1600 x 1000: the official table with two armies
 (``benchmarks/official_table.py``) with an arrow, a callout and a kept ruler, in the default,
-dark and colour-blind palettes, and in presentation mode with an objective's ruling shown.
+dark and colour-blind palettes, the annotations close up, and presentation mode with an
+objective's ruling shown.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.model import Scenario  # noqa: E402
 from gui.app import ensure_application  # noqa: E402
 from gui.files import AutosaveStore  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
+from gui.shapes import scene_point  # noqa: E402
 
 
 def save(widget: QWidget, path: Path) -> Path:
@@ -96,6 +98,12 @@ def main() -> int:
         window.scene.place_labels()
         written.append(save(window, out_dir / name))
     window.palette_actions["default"].trigger()
+    centre = scenario.objectives[len(scenario.objectives) // 2]
+    window.view.fit_battlefield()
+    window.view.zoom_by(2.2)
+    window.view.centerOn(scene_point(centre.x + 1.0, centre.y + 1.0))
+    window.scene.place_labels()
+    written.append(save(window.view, out_dir / "presenting-annotations.png"))
     window.set_presentation(True)
     window.scene.place_labels()
     written.append(save(window, out_dir / "presenting-mode.png"))

@@ -40,7 +40,7 @@ def test_a_click_with_the_arrow_tool_draws_nothing(make_window, qtbot) -> None:
 
 def test_callout_asks_its_text_and_is_selected_moved_and_deleted(make_window, qtbot) -> None:
     window = make_window()
-    window.ask_text = lambda parent, title, label: "Wholly within 3\""
+    window.ask_text = lambda parent, title, label: 'Wholly within 3"'
     window.set_tool("callout")
     drag(qtbot, window.view, (12.0, 30.0), (18.0, 36.0))
     (callout,) = window.document.scenario.annotations
