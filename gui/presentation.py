@@ -30,26 +30,12 @@ def window_palette(palette: theme.Palette) -> QPalette:
     if not palette.dark_window:
         return style.standardPalette() if style is not None else QPalette()
     dark = QPalette()
-    roles = {
-        QPalette.ColorRole.Window: "#23262b",
-        QPalette.ColorRole.WindowText: "#e6e6e6",
-        QPalette.ColorRole.Base: "#1b1d21",
-        QPalette.ColorRole.AlternateBase: "#2a2d33",
-        QPalette.ColorRole.Text: "#e6e6e6",
-        QPalette.ColorRole.Button: "#2d3137",
-        QPalette.ColorRole.ButtonText: "#e6e6e6",
-        QPalette.ColorRole.ToolTipBase: "#2d3137",
-        QPalette.ColorRole.ToolTipText: "#e6e6e6",
-        QPalette.ColorRole.Highlight: "#3d7bd9",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.PlaceholderText: "#9a9a9a",
-        QPalette.ColorRole.BrightText: "#ff6b5b",
-        QPalette.ColorRole.Link: "#7fb3ff",
-    }
-    for role, colour in roles.items():
-        dark.setColor(role, QColor(colour))
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
-        dark.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
+    for role, colour in theme.DARK_WINDOW.items():
+        dark.setColor(QPalette.ColorRole[role], QColor(colour))
+    for role in ("WindowText", "Text"):
+        dark.setColor(
+            QPalette.ColorGroup.Disabled, QPalette.ColorRole[role], QColor(theme.DARK_DISABLED_TEXT)
+        )
     return dark
 
 

@@ -262,6 +262,25 @@ DARK = Palette(
     dark_window=True,
 )
 
+DARK_WINDOW = {
+    "Window": "#23262b",
+    "WindowText": "#e6e6e6",
+    "Base": "#1b1d21",
+    "AlternateBase": "#2a2d33",
+    "Text": "#e6e6e6",
+    "Button": "#2d3137",
+    "ButtonText": "#e6e6e6",
+    "ToolTipBase": "#2d3137",
+    "ToolTipText": "#e6e6e6",
+    "Highlight": "#3d7bd9",
+    "HighlightedText": "#ffffff",
+    "PlaceholderText": "#9a9a9a",
+    "BrightText": "#ff6b5b",
+    "Link": "#7fb3ff",
+}
+"""The window's colours (Qt palette roles) with the dark palette."""
+DARK_DISABLED_TEXT = "#7a7a7a"
+
 PALETTES: dict[str, Palette] = {p.id: p for p in (DEFAULT, HIGH_CONTRAST, COLOUR_BLIND, DARK)}
 
 PRESENTATION_LABEL_SCALE = 1.6

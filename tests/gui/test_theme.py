@@ -3,6 +3,9 @@ deficiencies (Machado et al. 2009, CIEDE2000), and the board is drawn from the p
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from gui import theme
@@ -56,3 +59,21 @@ def test_every_palette_colour_is_rrggbb_and_unknown_ids_fall_back() -> None:
         for colour in colours:
             assert len(hex_to_rgb(colour)) == 3
     assert theme.use("no-such-palette") is theme.DEFAULT
+
+
+PAINTING_MODULES = ("gui/items.py", "gui/scene.py", "gui/view.py", "gui/presentation.py")
+COLOUR_LITERAL = re.compile(r'QColor\(\s*["\'\d]|"#[0-9a-fA-F]{6}"')
+
+
+def test_items_and_overlays_hold_no_colour_literal() -> None:
+    """Every colour the board draws comes from the palette module."""
+    root = Path(__file__).resolve().parents[2]
+    files = [root / name for name in PAINTING_MODULES]
+    files += sorted((root / "gui" / "overlays").glob("*.py"))
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if COLOUR_LITERAL.search(line)
+    ]
+    assert found == []
