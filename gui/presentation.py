@@ -114,7 +114,6 @@ class Presentation:
         self._was_maximised = False
         self._status_shown = True
         self._menu_shown = True
-        self.palette_changed: list[Callable[[theme.Palette], object]] = []
         self._window_restyled = False
         """Whether the window's Qt palette is one :func:`window_palette` set (dark)."""
         saved = settings.value(PALETTE_SETTING, theme.DEFAULT.id)
@@ -124,21 +123,21 @@ class Presentation:
 
     def use_palette(self, palette_id: str, *, remember: bool = True) -> theme.Palette:
         """Draw the board and the window in ``palette_id``; remembered in the settings."""
+        already_drawn = theme.current().id == palette_id
         palette = theme.use(palette_id)
         app = QApplication.instance()
         if isinstance(app, QApplication) and (palette.dark_window or self._window_restyled):
             app.setPalette(window_palette(palette))
             self._window_restyled = palette.dark_window
-        self.scene.apply_palette()
-        self.overlays.apply_palette()
-        self.scene.invalidate(self.scene.sceneRect())
-        self.view.resetCachedContent()
-        self.view.viewport().update()
-        self.ruling_board.restyle()
+        if not already_drawn:
+            self.scene.apply_palette()
+            self.overlays.apply_palette()
+            self.scene.invalidate(self.scene.sceneRect())
+            self.view.resetCachedContent()
+            self.view.viewport().update()
+            self.ruling_board.restyle()
         if remember:
             self.settings.setValue(PALETTE_SETTING, palette.id)
-        for listener in self.palette_changed:
-            listener(palette)
         return palette
 
     # ------------------------------------------------------------------ presentation mode
