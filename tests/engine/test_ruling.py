@@ -47,7 +47,8 @@ def test_measured_from_the_centre_under_the_shared_modules() -> None:
     scenario = one_model_at(1.0, "shared-modules")
     section = evaluate(scenario, visibility=False).ruling_sections(["obj-centre"])[0]
     assert "from the marker's centre" in section.lines[0].text
-    assert section.rule is not None and section.rule.ruleset == "shared-modules"
+    assert section.rule is not None
+    assert section.rule.ruleset == "shared-modules"
 
 
 def test_the_plain_rulings_keep_their_wording() -> None:
@@ -73,7 +74,8 @@ def test_a_unit_gets_one_section_per_conclusion_each_with_its_rule() -> None:
     assert sections[0].lines[0].model_ids == ("red-1",)
     assert "touches a 1 mm quarter line" in sections[0].lines[0].text
     centre = sections[1].lines[0]
-    assert centre.text.startswith("red-1: ") and centre.text.endswith('<= 6": within')
+    assert centre.text.startswith("red-1: ")
+    assert centre.text.endswith('<= 6": within')
     assert centre.model_ids == ("red-1",)
 
 
@@ -94,7 +96,8 @@ def test_every_id_a_line_names_is_on_the_board() -> None:
             assert set(line.unit_ids) <= units
             assert set(line.objective_ids) <= objectives
     engaged = [s for s in every if s.verdict.endswith("are engaged")]
-    assert engaged and all(s.ids for s in engaged)
+    assert engaged
+    assert all(s.ids for s in engaged)
 
 
 def test_unknown_ids_are_left_out() -> None:
