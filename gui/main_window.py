@@ -37,10 +37,11 @@ from engine.errors import WarplanError
 from engine.evaluate import Evaluation
 from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress
+from engine.ruling import text_section
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.reserves import ReservesPanel
-from gui.docks.ruling import RulingPanel, ruling_for
+from gui.docks.ruling import BoardHighlight, RulingPanel, ruling_for, ruling_sections_for
 from gui.document import Change, ScenarioDocument
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import AutosaveStore, FileController, error_text
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         self.palette_panel = PalettePanel(self.document, self.placement_point)
         self.inspector = InspectorPanel(self.document)
         self.ruling = RulingPanel()
+        self.ruling_highlight = BoardHighlight(self.scene)
         self.add_dock(self.palette_panel, "Palette", "PaletteDock", DockPlace.TOOLS, in_front=True)
         self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
         self.reserves = ReservesPanel(self.document, self.placement_point)
@@ -484,6 +486,7 @@ class MainWindow(QMainWindow):
         self.scene.drag_started.connect(self._on_drag_started)
         self.scene.drag_finished.connect(self.view.end_static_cache)
         self.palette_panel.selection_requested.connect(self.scene.select_ids)
+        self.ruling.line_activated.connect(self._highlight_ruling_line)
         self.reserves.selection_requested.connect(self.scene.select_ids)
         self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
@@ -549,9 +552,21 @@ class MainWindow(QMainWindow):
             return
         scenario = self.document.scenario
         selection = self.scene.selection()
-        heading, text = ruling_for(scenario, self.live.evaluation, selection, self.live.visibility)
-        extra = [contribute(scenario, selection) for contribute in self._ruling_contributors]
-        self.ruling.show_ruling(heading, "\n\n".join([text, *(e for e in extra if e)]))
+        evaluation, visibility = self.live.evaluation, self.live.visibility
+        heading, text = ruling_for(scenario, evaluation, selection, visibility)
+        sections = ruling_sections_for(scenario, evaluation, selection, visibility)
+        extra = [e for e in (add(scenario, selection) for add in self._ruling_contributors) if e]
+        self.ruling.show_ruling(
+            heading,
+            "\n\n".join([text, *extra]),
+            (*sections, *(text_section(e, scenario) for e in extra)),
+        )
+
+    def _highlight_ruling_line(self, ids: tuple[str, ...]) -> None:
+        if ids:
+            self.ruling_highlight.show(ids)
+        else:
+            self.ruling_highlight.clear()
 
     def _update_title(self, _changed: object = None) -> None:
         path = self.document.path
