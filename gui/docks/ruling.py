@@ -161,18 +161,25 @@ class BoardHighlight:
         self.ids: tuple[str, ...] = ()
 
     def show(self, ids: tuple[str, ...]) -> None:
-        """Outline every model, unit (its models) and objective among ``ids``."""
+        """Outline the models among ``ids``; where there are none, the models of its units;
+        where there are none either, its objectives' markers (a line about one model of a
+        unit shows that model, not the unit round it)."""
         scenario = self.scene.scenario
         units = {u.id: u for u in scenario.units}
         model_ids = [i for i in ids if i in self.scene.models]
-        for unit_id in ids:
-            if unit_id in units:
-                model_ids.extend(m.id for m in units[unit_id].models if m.id in self.scene.models)
+        if not model_ids:
+            model_ids = [
+                m.id
+                for unit_id in ids
+                if unit_id in units
+                for m in units[unit_id].models
+                if m.id in self.scene.models
+            ]
         path = QPainterPath()
         for model_id in dict.fromkeys(model_ids):
             item = self.scene.models[model_id]
             path.addPath(item.mapToScene(item.shape()))
-        for objective_id in ids:
+        for objective_id in () if model_ids else ids:
             marker = self.scene.objectives.get(objective_id)
             if marker is not None:
                 path.addPath(marker.mapToScene(marker.shape()))

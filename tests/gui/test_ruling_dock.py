@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from gui_helpers import BASE_32, duel_scenario
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QTextCursor
@@ -64,6 +65,8 @@ def test_clicking_a_line_outlines_its_model_and_nothing_else(qtbot, make_window)
     red = window.scene.models["red-1"].sceneBoundingRect()
     assert outline.contains(blue.center())
     assert not outline.contains(red.center())
+    objective = window.scene.objectives["obj-centre"].sceneBoundingRect()
+    assert not outline.contains(objective.center())
     # The selection is unchanged: the ruling stays the objective's.
     assert window.scene.selection().objectives == frozenset({"obj-centre"})
     # A new ruling (another selection) takes the outline away.
@@ -138,6 +141,20 @@ def test_the_whole_board_ruling_lists_engaged_pairs_with_their_models(qtbot, mak
     engaged = next(s for s in window.ruling.sections if s.verdict.endswith("are engaged"))
     assert engaged.verdict == "blue-near and red-squad are engaged"
     assert set(engaged.lines[0].model_ids) == {"blue-9", "red-1"}
+
+
+def test_a_line_about_units_only_outlines_their_models(qtbot, make_window) -> None:
+    window = make_window(red_in_range())
+    highlight = window.ruling_highlight
+    highlight.show(("red-squad",))
+    red = window.scene.models["red-1"].sceneBoundingRect()
+    assert highlight.item.path().boundingRect().contains(red.center())
+    highlight.show(("obj-centre",))
+    marker = highlight.item.path().boundingRect()
+    assert (marker.center().x(), marker.center().y()) == pytest.approx((30.0, -22.0))
+    assert marker.width() == pytest.approx(40 / 25.4)
+    highlight.show(("nothing-here",))
+    assert not highlight.item.isVisible()
 
 
 def test_a_rule_systems_contribution_reads_as_its_own_section(qtbot, make_window) -> None:
