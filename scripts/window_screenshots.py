@@ -1,9 +1,10 @@
-"""Write the user guide's pictures of the window and of a readable ruling.
+"""Write the user guide's pictures of the first-start window at 1280 x 800 and of a readable
+ruling (the other pictures: ``packaging/user_guide_screenshots.py``).
 
 Usage: ``.venv/bin/python scripts/window_screenshots.py [OUT_DIR]`` (default ``docs/images``).
 The real window, offscreen, on the demo with the first-start layout: the whole window at
-1600 x 1000 and at 1280 x 800 (the smallest size every dock's rows fit), and the Ruling dock on
-the centre objective with its first line clicked (the model outlined on the board).
+1280 x 800 (the smallest size every dock's rows fit), and at 1600 x 1000 the Ruling dock on the
+centre objective with its first line clicked (the model outlined on the board).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from gui.files import AutosaveStore, read_scenario  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 
 SHOTS = (
-    ("warplan-window.png", 1600, 1000, ()),
     ("warplan-window-1280x800.png", 1280, 800, ()),
     ("ruling-sections.png", 1600, 1000, ("obj-centre",)),
 )
