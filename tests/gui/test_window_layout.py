@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
+    QTabWidget,
     QToolBar,
     QWidget,
 )
@@ -71,6 +73,16 @@ def needed_height(widget: QWidget) -> int:
     return hint
 
 
+def sideways(name: str, parent: QWidget) -> list[str]:
+    """The panels under ``parent`` too wide for their dock (scrolling sideways cuts every row
+    short on its right)."""
+    return [
+        f"{name}: {area.objectName() or type(area.widget()).__name__} scrolls sideways"
+        for area in parent.findChildren(QScrollArea)
+        if area.isVisible() and area.horizontalScrollBar().isVisible()
+    ]
+
+
 def clipped_rows(window: MainWindow) -> list[str]:
     clipped = []
     for name, dock in window.docks.items():
@@ -79,6 +91,12 @@ def clipped_rows(window: MainWindow) -> list[str]:
         dock.show()
         dock.raise_()
         QApplication.processEvents()
+        for tabs in dock.findChildren(QTabWidget):
+            for index in range(tabs.count()):
+                tabs.setCurrentIndex(index)
+                QApplication.processEvents()
+                clipped.extend(sideways(name, tabs))
+        clipped.extend(sideways(name, dock))
         for row in dock.findChildren(QWidget):
             if not isinstance(row, ROWS) or not row.isVisibleTo(dock) or scrolls(row):
                 continue
