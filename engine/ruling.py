@@ -90,6 +90,9 @@ def unit_sections(
         RulingLine(engagement.conclusion.split(": ", 1)[-1], unit_ids=(unit.id,)),
     )
     zones = id_list(list(unit.zones_wholly_within))
+    # The first area fact names the zones and territory (the verdict says it); the rest are
+    # the terrain areas the unit stands in.
+    terrain = areas[1:]
     return (
         RulingSection(where, tuple(f.ruling_line() for f in quarter), quarter_rule),
         RulingSection(
@@ -101,7 +104,7 @@ def unit_sections(
         RulingSection(
             f"{name} is wholly within deployment zones: {zones}; territory: "
             f"{unit.territory or 'none'}",
-            tuple(f.ruling_line() for f in areas[1:]),
+            tuple(f.ruling_line() for f in terrain),
             area_rule,
         ),
     )

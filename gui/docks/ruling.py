@@ -27,7 +27,6 @@ from engine.edits import Selection
 from engine.evaluate import Evaluation
 from engine.explain import RulingLine, RulingSection, sections_markdown
 from engine.model import Scenario
-from engine.ruling import text_section
 from gui.live import VisibilityResult
 from gui.overlays.visibility import visibility_summary, visibility_verdict
 from gui.scene import BattlefieldScene
@@ -107,13 +106,6 @@ def sight_section(scenario: Scenario, visibility: VisibilityResult) -> RulingSec
             if row.strip()
         )
     return RulingSection(verdict, tuple(lines))
-
-
-def sections_of_text(text: str, scenario: Scenario) -> tuple[RulingSection, ...]:
-    """A plain-text ruling (blocks a blank line apart) as sections, one a block."""
-    return tuple(
-        text_section(block, scenario) for block in text.split("\n\n") if block.strip()
-    )
 
 
 def ruling_html(sections: tuple[RulingSection, ...]) -> str:
@@ -244,17 +236,13 @@ class RulingPanel(QWidget):
         self.sections: tuple[RulingSection, ...] = ()
 
     def show_ruling(
-        self,
-        heading: str,
-        text: str,
-        sections: tuple[RulingSection, ...] | None = None,
-        scenario: Scenario | None = None,
+        self, heading: str, text: str, sections: tuple[RulingSection, ...] | None = None
     ) -> None:
         """Show ``sections`` under ``heading``; ``text`` is the same ruling in plain text (what
-        Copy as text and an export give). Without sections, the text's blocks are shown as
-        sections (about the ids of ``scenario`` they name)."""
+        Copy as text and an export give). Without sections (a line-of-sight listing), each
+        block of the text is shown as it is written."""
         if sections is None:
-            sections = sections_of_text(text, scenario) if scenario is not None else tuple(
+            sections = tuple(
                 RulingSection(block.strip()) for block in text.split("\n\n") if block.strip()
             )
         if (heading, text) == self._ruling and sections == self.sections:
