@@ -26,7 +26,7 @@ import numpy as np
 import shapely
 
 from engine.deployments import resolve_deployment
-from engine.explain import Explanation, Fact, RuleRef, id_list, inches
+from engine.explain import Explanation, Fact, Measurement, RuleRef, id_list, inches
 from engine.geometry import (
     TOLERANCE,
     BoolArray,
@@ -275,7 +275,11 @@ class UnitPosition:
         facts: list[Fact] = []
         if self.quarter is not None:
             facts.append(
-                Fact(f"every model is wholly within the {self.quarter} quarter", self.quarter_rule)
+                Fact(
+                    f"every model is wholly within the {self.quarter} quarter",
+                    self.quarter_rule,
+                    unit_ids=(self.id,),
+                )
             )
         else:
             for model_id, quarter in zip(self.model_ids, self.model_quarters, strict=True):
@@ -284,11 +288,18 @@ class UnitPosition:
                         Fact(
                             f"{model_id} touches a 1 mm quarter line or the battlefield edge",
                             self.quarter_rule,
+                            model_ids=(model_id,),
                         )
                     )
             quarters = sorted({q for q in self.model_quarters if q is not None})
             if len(quarters) > 1:
-                facts.append(Fact(f"its models are in {id_list(quarters)}", self.quarter_rule))
+                facts.append(
+                    Fact(
+                        f"its models are in {id_list(quarters)}",
+                        self.quarter_rule,
+                        unit_ids=(self.id,),
+                    )
+                )
         nearest = min(range(len(self.model_ids)), key=lambda k: self.centre_distances[k])
         d = self.centre_distances[nearest]
         state = "within" if d <= CENTRE_RANGE + TOLERANCE else "not within"
@@ -299,6 +310,18 @@ class UnitPosition:
                 f'battlefield ({state} 6")',
                 self.quarter_rule,
                 {"distance": d},
+                (self.model_ids[nearest],),
+                (self.id,),
+                measured=Measurement(
+                    self.model_ids[nearest],
+                    d,
+                    "from the centre of the battlefield",
+                    CENTRE_RANGE,
+                    d <= CENTRE_RANGE + TOLERANCE,
+                    at_least=bool(bound),
+                    inside="within",
+                    outside="not within",
+                ),
             )
         )
         facts.append(
@@ -306,6 +329,7 @@ class UnitPosition:
                 f"wholly within deployment zones: {id_list(list(self.zones_wholly_within))}; "
                 f"territory: {self.territory or 'none'}",
                 self.area_rule,
+                unit_ids=(self.id,),
             )
         )
         facts.append(
@@ -313,6 +337,7 @@ class UnitPosition:
                 f"within terrain areas: {id_list(list(self.terrain_within))}; wholly within: "
                 f"{id_list(list(self.terrain_wholly_within))}",
                 self.area_rule,
+                unit_ids=(self.id,),
             )
         )
         conclusion = (

@@ -23,7 +23,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.errors import RulesError
-from engine.explain import Explanation, Fact, RuleRef, id_list, inches
+from engine.explain import Explanation, Fact, Measurement, RuleRef, id_list, inches
 from engine.geometry import TOLERANCE, IntArray, ModelTable, close_pairs, model_table
 from engine.model import Scenario
 from engine.rulesets import ruleset_for
@@ -135,9 +135,25 @@ class Engagements:
                     f"(within {self._range_text()})",
                     rule,
                     {"distance": pair.distance, "vertical": pair.vertical},
+                    (pair.model_a, pair.model_b),
+                    (pair.unit_a, pair.unit_b),
+                    measured=Measurement(
+                        f"{pair.model_a} to {pair.model_b}",
+                        pair.distance,
+                        "apart",
+                        self.rules.horizontal,
+                        True,
+                        inside="engaged",
+                        detail=self._vertical_detail(pair),
+                    ),
                 )
             )
         return Explanation(f"{unit_id}: engaged with {id_list(list(partners))}", tuple(facts))
+
+    def _vertical_detail(self, pair: EngagedPair) -> str:
+        if self.rules.vertical is None:
+            return ""
+        return f", {inches(pair.vertical)} vertically <= {inches(self.rules.vertical)}"
 
     def _range_text(self) -> str:
         text = f"{inches(self.rules.horizontal)} horizontally"

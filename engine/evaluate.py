@@ -35,7 +35,7 @@ from engine.engagement import (
     engagement_grid,
     engagement_rules,
 )
-from engine.explain import Explanation, inches, player_names
+from engine.explain import Explanation, RulingSection, inches, player_names
 from engine.geometry import FloatArray, IntArray, ModelTable, model_table
 from engine.model import Objective, Scenario
 from engine.objectives import (
@@ -49,6 +49,7 @@ from engine.objectives import (
 from engine.overlaps import ModelPair, overlap_grid, overlapping_pairs
 from engine.rulesets import ruleset_for
 from engine.rulesets.base import RulesetReport, Score
+from engine.ruling import board_sections, objective_section, unit_sections
 from engine.visibility import PairVisibility
 from engine.visibility import visibility as line_of_sight
 
@@ -228,6 +229,37 @@ class Evaluation:
     def unit_ruling_text(self, unit_id: str) -> str:
         """One unit's ruling: see :meth:`UnitRuling.ruling_text`."""
         return self.unit(unit_id).ruling_text()
+
+    def ruling_sections(
+        self, objective_ids: Iterable[str] = (), unit_ids: Iterable[str] = ()
+    ) -> tuple[RulingSection, ...]:
+        """The structured ruling (:class:`engine.explain.RulingSection`, one per conclusion)
+        about the given objectives and units, in that order (ids this evaluation does not
+        judge are left out); nothing given: the whole battlefield's.
+
+        >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+        >>> red = Unit("red-u", "red", (Model("red-m", 10.0, 10.0, CircleBase(32)),))
+        >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red,))
+        >>> [s.verdict for s in evaluate(s, visibility=False).ruling_sections(unit_ids=["red-u"])]
+        ['red-u is wholly within the SW table quarter', 'red-u is not within 6" of the centre', \
+'red-u is not engaged', 'red-u is wholly within deployment zones: none; territory: none']
+        """
+        objectives, units = list(objective_ids), list(unit_ids)
+        if not objectives and not units:
+            return board_sections(self)
+        judged_objectives = {o.id: o for o in self.objectives}
+        judged_units = {u.id: u for u in self.units}
+        sections = [
+            objective_section(judged_objectives[i], self.player_names)
+            for i in objectives
+            if i in judged_objectives
+        ]
+        for unit_id in units:
+            if unit_id in judged_units:
+                sections.extend(
+                    unit_sections(judged_units[unit_id], self.engagements, self.scenario)
+                )
+        return tuple(sections)
 
     def to_json(self) -> dict[str, Any]:
         """The contract JSON of ``python -m engine evaluate FILE --json`` (sorted id lists).

@@ -68,16 +68,9 @@ class LayoutObjective:
 
 
 @dataclass(frozen=True)
-class Layout:
+class Layout(LayoutEntry):
     """A whole layout: its index entry's values, terrain pieces and objectives."""
 
-    id: str
-    name: str
-    pairing: tuple[str, str]
-    letter: str
-    deployment: str
-    source: str
-    revision: str
     terrain: tuple[TerrainPiece, ...]
     objectives: tuple[LayoutObjective, ...]
 

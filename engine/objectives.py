@@ -39,7 +39,7 @@ from typing import Any, Literal
 import numpy as np
 
 from engine.errors import RulesError, UnknownReferenceError
-from engine.explain import Explanation, Fact, RuleRef, id_list, inches
+from engine.explain import Explanation, Fact, Measurement, RuleRef, id_list, inches
 from engine.geometry import (
     TOLERANCE,
     BoolArray,
@@ -565,6 +565,7 @@ def _explain(control: ObjectiveControl) -> Explanation:
     for m in sorted(control.measures, key=lambda m: (m.distance, m.model_id)):
         facts.append(_measure_fact(control, m, place, rule))
     first, second = control.players
+    about = (control.id,)
     if rules.strategy == "summed-oc":
         a, b = control.level[first], control.level[second]
         verdict = "greater" if a != b else "equal: nobody controls it"
@@ -573,6 +574,8 @@ def _explain(control: ObjectiveControl) -> Explanation:
                 f"OC in range: {first} {a}, {second} {b} ({verdict})",
                 rule,
                 {first: a, second: b},
+                tuple(sorted(m for p in control.players for m in control.in_range[p])),
+                objective_ids=about,
             )
         )
     elif rules.strategy == "hold-and-contest":
@@ -589,6 +592,8 @@ def _explain(control: ObjectiveControl) -> Explanation:
                         "holding": len(control.in_range[p]),
                         "contesting": len(control.contesting[enemy]),
                     },
+                    (*control.in_range[p], *control.contesting[enemy]),
+                    objective_ids=about,
                 )
             )
     else:
@@ -607,24 +612,50 @@ def _explain(control: ObjectiveControl) -> Explanation:
                 )
             else:
                 text = f"{p} has no scoring unit in range"
-            facts.append(Fact(text, rule, {"holder": holder}))
+            facts.append(
+                Fact(
+                    text,
+                    rule,
+                    {"holder": holder},
+                    denied if holder is None else (),
+                    (holder,) if holder is not None else control.candidates.get(p, ()),
+                    about,
+                )
+            )
     return Explanation(conclusion, tuple(facts))
 
 
 def _measure_fact(control: ObjectiveControl, m: ModelMeasure, place: str, rule: RuleRef) -> Fact:
     rules = control.rules
     values: dict[str, Any] = {"distance": m.distance, "vertical": m.vertical, "oc": m.oc}
+    models, units, objectives = (m.model_id,), (m.unit_id,), (control.id,)
     if control.terrain is not None:
-        return Fact(f"{m.model_id} ({m.player}, OC {m.oc}) is within {place}", rule, values)
+        return Fact(
+            f"{m.model_id} ({m.player}, OC {m.oc}) is within {place}",
+            rule,
+            values,
+            models,
+            units,
+            objectives,
+        )
     limit = rules.objective_range
     state = "within" if m.distance <= limit + TOLERANCE else "just out of"
     text = f"{m.model_id} is {inches(m.distance)} from {place} ({state} {inches(limit)})"
+    detail = ""
     if rules.vertical_range is not None and m.vertical > rules.vertical_range + TOLERANCE:
-        text += (
-            f", but {inches(m.vertical)} away vertically (beyond {inches(rules.vertical_range)})"
-        )
+        beyond = f"{inches(m.vertical)} away vertically (beyond {inches(rules.vertical_range)})"
+        text += f", but {beyond}"
+        detail += f", but {beyond}"
     if rules.strategy == "summed-oc" and m.in_range:
         text += f", OC {m.oc}"
+        detail += f", OC {m.oc}"
     if rules.strategy == "hold-and-contest" and m.contesting:
         text += f", contesting (within {inches(rules.contest_range)})"
-    return Fact(text, rule, values)
+        detail += f", contesting (within {inches(rules.contest_range)})"
+    reference = "from the marker's rim" if rules.measure == "edge" else "from the marker's centre"
+    measured = Measurement(
+        m.model_id, m.distance, reference, limit, m.distance <= limit + TOLERANCE, detail=detail
+    )
+    if not m.in_range and measured.within:
+        measured = replace(measured, inside="out of range (vertically)")
+    return Fact(text, rule, values, models, units, objectives, measured)

@@ -11,24 +11,33 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
+    QColor,
     QGuiApplication,
+    QIcon,
     QKeySequence,
+    QPainter,
+    QPalette,
+    QPixmap,
     QShowEvent,
 )
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
     QFileDialog,
+    QFrame,
     QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
+    QToolBar,
     QWidget,
 )
 
@@ -38,11 +47,13 @@ from engine.errors import WarplanError
 from engine.evaluate import Evaluation
 from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress
+from engine.ruling import text_section
 from gui import theme
+from gui.app import ICON_DIR
 from gui.docks.inspector import InspectorPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.reserves import ReservesPanel
-from gui.docks.ruling import RulingPanel, ruling_for
+from gui.docks.ruling import BoardHighlight, RulingPanel, ruling_for, ruling_sections_for
 from gui.document import Change, ScenarioDocument
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import AutosaveStore, FileController, error_text
@@ -61,6 +72,60 @@ from gui.theme import PALETTES
 from gui.view import AnnotationDraft, BattlefieldView
 
 SNAP_STEP = 0.5
+TOOLS_WIDTH = 250
+EXPLANATIONS_WIDTH = 380
+"""The first-start widths of the left (editing tools) and right (explanations, game) columns
+(pixels): what their docks' rows need side by side; the battlefield takes the rest."""
+
+TOOLBAR_ICONS = {
+    "overlay-objectives": "target",
+    "overlay-engagement": "swords",
+    "overlay-quarters": "grid-2x2",
+    "overlay-deployment": "map",
+    "overlay-visibility": "eye",
+    "overlay-who-sees-whom": "scan-eye",
+    "overlay-scrollhammer": "scroll",
+    "overlay-shared-modules": "puzzle",
+    "tool-select": "mouse-pointer-2",
+    "tool-measure": "ruler",
+    "tool-polygon": "pen-tool",
+    "tool-arrow": "move-up-right",
+    "tool-callout": "message-square-text",
+    "tool-ruler": "ruler-dimension-line",
+    "action-fit": "scan",
+    "action-undo": "undo-2",
+    "action-redo": "redo-2",
+}
+"""Each toolbar action's icon (by the action's object name): a file of the bundled Lucide set in
+``assets/icons/`` (ISC licence beside it)."""
+
+
+def scrolling(widget: QWidget) -> QScrollArea:
+    """``widget`` in a frameless scroll area that gives it at least its minimum size: a dock
+    shorter or narrower than its rows scrolls instead of squashing them until their text is
+    cut, and no dock's minimum pushes the window beyond a small screen."""
+    area = QScrollArea()
+    area.setObjectName(f"{widget.objectName() or type(widget).__name__}Scroll")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area
+
+
+def toolbar_icon(name: str, colour: QColor) -> QIcon:
+    """The bundled icon ``name`` drawn in ``colour`` (the set strokes in ``currentColor``, so
+    the icons follow the palette's text colour, dark theme included)."""
+    svg = (ICON_DIR / f"{name}.svg").read_text(encoding="utf-8")
+    renderer = QSvgRenderer(QByteArray(svg.replace("currentColor", colour.name()).encode()))
+    icon = QIcon()
+    for size in (16, 20, 24, 32, 48):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        renderer.render(painter)
+        painter.end()
+        icon.addPixmap(pixmap)
+    return icon
 
 RunDialog = Callable[[QDialog], bool]
 Confirm = Callable[[QWidget, str, str], bool]
@@ -149,6 +214,7 @@ class MainWindow(QMainWindow):
         self.palette_panel = PalettePanel(self.document, self.placement_point)
         self.inspector = InspectorPanel(self.document)
         self.ruling = RulingPanel()
+        self.ruling_highlight = BoardHighlight(self.scene)
         self.add_dock(self.palette_panel, "Palette", "PaletteDock", DockPlace.TOOLS, in_front=True)
         self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
         self.reserves = ReservesPanel(self.document, self.placement_point)
@@ -170,6 +236,7 @@ class MainWindow(QMainWindow):
         }
         """What each rule system's app part installed, by ruleset id (for tests and tools)."""
         self.sight = install_sight(self, restore_ruling=self._update_ruling)
+        self._decorate_toolbars()
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)
         self._ruling_timer.setInterval(150)
@@ -178,6 +245,7 @@ class MainWindow(QMainWindow):
         self.resize(1600, 1000)
         self._layout_restored = False
         self.keep_layout = True
+        self.maximise_first_start = QGuiApplication.platformName() != "offscreen"
         if restore_layout:
             self.restore_layout()
         self._show_ruleset_docks()
@@ -206,7 +274,7 @@ class MainWindow(QMainWindow):
         """
         dock = QDockWidget(title, self)
         dock.setObjectName(object_name)
-        dock.setWidget(widget)
+        dock.setWidget(scrolling(widget))
         dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
@@ -479,6 +547,9 @@ class MainWindow(QMainWindow):
             tools_menu.addAction(action)
             self.tool_actions[tool] = action
         tools_bar.addSeparator()
+        self.action_fit.setObjectName("action-fit")
+        self.action_undo.setObjectName("action-undo")
+        self.action_redo.setObjectName("action-redo")
         tools_bar.addAction(self.action_fit)
         tools_bar.addAction(self.action_undo)
         tools_bar.addAction(self.action_redo)
@@ -532,6 +603,24 @@ class MainWindow(QMainWindow):
     def _on_palette_toggled(self, palette_id: str, on: bool) -> None:
         if on and palette_id != theme.current().id:
             self.presentation.use_palette(palette_id)
+            self._decorate_toolbars()  # the icons are drawn in the window's text colour
+    def _decorate_toolbars(self) -> None:
+        """Give every toolbar action its icon. The overlay toggles keep their words beside the
+        icon (a teacher reads them aloud); the tools are icons with their names as tooltips
+        (Qt's default), so both bars fit side by side on a 1280-pixel-wide screen."""
+        colour = self.palette().color(QPalette.ColorRole.ButtonText)
+        for bar in self.findChildren(QToolBar):
+            beside = bar.objectName() == "OverlaysToolbar"
+            bar.setToolButtonStyle(
+                Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+                if beside
+                else Qt.ToolButtonStyle.ToolButtonIconOnly
+            )
+            bar.setIconSize(QSize(18, 18))
+            for action in bar.actions():
+                name = TOOLBAR_ICONS.get(action.objectName())
+                if name is not None:
+                    action.setIcon(toolbar_icon(name, colour))
 
     def _connect(self) -> None:
         self.ruling.text.textChanged.connect(self.presentation.refresh_ruling)
@@ -560,6 +649,7 @@ class MainWindow(QMainWindow):
         self.scene.drag_started.connect(self._on_drag_started)
         self.scene.drag_finished.connect(self.view.end_static_cache)
         self.palette_panel.selection_requested.connect(self.scene.select_ids)
+        self.ruling.line_activated.connect(self._highlight_ruling_line)
         self.reserves.selection_requested.connect(self.scene.select_ids)
         self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
@@ -625,9 +715,21 @@ class MainWindow(QMainWindow):
             return
         scenario = self.document.scenario
         selection = self.scene.selection()
-        heading, text = ruling_for(scenario, self.live.evaluation, selection, self.live.visibility)
-        extra = [contribute(scenario, selection) for contribute in self._ruling_contributors]
-        self.ruling.show_ruling(heading, "\n\n".join([text, *(e for e in extra if e)]))
+        evaluation, visibility = self.live.evaluation, self.live.visibility
+        heading, text = ruling_for(scenario, evaluation, selection, visibility)
+        sections = ruling_sections_for(scenario, evaluation, selection, visibility)
+        extra = [e for e in (add(scenario, selection) for add in self._ruling_contributors) if e]
+        self.ruling.show_ruling(
+            heading,
+            "\n\n".join([text, *extra]),
+            (*sections, *(text_section(e, scenario) for e in extra)),
+        )
+
+    def _highlight_ruling_line(self, ids: tuple[str, ...]) -> None:
+        if ids:
+            self.ruling_highlight.show(ids)
+        else:
+            self.ruling_highlight.clear()
 
     def _update_title(self, _changed: object = None) -> None:
         path = self.document.path
@@ -833,7 +935,7 @@ class MainWindow(QMainWindow):
         panels) and, below, the game docks (decks, turn tracker, score chart), each place
         tabbed with its ``in_front`` dock raised.
         """
-        self._fit_to_screen()
+        maximised = self._fit_to_screen()
         # Moving docks stacks them for a moment and grows the window; it returns to this size.
         intended = self.size()
         right_area = Qt.DockWidgetArea.RightDockWidgetArea
@@ -849,15 +951,22 @@ class MainWindow(QMainWindow):
         for docks in by_place.values():
             for first, second in itertools.pairwise(docks):
                 self.tabifyDockWidget(first, second)
-        self.resize(intended)
-        QTimer.singleShot(0, lambda: self.resize(intended))
+        if not maximised:
+            self.resize(intended)
+            QTimer.singleShot(0, lambda: self.resize(intended))
         tools, explanations, game = (
             by_place[DockPlace.TOOLS],
             by_place[DockPlace.EXPLANATIONS],
             by_place[DockPlace.GAME],
         )
         if tools and explanations:
-            self.resizeDocks([tools[0], explanations[0]], [270, 440], Qt.Orientation.Horizontal)
+            # On a screen narrower than 1280 pixels the columns give up room in proportion.
+            width = self.width()
+            self.resizeDocks(
+                [tools[0], explanations[0]],
+                [min(TOOLS_WIDTH, width // 5), min(EXPLANATIONS_WIDTH, width * 3 // 10)],
+                Qt.Orientation.Horizontal,
+            )
         if explanations and game:
             self.resizeDocks(
                 [explanations[0], game[0]], [self.height() // 2] * 2, Qt.Orientation.Vertical
@@ -866,16 +975,17 @@ class MainWindow(QMainWindow):
         for name in self._docks_in_front:
             self.docks[name].raise_()
 
-    def _fit_to_screen(self) -> None:
-        """Shrink the first-start window to a small real screen (laptops), never grow it."""
+    def _fit_to_screen(self) -> bool:
+        """Maximise the first-start window on its screen's available area (whether it did):
+        the battlefield takes what the docks leave. Skipped where :attr:`maximise_first_start`
+        is off (the offscreen platform of tests and screenshots, which size the window)."""
         screen = self.screen()
-        if screen is None or QGuiApplication.platformName() == "offscreen":
-            return
-        available = screen.availableGeometry()
-        width = min(self.width(), int(available.width() * 0.95))
-        height = min(self.height(), int(available.height() * 0.92))
-        if (width, height) != (self.width(), self.height()):
-            self.resize(width, height)
+        if not self.maximise_first_start or screen is None:
+            return False
+        # The maximised size at once, so the docks' widths below are shares of it.
+        self.resize(screen.availableSize())
+        self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+        return True
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

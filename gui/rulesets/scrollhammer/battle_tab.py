@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QListWidget,
     QListWidgetItem,
     QSpinBox,
@@ -75,11 +74,13 @@ class BattleTab(QWidget):
         self.choice_boxes: dict[str, QComboBox] = {}
 
         self.night_text = add_section(layout, "Night Fighting", "sh-night")
-        night_row = QHBoxLayout()
+        # One under the other: side by side they made the tab wider than the dock column.
+        night_row = QVBoxLayout()
         self.night_roll = action_button(
             "Roll the Night Fighting die due", "sh-night-roll", self.roll_night
         )
-        self.bands_box = QCheckBox("Draw Night Fighting bands for the selected unit")
+        self.bands_box = QCheckBox("Draw Night Fighting bands")
+        self.bands_box.setToolTip("The Night Fighting bands round the selected unit, on the board")
         self.bands_box.setObjectName("sh-bands")
         self.bands_box.setChecked(True)
         night_row.addWidget(self.night_roll)

@@ -6,7 +6,6 @@ from dataclasses import replace
 from html import escape
 
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QVBoxLayout,
     QWidget,
 )
@@ -42,7 +41,8 @@ class RelicTab(QWidget):
         layout = QVBoxLayout(self)
         self.relic_text = rich_label(name="sh-relic")
         layout.addWidget(self.relic_text)
-        row = QHBoxLayout()
+        # One under the other: side by side they made the tab wider than the dock column.
+        row = QVBoxLayout()
         place = action_button("Place the Relic at the centre", "sh-relic-place", self.place_relic)
         identify = action_button("Identify the Relic (2D6)", "sh-relic-roll", self.roll_relic)
         row.addWidget(place)

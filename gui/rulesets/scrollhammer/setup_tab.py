@@ -11,7 +11,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -66,10 +65,9 @@ class SetupTab(QWidget):
             self.mission_box.addItem(f"{mission.numeral}. {mission.name}", mission.id)
         self.mission_box.currentIndexChanged.connect(self._on_mission)
         roll = action_button("Roll the D6 chart", "sh-roll-mission", self.roll_mission)
-        row = QHBoxLayout()
-        row.addWidget(self.mission_box, 1)
-        row.addWidget(roll)
-        form.addRow("Mission", row)
+        # One control a row: side by side they made the tab wider than the dock column.
+        form.addRow("Mission", self.mission_box)
+        form.addRow("", roll)
         self.halves_box = compact_combo()
         self.halves_box.setObjectName("sh-halves")
         self.halves_box.addItem("as the mission says", None)
@@ -85,10 +83,8 @@ class SetupTab(QWidget):
         self.diagonal_box.currentIndexChanged.connect(
             lambda _i: self._set_option("diagonal", self.diagonal_box.currentData())
         )
-        halves_row = QHBoxLayout()
-        halves_row.addWidget(self.halves_box, 1)
-        halves_row.addWidget(self.diagonal_box, 1)
-        form.addRow("Table halves", halves_row)
+        form.addRow("Table halves", self.halves_box)
+        form.addRow("", self.diagonal_box)
         layout.addLayout(form)
         self.halves_text = rich_label(name="sh-halves-text")
         layout.addWidget(self.halves_text)

@@ -99,7 +99,9 @@ class SharedModulesPanel(QWidget):
         turn_row.addWidget(self.turn_spin, 1)
         layout.addLayout(turn_row)
 
-        self.ledger_box = QGroupBox("Threat Points and Command Points (separate ledgers)")
+        # A short title: a group box's title does not wrap, and a long one widened the panel.
+        self.ledger_box = QGroupBox("Threat and Command Points")
+        self.ledger_box.setToolTip("Two separate ledgers per player")
         self.ledger_grid = QGridLayout(self.ledger_box)
         self.ledger_labels: dict[tuple[str, str], QLabel] = {}
         self.amount = QSpinBox()
@@ -115,9 +117,8 @@ class SharedModulesPanel(QWidget):
         layout.addWidget(self.destroyed_list)
         self.refund_text = rich_label(name="sm-refunds")
         layout.addWidget(self.refund_text)
-        refund = action_button(
-            "End of turn: refund the units destroyed this turn", "sm-refund", self.refund
-        )
+        refund = action_button("End of turn: refund destroyed units", "sm-refund", self.refund)
+        refund.setToolTip("All-Out War: refund the units destroyed this turn")
         layout.addWidget(refund)
 
         self.formation_text = add_section(
@@ -135,7 +136,7 @@ class SharedModulesPanel(QWidget):
         self.scout_box.setObjectName("sm-scout-unit")
         scout = action_button("Scout and Secure", "sm-scout", self.scout)
         moved = action_button("Lead model has moved", "sm-scout-moved", self.lead_moved)
-        scout_row.addWidget(self.scout_box, 1)
+        layout.addWidget(self.scout_box)
         scout_row.addWidget(scout)
         scout_row.addWidget(moved)
         layout.addLayout(scout_row)
@@ -234,7 +235,9 @@ class SharedModulesPanel(QWidget):
                 holder_layout.setContentsMargins(0, 0, 0, 0)
                 holder_layout.addWidget(label)
                 holder_layout.addLayout(buttons)
-                self.ledger_grid.addWidget(holder, 1 + row, column)
+                # Each ledger on rows of its own: side by side the players' ledgers made the
+                # panel wider than the dock column.
+                self.ledger_grid.addWidget(holder, 1 + 2 * column + row, 0, 1, 2)
         self._ledger_players = scenario.player_ids()
 
     def _show_refunds(self, scenario: Scenario) -> None:

@@ -72,10 +72,15 @@ class MissionPanel(QWidget):
         self.reroll_button = QPushButton("Re-roll (new seed)")
         self.reroll_button.setToolTip("The same choices with a new seed: new dice, new deployment")
         self.reroll_button.clicked.connect(self.reroll)
-        top = QHBoxLayout()
-        top.addWidget(self.heading, 1)
-        top.addWidget(self.reroll_button)
-        top.addWidget(self.new_game_button)
+        # The heading above its buttons, the variants one under another: side by side they
+        # made the dock wider than the column it shares with the battlefield.
+        top = QVBoxLayout()
+        top.addWidget(self.heading)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.reroll_button)
+        buttons.addWidget(self.new_game_button)
+        buttons.addStretch(1)
+        top.addLayout(buttons)
 
         self.setup_form_host = QWidget()
         form = QFormLayout(self.setup_form_host)
@@ -118,7 +123,7 @@ class MissionPanel(QWidget):
         self.deployment.setObjectName("deployment")
         self.deployment.currentIndexChanged.connect(lambda _i: self._on_setup_field("deployment"))
         self.variant_host = QWidget()
-        self.variant_layout = QHBoxLayout(self.variant_host)
+        self.variant_layout = QVBoxLayout(self.variant_host)
         self.variant_layout.setContentsMargins(0, 0, 0, 0)
         self.variant_boxes: dict[str, QComboBox] = {}
         self.twist = compact_combo()

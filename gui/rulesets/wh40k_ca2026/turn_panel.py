@@ -87,6 +87,8 @@ class TurnLedgerPanel(QWidget):
         tracker_layout.setContentsMargins(0, 0, 0, 0)
         tracker_layout.addLayout(fields)
 
+        # Each player's totals on a line of their own, the buttons below: side by side they
+        # made the dock wider than the column it shares with the battlefield.
         self.totals = QGridLayout()
         self.total_labels: list[QLabel] = []
         self.primary_buttons: list[QPushButton] = []
@@ -94,19 +96,19 @@ class TurnLedgerPanel(QWidget):
             label = QLabel()
             label.setTextFormat(Qt.TextFormat.RichText)
             self.total_labels.append(label)
-            self.totals.addWidget(label, slot, 0)
-            for column, (text, amount) in enumerate((("+1CP", 1), ("-1CP", -1)), start=1):
+            self.totals.addWidget(label, 2 * slot, 0, 1, 3)
+            for column, (text, amount) in enumerate((("+1CP", 1), ("-1CP", -1))):
                 button = QPushButton(text)
                 button.setObjectName(f"cp-{slot}-{amount:+d}")
                 button.clicked.connect(partial(self.change_cp, slot, amount))
-                self.totals.addWidget(button, slot, column)
+                self.totals.addWidget(button, 2 * slot + 1, column)
             score = QPushButton("Score Primary")
             score.setObjectName(f"score-primary-{slot}")
             score.setToolTip("Add what the Primary Mission scores now to the VP and the ledger")
             score.clicked.connect(partial(self.score_primary, slot))
             self.primary_buttons.append(score)
-            self.totals.addWidget(score, slot, 3)
-        self.totals.setColumnStretch(0, 1)
+            self.totals.addWidget(score, 2 * slot + 1, 2)
+        self.totals.setColumnStretch(2, 1)
 
         self.ledger = QTableWidget(0, len(LEDGER_COLUMNS))
         self.ledger.setObjectName("ledger")
