@@ -517,7 +517,12 @@ def _move(document: dict[str, Any], value: Any, place: str) -> list[Problem]:
     if not isinstance(value, dict) or not isinstance(value.get("id"), str):
         return [Problem(place, 'must be {"id": MODEL_OR_UNIT, "x": X, "y": Y}')]
     x, y = value.get("x"), value.get("y")
-    if not _number(x) or not _number(y):
+    # bool is an int to Python, never a coordinate to the format.
+    if (
+        not isinstance(x, int | float)
+        or not isinstance(y, int | float)
+        or bool in (type(x), type(y))
+    ):
         return [Problem(place, f"x and y must be numbers, got {show(x)} and {show(y)}")]
     extras = sorted(set(value) - {"id", "x", "y", "z", "rotation"})
     if extras:
@@ -537,10 +542,6 @@ def _move(document: dict[str, Any], value: Any, place: str) -> list[Problem]:
                         model[key] = value[key]
                 return []
     return [Problem(f"{place}.id", f"no model or unit {value['id']!r} on the board")]
-
-
-def _number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _status(document: dict[str, Any], value: Any, place: str) -> list[Problem]:
