@@ -38,6 +38,7 @@ from engine.evaluate import Evaluation
 from engine.model import EMPTY, Battlefield, Player, Scenario, thaw
 from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from gui.docks.inspector import InspectorPanel
+from gui.docks.lessons import LessonsPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.reserves import ReservesPanel
 from gui.docks.ruling import RulingPanel, ruling_for
@@ -147,6 +148,16 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._status_zoom)
 
         self._build_actions()
+        self.lessons = LessonsPanel(
+            self.document,
+            select_ids=self.scene.select_ids,
+            selected_ids=self._selected_ids,
+            overlay_actions=self.overlay_actions,
+            confirm_discard=lambda: self.files.confirm_discard(),
+            confirm=lambda title, text: self.confirm(self, title, text),
+            show_error=self.show_error,
+        )
+        self.add_dock(self.lessons, "Lessons", "LessonsDock", DockPlace.EXPLANATIONS)
         self._connect()
         self.plugins: dict[str, object] = {
             ui.ruleset: ui.install(self) for ui in RULESET_UIS.values()
@@ -327,6 +338,14 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_open)
         file_menu.addMenu(self.files.recent_menu)
         file_menu.addAction(self.action_demo)
+        file_menu.addAction(
+            self._action(
+                "Open &lesson...",
+                self._open_lesson,
+                tip="Play a lesson step by step (the Lessons dock lists the shipped ones)",
+                name="action-open-lesson",
+            )
+        )
         file_menu.addSeparator()
         file_menu.addAction(self.action_import_army)
         file_menu.addSeparator()
@@ -586,6 +605,16 @@ class MainWindow(QMainWindow):
     def _on_polygon(self, polygon: tuple[tuple[float, float], ...]) -> None:
         self.palette_panel.add_drawn_terrain(polygon)
         self.tool_actions["select"].setChecked(True)
+
+    def _open_lesson(self) -> None:
+        dock = self.docks["LessonsDock"]
+        dock.show()
+        dock.raise_()
+        self.lessons.open_dialog()
+
+    def _selected_ids(self) -> set[str]:
+        selection = self.scene.selection()
+        return {*selection.units, *selection.models, *selection.terrain, *selection.objectives}
 
     def _select_all(self) -> None:
         scenario = self.document.scenario
