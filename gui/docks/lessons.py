@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -111,9 +114,23 @@ class LessonsPanel(QWidget):
         self._previous: _Previous | None = None
         self._overlays_before: dict[str, bool] | None = None
 
-        layout = QVBoxLayout(self)
+        # A scroll area, so that a long step or the open editor never forces the window taller
+        # or the battlefield narrower.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        content = QWidget()
+        scroll.setWidget(content)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(content)
         picker = QHBoxLayout()
         self.shipped = QComboBox()
+        self.shipped.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.shipped.setMinimumContentsLength(12)
         for title, path in shipped_lessons():
             self.shipped.addItem(title, str(path))
         self.open_shipped_button = QPushButton("Open")
@@ -132,10 +149,11 @@ class LessonsPanel(QWidget):
         self.step_label = QLabel("")
         self.text = QTextBrowser()
         self.text.setOpenExternalLinks(False)
-        self.text.setMinimumHeight(90)
+        self.text.setMinimumHeight(60)
+        self.text.setMaximumHeight(110)
         layout.addWidget(self.heading)
         layout.addWidget(self.step_label)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(self.text)
 
         self.question_box = QGroupBox("Question")
         question_layout = QVBoxLayout(self.question_box)
@@ -157,7 +175,7 @@ class LessonsPanel(QWidget):
         self.feedback.setWordWrap(True)
         self.explanation = QPlainTextEdit()
         self.explanation.setReadOnly(True)
-        self.explanation.setMinimumHeight(80)
+        self.explanation.setMinimumHeight(120)
         self.explanation.hide()
         question_layout.addWidget(self.feedback)
         question_layout.addWidget(self.explanation)
@@ -177,6 +195,7 @@ class LessonsPanel(QWidget):
         layout.addLayout(navigation)
 
         layout.addWidget(self._editor())
+        layout.addStretch(1)
         self._show_step()
 
     # ------------------------------------------------------------------ the editor
@@ -185,7 +204,11 @@ class LessonsPanel(QWidget):
         box = QGroupBox("Edit a lesson")
         box.setCheckable(True)
         box.setChecked(False)
-        form = QFormLayout()
+        fields = QWidget()
+        fields.setVisible(False)
+        box.toggled.connect(fields.setVisible)
+        QVBoxLayout(box).addWidget(fields)
+        form = QFormLayout(fields)
         self.lesson_title = QLineEdit()
         self.lesson_title.setPlaceholderText("Lesson title")
         self.step_title = QLineEdit()
@@ -193,12 +216,12 @@ class LessonsPanel(QWidget):
         self.step_text = QPlainTextEdit()
         self.step_text.setPlaceholderText("What the step shows (plain text or simple Markdown)")
         self.step_text.setMaximumHeight(90)
-        overlays = QHBoxLayout()
+        overlays = QGridLayout()
         self.overlay_checks: dict[str, QCheckBox] = {}
-        for name, label in OVERLAY_NAMES.items():
+        for k, (name, label) in enumerate(OVERLAY_NAMES.items()):
             check = QCheckBox(label)
             self.overlay_checks[name] = check
-            overlays.addWidget(check)
+            overlays.addWidget(check, k // 2, k % 2)
         overlay_row = QWidget()
         overlay_row.setLayout(overlays)
         self.question_kind = QComboBox()
@@ -225,7 +248,7 @@ class LessonsPanel(QWidget):
         form.addRow("Prompt", self.question_prompt)
         form.addRow(key_widget)
         form.addRow("Choices", self.offered)
-        buttons = QHBoxLayout()
+        buttons = QVBoxLayout()
         self.record_button = QPushButton("Record this board as a step")
         self.record_button.clicked.connect(self.record_step)
         self.apply_button = QPushButton("Update this step")
@@ -240,7 +263,6 @@ class LessonsPanel(QWidget):
         self.editor_message = QLabel("")
         self.editor_message.setWordWrap(True)
         form.addRow(self.editor_message)
-        box.setLayout(form)
         self.editor_box = box
         return box
 
@@ -409,6 +431,9 @@ class LessonsPanel(QWidget):
             self._remember_document()
         self.lesson, self.path, self.index = lesson, path, 0
         self.lesson_title.setText(lesson.title)
+        listed = self.shipped.findData(str(path))
+        if listed >= 0:
+            self.shipped.setCurrentIndex(listed)
         self.lesson_changed.emit(lesson)
         self._show_step()
         return True
@@ -510,6 +535,7 @@ class LessonsPanel(QWidget):
         for button in self.choice_group.buttons():
             self.choice_group.removeButton(button)
             self.choices_row.removeWidget(button)
+            button.hide()
             button.deleteLater()
         self.feedback.setText("")
         self.explanation.clear()
