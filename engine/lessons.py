@@ -676,10 +676,10 @@ def parse_lesson(data: object, source: str = "") -> Lesson:
     )
     title = _text(data, "title", "", problems, required=True)
     summary = _text(data, "summary", "", problems)
-    ruleset = data.get("ruleset")
-    if ruleset not in RULESETS:
+    rule_system = data.get("ruleset")
+    if rule_system not in RULESETS:
         problems.append(
-            Problem("ruleset", f"must be one of {', '.join(RULESETS)}, got {show(ruleset)}")
+            Problem("ruleset", f"must be one of {', '.join(RULESETS)}, got {show(rule_system)}")
         )
     steps_data = data.get("steps")
     if not isinstance(steps_data, list) or not steps_data:
@@ -691,14 +691,14 @@ def parse_lesson(data: object, source: str = "") -> Lesson:
     boards: list[Scenario] = []
     for k, step_data in enumerate(steps_data):
         previous = boards[-1] if boards else None
-        built = _step(step_data, f"steps[{k}]", previous, ruleset, problems)
+        built = _step(step_data, f"steps[{k}]", previous, rule_system, problems)
         if built is None:
             break
         steps.append(built[0])
         boards.append(built[1])
     if problems:
         raise LessonError(problems)
-    return Lesson(title, summary, str(ruleset), tuple(steps), tuple(boards))
+    return Lesson(title, summary, str(rule_system), tuple(steps), tuple(boards))
 
 
 def _text(
@@ -733,7 +733,7 @@ def _step(
     data: object,
     place: str,
     previous: Scenario | None,
-    ruleset: object,
+    rule_system: object,
     problems: list[Problem],
 ) -> tuple[LessonStep, Scenario] | None:
     """One step and its board, or ``None`` when no board can be made (later steps, which build
@@ -763,11 +763,11 @@ def _step(
                 for p in error.problems
             )
             return None
-        if scenario.ruleset != ruleset:
+        if rule_system != scenario.ruleset:
             problems.append(
                 Problem(
                     f"{place}.scenario.ruleset",
-                    f"the lesson is for {show(ruleset)}, this board for {scenario.ruleset!r}",
+                    f"the lesson is for {show(rule_system)}, this board for {scenario.ruleset!r}",
                 )
             )
         board = scenario
