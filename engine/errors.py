@@ -62,3 +62,8 @@ class ArmyListError(WarplanError):
     def __init__(self, line: int, message: str) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}")
+
+
+class LessonError(ScenarioError):
+    """A lesson file that cannot be read or does not follow the lesson format: each problem's
+    path names the step and key (``steps[2].question.choices``)."""

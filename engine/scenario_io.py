@@ -80,9 +80,12 @@ __all__ = [
     "loads_scenario",
     "migrate",
     "parse_scenario",
+    "read_json_file",
     "save_scenario",
+    "scan_json",
     "scenario_to_json",
     "validate_path",
+    "write_atomically",
 ]
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -361,6 +364,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     Only a regular file is read: a FIFO or a device named like a scenario is refused without
     waiting on it (it is opened non-blocking and checked before anything is read).
     """
+    return parse_scenario(read_json_file(path), str(path))
+
+
+def read_json_file(path: str | os.PathLike[str]) -> Any:
+    """The decoded JSON of a Warplan file (a scenario, a lesson), read as
+    :func:`load_scenario` reads: a regular file only, within the size cap, UTF-8, no
+    duplicate keys or excessive nesting; any failure is a :class:`ScenarioError`."""
     source = str(path)
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -379,7 +389,14 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         raise ScenarioError([Problem(source, _cannot_read(error))]) from None
     finally:
         os.close(descriptor)
-    return loads_scenario(raw, source)
+    return _decode_json(_decode_text(raw, source), source)
+
+
+def scan_json(data: object) -> list[Problem]:
+    """The problems of a value that is not plain, finite, shallow JSON (none when it is)."""
+    problems: list[Problem] = []
+    _scan_tree(data, problems)
+    return _dedupe(problems)
 
 
 def _cannot_read(error: OSError) -> str:
@@ -436,6 +453,12 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
     """
     text = dumps_scenario(scenario)
     loads_scenario(text, str(path))
+    write_atomically(text, path)
+
+
+def write_atomically(text: str, path: str | os.PathLike[str]) -> None:
+    """Write ``text`` (UTF-8) to ``path`` as :func:`save_scenario` does: a synced temporary
+    file renamed over the target, through symbolic links, a read-only file refused."""
     data = text.encode("utf-8")
     target = Path(os.path.realpath(path))
     folder = target.parent

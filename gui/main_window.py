@@ -51,6 +51,7 @@ from engine.ruling import text_section
 from gui import theme
 from gui.app import ICON_DIR
 from gui.docks.inspector import InspectorPanel
+from gui.docks.lessons import LessonsPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.reserves import ReservesPanel
 from gui.docks.ruling import BoardHighlight, RulingPanel, ruling_for, ruling_sections_for
@@ -230,6 +231,16 @@ class MainWindow(QMainWindow):
             self, self.view, self.overlays, self.settings, self.ruling.ruling_text
         )
         self._build_actions()
+        self.lessons = LessonsPanel(
+            self.document,
+            select_ids=self.scene.select_ids,
+            selected_ids=self._selected_ids,
+            overlay_actions=self.overlay_actions,
+            confirm_discard=lambda: self.files.confirm_discard(),
+            confirm=lambda title, text: self.confirm(self, title, text),
+            show_error=self.show_error,
+        )
+        self.add_dock(self.lessons, "Lessons", "LessonsDock", DockPlace.EXPLANATIONS)
         self._connect()
         self.plugins: dict[str, object] = {
             ui.ruleset: ui.install(self) for ui in RULESET_UIS.values()
@@ -412,6 +423,14 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_open)
         file_menu.addMenu(self.files.recent_menu)
         file_menu.addAction(self.action_demo)
+        file_menu.addAction(
+            self._action(
+                "Open &lesson...",
+                self._open_lesson,
+                tip="Play a lesson step by step (the Lessons dock lists the shipped ones)",
+                name="action-open-lesson",
+            )
+        )
         file_menu.addSeparator()
         file_menu.addAction(self.action_import_army)
         file_menu.addSeparator()
@@ -764,6 +783,16 @@ class MainWindow(QMainWindow):
     def _on_polygon(self, polygon: tuple[tuple[float, float], ...]) -> None:
         self.palette_panel.add_drawn_terrain(polygon)
         self.tool_actions["select"].setChecked(True)
+
+    def _open_lesson(self) -> None:
+        dock = self.docks["LessonsDock"]
+        dock.show()
+        dock.raise_()
+        self.lessons.open_dialog()
+
+    def _selected_ids(self) -> set[str]:
+        selection = self.scene.selection()
+        return {*selection.units, *selection.models, *selection.terrain, *selection.objectives}
 
     def _select_all(self) -> None:
         scenario = self.document.scenario
