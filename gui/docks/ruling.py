@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QPoint, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QPainterPath, QPen
+from PySide6.QtCore import QEvent, QPoint, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QHBoxLayout,
@@ -33,7 +33,6 @@ from gui.scene import BattlefieldScene
 
 HIGHLIGHT_COLOUR = QColor("#e6007e")
 """Magenta: no player, overlay or terrain colour uses it, so the outline stands out."""
-LINK_COLOUR = "#1d4f91"
 
 
 def ruling_for(
@@ -108,14 +107,17 @@ def sight_section(scenario: Scenario, visibility: VisibilityResult) -> RulingSec
     return RulingSection(verdict, tuple(lines))
 
 
-def ruling_html(sections: tuple[RulingSection, ...]) -> str:
+def ruling_html(
+    sections: tuple[RulingSection, ...], text_colour: str = "#111111", muted_colour: str = "#555555"
+) -> str:
     """The sections as rich text: each verdict bold on its own line, its lines as bullets (a
-    link where the line is about models, units or objectives), the rule in italics."""
+    link where the line is about models, units or objectives), the rule in italics; colours
+    from the window's palette (the defaults are the light one's)."""
     parts: list[str] = []
     for k, section in enumerate(sections):
         verdict = f"<b>{escape(section.verdict)}</b>"
         if section.ids:
-            verdict = f"<a href='section:{k}' style='color:#111111'>{verdict}</a>"
+            verdict = f"<a href='section:{k}' style='color:{text_colour}'>{verdict}</a>"
         parts.append(f"<p style='margin-top:8px; margin-bottom:2px'>{verdict}</p>")
         if section.lines:
             items = "".join(
@@ -124,7 +126,8 @@ def ruling_html(sections: tuple[RulingSection, ...]) -> str:
             parts.append(f"<ul style='margin-top:0px; margin-bottom:2px'>{items}</ul>")
         if section.rule is not None:
             parts.append(
-                f"<p style='margin-top:0px; color:#555555'><i>{escape(str(section.rule))}</i></p>"
+                f"<p style='margin-top:0px; color:{muted_colour}'>"
+                f"<i>{escape(str(section.rule))}</i></p>"
             )
     return "".join(parts)
 
@@ -204,9 +207,6 @@ class RulingPanel(QWidget):
         self.text.setObjectName("RulingText")
         self.text.setOpenLinks(False)
         self.text.setOpenExternalLinks(False)
-        self.text.document().setDefaultStyleSheet(
-            f"a {{ color: {LINK_COLOUR}; text-decoration: none; }}"
-        )
         self.text.anchorClicked.connect(self._on_anchor)
         self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.text.customContextMenuRequested.connect(self._context_menu)
@@ -220,7 +220,7 @@ class RulingPanel(QWidget):
         self.copy_markdown_button.clicked.connect(self.copy_markdown)
         hint = QLabel("Click a line to outline its models on the board.")
         hint.setWordWrap(True)
-        hint.setStyleSheet("color: #555555")
+        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.copy_text_button)
@@ -250,10 +250,31 @@ class RulingPanel(QWidget):
         self._ruling = (heading, text)
         self.sections = sections
         self.heading.setText(heading)
-        scroll = self.text.verticalScrollBar().value()
-        self.text.setHtml(ruling_html(sections))
-        self.text.verticalScrollBar().setValue(scroll)
+        self._render()
         self.line_activated.emit(())
+
+    def _render(self) -> None:
+        scroll = self.text.verticalScrollBar().value()
+        colours = self.palette()
+        # Links in the palette's link colour, readable on the light and the dark window alike.
+        self.text.document().setDefaultStyleSheet(
+            f"a {{ color: {colours.color(QPalette.ColorRole.Link).name()}; "
+            "text-decoration: none; }"
+        )
+        self.text.setHtml(
+            ruling_html(
+                self.sections,
+                colours.color(QPalette.ColorRole.Text).name(),
+                colours.color(QPalette.ColorRole.PlaceholderText).name(),
+            )
+        )
+        self.text.verticalScrollBar().setValue(scroll)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        # A new window palette (View > Palette) re-colours the ruling's rich text.
+        if event.type() == QEvent.Type.PaletteChange:
+            self._render()
+        super().changeEvent(event)
 
     def ruling_text(self) -> str:
         """The heading and the ruling shown (what an export prints)."""

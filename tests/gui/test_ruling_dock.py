@@ -172,3 +172,15 @@ def test_a_rule_systems_contribution_reads_as_its_own_section(qtbot, make_window
     assert extra.lines[0].text == "red-1 stands in the open"
     assert extra.lines[0].model_ids == ("red-1",)
     assert "Extra rules:\n- red-1 stands in the open" in window.ruling.ruling_text()
+
+
+def test_the_ruling_takes_the_colours_of_a_new_window_palette(qtbot, make_window) -> None:
+    window = make_window(red_in_range())
+    window.scene.select_ids({"obj-centre"})
+    assert "#e6e6e6" not in window.ruling.text.toHtml()
+    window.palette_actions["dark"].trigger()
+    # The window palette reaches the dock as a (posted) palette-change event.
+    qtbot.waitUntil(lambda: "#e6e6e6" in window.ruling.text.toHtml(), timeout=5_000)
+    assert "#7fb3ff" in window.ruling.text.toHtml()  # the dark palette's link colour
+    window.palette_actions["default"].trigger()
+    qtbot.waitUntil(lambda: "#e6e6e6" not in window.ruling.text.toHtml(), timeout=5_000)
