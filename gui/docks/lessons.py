@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
-    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -30,7 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
-    QScrollArea,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -114,17 +112,9 @@ class LessonsPanel(QWidget):
         self._previous: _Previous | None = None
         self._overlays_before: dict[str, bool] | None = None
 
-        # A scroll area, so that a long step or the open editor never forces the window taller
-        # or the battlefield narrower.
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        content = QWidget()
-        scroll.setWidget(content)
-        outer.addWidget(scroll)
-        layout = QVBoxLayout(content)
+        # The window puts every dock in a scroll area, so a long step or the open editor never
+        # forces the window taller or the battlefield narrower.
+        layout = QVBoxLayout(self)
         picker = QHBoxLayout()
         self.shipped = QComboBox()
         self.shipped.setSizeAdjustPolicy(

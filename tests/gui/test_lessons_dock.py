@@ -21,7 +21,7 @@ def test_the_dock_lists_every_shipped_lesson(make_window) -> None:
     listed = {panel.shipped.itemData(k) for k in range(panel.shipped.count())}
     assert listed == {str(p) for p in SHIPPED_LESSONS.glob("*.warplan-lesson.json")}
     assert len(shipped_lessons()) == panel.shipped.count()
-    assert window.docks["LessonsDock"].widget() is panel
+    assert window.docks["LessonsDock"].widget().widget() is panel  # in its scroll area
     assert window.findChild(type(window.action_open), "action-open-lesson") is not None
 
 
