@@ -3,7 +3,8 @@
 Usage: ``.venv/bin/python scripts/guide_screenshots.py [OUT_DIR]`` (default ``docs/images``).
 The real window, offscreen: a Chapter Approved game on Take and Hold vs Purge the Foe layout A
 from the New game dialog, two army lists (the test lists in ``tests/engine/data/army_lists``)
-imported into their deployment zones, the import dialog, and the Palette finding "kharn".
+imported into their deployment zones, the import dialog, the Palette finding "kharn", and the
+objective-control lesson at its question step in the Lessons dock.
 """
 
 from __future__ import annotations
@@ -89,6 +90,22 @@ def main() -> int:
     window.palette_panel.datasheet_query.setText("kharn")
     window.docks["PaletteDock"].raise_()
     written.append(save(window.docks["PaletteDock"], out_dir / "warplan-datasheet-search.png"))
+    window.document.undo_stack.setClean()
+    window.palette_panel.datasheet_query.setText("")
+    # The right column shows only the lesson, as a teacher would arrange it.
+    for name, dock in window.docks.items():
+        if name not in ("PaletteDock", "InspectorDock", "ReservesDock", "LessonsDock"):
+            dock.hide()
+    lessons = window.lessons
+    lessons.open_path(ROOT / "assets" / "lessons" / "objective-control.warplan-lesson.json")
+    lessons.next()
+    lessons.next()
+    lessons.choose("blue")
+    lessons.reveal()
+    window.docks["LessonsDock"].raise_()
+    window.view.fit_battlefield()
+    window.live.wait_for_analyses(60_000)
+    written.append(save(window, out_dir / "teaching-a-lesson.png"))
     window.document.undo_stack.setClean()
     window.close()
     for path in written:

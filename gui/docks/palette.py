@@ -131,22 +131,23 @@ class PalettePanel(QWidget):
         return box
 
     def update_datasheet_results(self) -> None:
-        """Refill the result list for the query and faction (every keystroke)."""
+        """Refill the result list for the query and faction (every keystroke); the best match
+        becomes the chosen datasheet."""
         query = self.datasheet_query.text().strip()
+        found = search(query, self.datasheet_faction.currentData(), limit=30) if query else ()
+        # Refilling would pass through rows as the current one: choose once, after.
+        self.datasheet_results.blockSignals(True)
         self.datasheet_results.clear()
-        if not query:
-            self.choose_datasheet(None)
-            return
-        for sheet in search(query, self.datasheet_faction.currentData(), limit=30):
+        for sheet in found:
             text = f"{sheet.name}  \u2014  {faction_name(sheet.faction)}"
             item = QListWidgetItem(text)
             item.setToolTip(text)
             item.setData(Qt.ItemDataRole.UserRole, sheet.id)
             self.datasheet_results.addItem(item)
-        if self.datasheet_results.count():
+        if found:
             self.datasheet_results.setCurrentRow(0)
-        else:
-            self.choose_datasheet(None)
+        self.datasheet_results.blockSignals(False)
+        self.choose_datasheet(found[0].id if found else None)
 
     def choose_datasheet(self, datasheet_id: str | None) -> None:
         """Fill the unit form from a datasheet (``None``: back to a unit described by hand)."""
@@ -155,6 +156,7 @@ class PalettePanel(QWidget):
         for field in (self.unit_name, self.unit_keywords, self.unit_oc):
             field.setEnabled(sheet is None)
         if sheet is None:
+            self.unit_base.setEnabled(True)
             self.unit_models.setRange(1, 30)
             self.datasheet_summary.setText("")
             self.add_unit_button.setText("Add unit")

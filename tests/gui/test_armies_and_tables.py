@@ -231,3 +231,16 @@ def test_the_about_box_credits_the_data_as_its_licence_asks(make_window) -> None
     assert 'href="https://40kdc.alpacasoft.dev"' in about_html()
     assert "CC BY 4.0" in about_html()
     AboutDialog(window).close()
+
+
+def test_clearing_the_search_goes_back_to_a_unit_described_by_hand(make_window) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    palette = window.palette_panel
+    palette.datasheet_query.setText("kharn")
+    assert not palette.unit_base.isEnabled()
+    palette.datasheet_query.setText("")
+    assert palette.chosen_datasheet is None
+    assert palette.datasheet_results.count() == 0
+    assert palette.unit_base.isEnabled()
+    assert palette.unit_name.isEnabled()
+    assert palette.add_unit_button.text() == "Add unit"
