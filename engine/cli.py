@@ -1,5 +1,5 @@
 """``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench,
-list the recommended layouts, write a new game on one, read army lists.
+list the recommended layouts, write a new game on one, read army lists, show a unit's threat.
 
 Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
 ``path: problem`` line per problem on standard error), 1 for a bad command line.
@@ -159,6 +159,19 @@ def _cmd_import_army(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_threat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.scenario_io import load_scenario
+    from engine.threat import unit_threats
+
+    report = unit_threats(load_scenario(Path(args.file)), args.unit)
+    if args.json:
+        json.dump(report.to_json(), out, indent=2)
+        out.write("\n")
+    else:
+        out.write(report.text())
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine",
@@ -227,6 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
     import_army.add_argument("--player", default="red", help="the player it is for (red)")
     import_army.add_argument("--json", action="store_true", help="print the contract JSON")
     import_army.set_defaults(handler=_cmd_import_army)
+
+    threat = commands.add_parser(
+        "threat",
+        help="the enemy units a unit can reach this turn (normal move, advance, charge)",
+    )
+    threat.add_argument("file", help="a .warplan.json scenario")
+    threat.add_argument("--unit", required=True, metavar="ID", help="the unit on the battlefield")
+    threat.add_argument("--json", action="store_true", help="print the contract JSON")
+    threat.set_defaults(handler=_cmd_threat)
     return parser
 
 
