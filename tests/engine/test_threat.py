@@ -278,3 +278,18 @@ def test_cli_table_and_errors(tmp_path: Path) -> None:
     status, _, err = run("threat", str(path), "--unit", "nobody")
     assert status == EXIT_BAD_INPUT
     assert "nobody" in err
+
+
+def test_cli_for_a_unit_without_move(tmp_path: Path) -> None:
+    path = tmp_path / "threat.warplan.json"
+    save_scenario(two_units(5.0, move=None), path)
+    status, out, err = run("threat", str(path), "--unit", "red-u", "--json")
+    assert status == EXIT_OK, err
+    document = json.loads(out)
+    assert document["reason"] == NO_MOVE_REASON
+    assert document["targets"][0]["charge"] is None
+    status, out, err = run("threat", str(path), "--unit", "red-u")
+    assert status == EXIT_OK, err
+    assert f"no probabilities: {NO_MOVE_REASON}" in out
+    [row] = [line.split() for line in out.splitlines() if line.strip().startswith("blue-u")]
+    assert row == ["blue-u", '3"', "-", "-", "-"]
