@@ -27,6 +27,7 @@ from engine.edits import Selection
 from engine.evaluate import Evaluation
 from engine.explain import RulingLine, RulingSection, sections_markdown
 from engine.model import Scenario
+from engine.threat import threat_section
 from gui.live import VisibilityResult
 from gui.overlays.visibility import visibility_summary, visibility_verdict
 from gui.scene import BattlefieldScene
@@ -72,8 +73,9 @@ def ruling_sections_for(
     selection: Selection,
     visibility: VisibilityResult | None,
 ) -> tuple[RulingSection, ...]:
-    """The structured ruling for what is selected (the engine's sections), with the selected
-    unit's line of sight once it is worked out; the same selection as :func:`ruling_for`."""
+    """The structured ruling for what is selected (the engine's sections), with each selected
+    unit's threat (what it can reach this turn) and the selected unit's line of sight once it
+    is worked out; the same selection as :func:`ruling_for`."""
     if evaluation is None:
         return (RulingSection("The rules have not judged this battlefield yet."),)
     objectives = sorted(selection.objectives & {o.id for o in evaluation.objectives})
@@ -81,6 +83,8 @@ def ruling_sections_for(
     sections = list(evaluation.ruling_sections(objectives, units))
     if not units:
         return tuple(sections)
+    # What each unit can reach this turn (the engine's exact odds, open ground).
+    sections.extend(threat_section(scenario, unit_id) for unit_id in units)
     if visibility is not None and visibility.observer in units:
         sections.append(sight_section(scenario, visibility))
     elif len(units) == 1:

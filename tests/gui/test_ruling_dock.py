@@ -184,3 +184,16 @@ def test_the_ruling_takes_the_colours_of_a_new_window_palette(qtbot, make_window
     assert "#7fb3ff" in window.ruling.text.toHtml()  # the dark palette's link colour
     window.palette_actions["default"].trigger()
     qtbot.waitUntil(lambda: "#e6e6e6" not in window.ruling.text.toHtml(), timeout=5_000)
+
+
+def test_a_selected_unit_shows_what_it_can_reach_this_turn(qtbot, make_window) -> None:
+    from engine.threat import threat_section
+
+    scenario = red_in_range()
+    red = replace(scenario.unit("red-squad"), move=6)
+    window = make_window(scenario.with_unit(red))
+    window.scene.select_ids({"red-squad"})
+    expected = threat_section(window.document.scenario, "red-squad")
+    assert expected in window.ruling.sections
+    assert expected.verdict.startswith("Can reach")
+    assert "charge" in window.ruling.text.toPlainText()
