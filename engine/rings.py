@@ -25,7 +25,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from engine.errors import GeometryError
 from engine.geometry import shape_of
-from engine.limits import MAX_RING_RADIUS
+from engine.limits import MAX_RING_RADIUS, MAX_RINGS
 from engine.model import Model, Polygon, Unit
 
 CHORD_ERROR = 0.005
@@ -101,6 +101,37 @@ def ring_outlines(unit: Unit) -> tuple[RingOutline, ...]:
     return tuple(ring_outline(unit, radius) for radius in unit.rings)
 
 
+def parse_rings(text: str) -> tuple[float, ...]:
+    """Ring radii typed as a list (``"6, 9, 12"``, commas or spaces, an optional ``"``), as
+    the file's ``rings`` holds them; ``GeometryError`` naming the first bad entry.
+
+    >>> parse_rings('6, 9.5 12"'), parse_rings("  ")
+    ((6, 9.5, 12), ())
+    """
+    words = text.replace(",", " ").split()
+    if len(words) > MAX_RINGS:
+        raise GeometryError(f"at most {MAX_RINGS} rings, got {len(words)}")
+    radii: list[float] = []
+    for word in words:
+        number = word.rstrip('"')
+        try:
+            value = float(number)
+        except ValueError:
+            raise GeometryError(f"a ring radius must be a number, got {word!r}") from None
+        _check_radius(value)
+        radii.append(int(value) if value.is_integer() else value)
+    return tuple(radii)
+
+
+def rings_text(rings: tuple[float, ...]) -> str:
+    """Ring radii as :func:`parse_rings` reads them.
+
+    >>> rings_text((6, 9.5, 12.0))
+    '6, 9.5, 12'
+    """
+    return ", ".join(f"{float(radius):.10g}" for radius in rings)
+
+
 def _loop(coords: object) -> Polygon:
     # Shapely closes every ring by repeating the first point; the engine's polygons do not.
     points = [(float(x), float(y)) for x, y in coords]  # type: ignore[attr-defined]
@@ -110,7 +141,7 @@ def _loop(coords: object) -> Polygon:
 def _check_radius(radius: float) -> None:
     if isinstance(radius, bool) or not isinstance(radius, int | float):
         raise GeometryError(f"a ring radius must be a number, got {radius!r}")
-    if not 0.0 < radius <= MAX_RING_RADIUS:
+    if not 0.0 < radius <= MAX_RING_RADIUS:  # also refuses NaN
         raise GeometryError(
             f'a ring radius must be more than 0 and at most {MAX_RING_RADIUS:g}", got {radius!r}'
         )
