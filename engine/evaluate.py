@@ -285,8 +285,12 @@ class Evaluation:
             data["notes"] = list(self.notes)
         if self.coherency:
             data["coherency"] = [
-                {"unit": c.unit_id, "in_coherency": c.in_coherency, "out": list(c.out_of_coherency)}
-                for _, c in sorted(self.coherency.items())
+                {
+                    "unit": unit_id,
+                    "in_coherency": result.in_coherency,
+                    "out": sorted(result.out_of_coherency),
+                }
+                for unit_id, result in sorted(self.coherency.items())
             ]
         return data
 
