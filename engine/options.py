@@ -6,7 +6,7 @@ merged with :data:`COMMON_OPTION_CHECKS` here: options are scoped per rule syste
 file reader checks a file's options against its own rule system's table only.
 
 >>> sorted(COMMON_OPTION_CHECKS)[:3]
-['contest_range', 'deployment_variant', 'engagement_range']
+['coherency', 'contest_range', 'deployment_variant']
 >>> COMMON_OPTION_CHECKS["objective_measure"].describe()
 '`"centre"` or `"edge"`'
 """
