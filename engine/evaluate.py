@@ -17,6 +17,7 @@ import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from engine.areas import (
@@ -27,6 +28,7 @@ from engine.areas import (
     positions_of_units,
     regions,
 )
+from engine.coherency import UnitCoherency, coherency
 from engine.engagement import (
     EngagedPair,
     EngagementRules,
@@ -203,6 +205,9 @@ class Evaluation:
     scenario: Scenario = field(repr=False, compare=False)
     visibility: tuple[PairVisibility, ...] | None = None
     notes: tuple[str, ...] = ()
+    coherency: Mapping[str, UnitCoherency] = field(default_factory=lambda: MappingProxyType({}))
+    """Each unit's coherency by id (:mod:`engine.coherency`); empty while ``options.coherency``
+    is off."""
 
     @cached_property
     def ruleset_report(self) -> RulesetReport:
@@ -278,6 +283,15 @@ class Evaluation:
             data["visibility"] = [v.to_json() for v in self.visibility]
         if self.notes:
             data["notes"] = list(self.notes)
+        if self.coherency:
+            data["coherency"] = [
+                {
+                    "unit": unit_id,
+                    "in_coherency": result.in_coherency,
+                    "out": sorted(result.out_of_coherency),
+                }
+                for unit_id, result in sorted(self.coherency.items())
+            ]
         return data
 
     def ruling_text(self) -> str:
@@ -417,6 +431,7 @@ class _State:
         self.rulings: list[UnitRuling] = [
             UnitRuling(p, self.partners.get(p.id, ())) for p in self.positions
         ]
+        self.coherency: Mapping[str, UnitCoherency] = coherency(scenario)
 
     def _grids(self) -> None:
         shapes = self.table.shapes
@@ -475,6 +490,8 @@ class _State:
         for u in {*unit_indices, *(self.unit_index[unit] for unit in touched)}:
             position = self.positions[u]
             self.rulings[u] = UnitRuling(position, self.partners.get(position.id, ()))
+        moved_units = [scenario.units[u].id for u in unit_indices]
+        self.coherency = coherency(scenario, moved_units, self.coherency)
 
     def evaluation(self) -> Evaluation:
         engagements = Engagements(self.engagement_rules, self.pairs.values, self.partners)
@@ -498,6 +515,7 @@ class _State:
             self.scenario,
             None,
             notes,
+            self.coherency,
         )
 
 

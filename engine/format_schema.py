@@ -37,6 +37,8 @@ from engine.limits import (
     MAX_COUNT,
     MAX_DISTANCE,
     MAX_HEIGHT,
+    MAX_RING_RADIUS,
+    MAX_RINGS,
     MAX_ROTATION,
     MIN_BASE_MM,
     MIN_BATTLEFIELD,
@@ -464,6 +466,8 @@ class ListOf(Kind):
     item: Kind
     non_empty: str = ""
     """When set, the message for an empty array."""
+    most: int | None = None
+    """When set, the most items the array may hold."""
 
     def read(self, reader: Reader, value: object, path: str) -> Any:
         items = reader.array(value, path)
@@ -471,6 +475,9 @@ class ListOf(Kind):
             return INVALID
         if self.non_empty and not items:
             reader.problem(path, self.non_empty)
+            return INVALID
+        if self.most is not None and len(items) > self.most:
+            reader.problem(path, f"must hold at most {self.most} items, got {len(items)}")
             return INVALID
         read = [self.item.read(reader, item, index(path, i)) for i, item in enumerate(items)]
         kept = tuple(item for item in read if item is not INVALID)
@@ -482,7 +489,8 @@ class ListOf(Kind):
         return [self.item.write(item) for item in value]
 
     def describe(self) -> str:
-        return f"array of {self.item.describe()}"
+        most = f" (at most {self.most})" if self.most is not None else ""
+        return f"array{most} of {self.item.describe()}"
 
 
 @dataclass(frozen=True)
@@ -778,6 +786,12 @@ UNIT = Entity(
         ),
         EXTRA,
         Field("datasheet", Text(non_empty=True), "the datasheet it was made from", default=None),
+        Field(
+            "rings",
+            ListOf(_inches("positive", MAX_RING_RADIUS), most=MAX_RINGS),
+            "range rings to draw, radii from the base edges",
+            default=(),
+        ),
     ),
     Unit,
 )
@@ -884,6 +898,7 @@ MARKER = Entity(
     ),
     Marker,
 )
+
 
 def _check_annotation(
     reader: Reader, entry: Mapping[str, Any], values: dict[str, Any], path: str

@@ -31,6 +31,12 @@ MAX_HEIGHT = 1200.0
 MAX_DISTANCE = 1200.0
 """Inches: the largest range or distance an option or a characteristic (``move``) may give."""
 
+MAX_RING_RADIUS = 120.0
+"""Inches: the largest range ring a unit may carry (twice a battlefield's 60" long side)."""
+
+MAX_RINGS = 12
+"""The most range rings one unit may carry."""
+
 MIN_BASE_MM = 0.1
 """Millimetres: the smallest base size or objective marker diameter."""
 

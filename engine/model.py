@@ -175,6 +175,9 @@ class Unit:
     extra: Mapping[str, JSONValue] = field(default_factory=lambda: EMPTY)
     datasheet: str | None = None
     """The id of the datasheet (``engine.datasheets``) the unit was made from, if any."""
+    rings: tuple[float, ...] = ()
+    """Range rings to draw around the unit: radii in inches from the base edges
+    (:mod:`engine.rings`)."""
 
     def has_keyword(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords

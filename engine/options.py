@@ -6,7 +6,7 @@ merged with :data:`COMMON_OPTION_CHECKS` here: options are scoped per rule syste
 file reader checks a file's options against its own rule system's table only.
 
 >>> sorted(COMMON_OPTION_CHECKS)[:3]
-['contest_range', 'deployment_variant', 'engagement_range']
+['coherency', 'contest_range', 'deployment_variant']
 >>> COMMON_OPTION_CHECKS["objective_measure"].describe()
 '`"centre"` or `"edge"`'
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.format_schema import DISTANCE, Choice, DeploymentVariantKind, Kind
+from engine.format_schema import DISTANCE, Choice, DeploymentVariantKind, Flag, Kind
 
 OptionCheck = Kind
 """How an option's value is read and checked (path-named problems, bounds, references)."""
@@ -29,8 +29,10 @@ COMMON_OPTION_CHECKS: Mapping[str, OptionCheck] = {
     "engagement_vertical_range": DISTANCE,
     # Line of sight (engine.visibility): whether obscuring terrain areas block sight.
     "obscuring": Choice(("block", "cover-only")),
+    # Unit coherency (engine.coherency): off unless a file turns it on.
+    "coherency": Flag(),
     # Deployment maps (engine.deployments), which a file of any rule system may name.
     "deployment_variant": DeploymentVariantKind(),
 }
-"""The option keys of the shared rules (objective control, engagement, line of sight,
-deployment maps), in every system."""
+"""The option keys of the shared rules (objective control, engagement, line of sight, unit
+coherency, deployment maps), in every system."""

@@ -84,6 +84,8 @@ TOOLBAR_ICONS = {
     "overlay-quarters": "grid-2x2",
     "overlay-deployment": "map",
     "overlay-visibility": "eye",
+    "overlay-coherency": "link-2",
+    "overlay-rings": "radar",
     "overlay-who-sees-whom": "scan-eye",
     "overlay-scrollhammer": "scroll",
     "overlay-shared-modules": "puzzle",
@@ -475,6 +477,9 @@ class MainWindow(QMainWindow):
             "quarters": "Table quarters, the 1 mm centre lines, the centre's 6\" circle",
             "deployment": "Deployment zones, territories and No Man's Land",
             "visibility": "Line of sight from the selected unit to every enemy unit",
+            "coherency": "Models out of Unit Coherency, with the distance to their nearest "
+            "unit-mate (when the file's coherency option is on)",
+            "rings": "Each unit's range rings, measured from its bases' edges",
         }
         for name, label in OVERLAY_NAMES.items():
             action = self._action(

@@ -39,6 +39,7 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
+from engine.rings import parse_rings, rings_text
 from gui.document import ScenarioDocument
 
 ROLES = ("home", "central", "expansion", "other")
@@ -452,6 +453,11 @@ class InspectorPanel(QWidget):
             "falling back",
             lambda s: unit_of(s).status.falling_back,
             lambda s, v: put(s, status=replace(unit_of(s).status, falling_back=v)),
+        )
+        self._text(
+            "Range rings",
+            lambda s: rings_text(unit_of(s).rings),
+            lambda s, v: put(s, rings=parse_rings(v)),
         )
 
     def _build_objective(self, scenario: Scenario, objective_id: str) -> None:

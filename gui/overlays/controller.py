@@ -10,6 +10,7 @@ from engine.evaluate import Evaluation
 from engine.model import Scenario
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW
 from gui.live import LiveRules, VisibilityResult
+from gui.overlays.coherency import update_coherency_overlay, update_rings_overlay
 from gui.overlays.deployment import update_deployment_overlay
 from gui.overlays.engagement import update_engagement_overlay
 from gui.overlays.layer import OverlayLayer
@@ -23,6 +24,8 @@ OVERLAY_NAMES = {
     "quarters": "Table quarters",
     "deployment": "Deployment zones",
     "visibility": "Line of sight",
+    "coherency": "Coherency",
+    "rings": "Range rings",
 }
 
 
@@ -39,6 +42,8 @@ class OverlayController:
             "objectives": OverlayLayer(scene, Z_OVERLAY_LOW + 0.1),
             "engagement": OverlayLayer(scene, Z_OVERLAY_HIGH),
             "visibility": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.2),
+            "rings": OverlayLayer(scene, Z_OVERLAY_LOW + 0.2),
+            "coherency": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.1),
         }
         self.enabled = dict.fromkeys(self.layers, True)
         self.focus_units: frozenset[str] = frozenset()
@@ -93,6 +98,10 @@ class OverlayController:
             update_objective_overlay(self.layers["objectives"], scenario, self.evaluation)
         if self.enabled["quarters"]:
             update_quarters_overlay(self.layers["quarters"], scenario, self.evaluation)
+        if self.enabled["coherency"]:
+            update_coherency_overlay(self.layers["coherency"], scenario, self.evaluation)
+        if self.enabled["rings"]:
+            update_rings_overlay(self.layers["rings"], scenario)
         self.refresh_engagement()
 
     def refresh_engagement(self) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.coherency import report_violations
 from engine.engagement import EngagementRules, engagement_with_options
 from engine.model import MM_PER_INCH, Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
@@ -77,7 +78,10 @@ class Scrollhammer:
         vp = None
         if scenario.game is not None and details.victory is not None:
             vp = dict(details.victory.vp)
-        return RulesetReport(self.id, details.violations, vp, details)
+        coherency = report_violations(
+            scenario, evaluation.coherency if evaluation is not None else None
+        )
+        return RulesetReport(self.id, (*details.violations, *coherency), vp, details)
 
     def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
         """The mission's Victory Points if the game ended now, one card (the mission) per

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.coherency import report_violations
 from engine.engagement import EngagementRules, engagement_with_options
 from engine.explain import Violation
 from engine.model import Scenario
@@ -80,8 +81,14 @@ class SharedModules:
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         controls = evaluation.objectives if evaluation is not None else None
         details: SharedModulesReport = shared_modules_report(scenario, controls)
+        coherency = report_violations(
+            scenario, evaluation.coherency if evaluation is not None else None
+        )
         return RulesetReport(
-            self.id, (*details.violations, *_scout_violations(scenario)), None, details
+            self.id,
+            (*details.violations, *_scout_violations(scenario), *coherency),
+            None,
+            details,
         )
 
     def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.areas import UnitPosition, unit_positions
+from engine.coherency import report_violations
 from engine.deployments import resolve_deployment
 from engine.engagement import EngagementRules, engagement_with_options
 from engine.explain import Violation
@@ -86,6 +87,9 @@ class ChapterApproved:
                 else unit_positions(scenario)
             )
             violations = _deploy_armies(scenario, positions)
+        violations += report_violations(
+            scenario, evaluation.coherency if evaluation is not None else None
+        )
         vp = None
         if scenario.game is not None:
             players = (scenario.game or {}).get("players") or {}
