@@ -1,5 +1,6 @@
 """``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench,
-list the recommended layouts, write a new game on one, read army lists, show a unit's threat.
+list the recommended layouts, write a new game on one, read army lists, show a unit's threat,
+compile the line-of-sight kernels ahead of use.
 
 Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
 ``path: problem`` line per problem on standard error), 1 for a bad command line.
@@ -10,11 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.errors import ScenarioError, WarplanError
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
 
 EXIT_OK = 0
 EXIT_USAGE = 1
@@ -172,6 +179,124 @@ def _cmd_threat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+@dataclass(frozen=True)
+class KernelWarmUp:
+    """One compiled kernel after :func:`warm_up_kernels`: its signatures, and how many of them
+    numba loaded from its on-disk cache and how many it had to compile."""
+
+    name: str
+    signatures: tuple[str, ...]
+    loaded: int
+    compiled: int
+
+    def how(self) -> str:
+        """Its signatures and where their code came from, in words."""
+        if not self.signatures:
+            # Loaded callers carry the code of the kernels they call: nothing is compiled.
+            return "called only by other kernels, whose cached code includes it"
+        origin = "compiled" if self.compiled else "loaded from the cache"
+        return f"{', '.join(self.signatures)} ({origin})"
+
+
+@dataclass(frozen=True)
+class WarmUpReport:
+    """What :func:`warm_up_kernels` did and how long it took, in seconds: importing numba and
+    the kernel module, then compiling (or loading) every kernel."""
+
+    kernels: tuple[KernelWarmUp, ...]
+    import_seconds: float
+    compile_seconds: float
+    cache_dir: str
+
+    @property
+    def compiled(self) -> int:
+        return sum(kernel.compiled for kernel in self.kernels)
+
+    @property
+    def loaded(self) -> int:
+        return sum(kernel.loaded for kernel in self.kernels)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kernels": [
+                {
+                    "name": k.name,
+                    "signatures": list(k.signatures),
+                    "loaded": k.loaded,
+                    "compiled": k.compiled,
+                }
+                for k in self.kernels
+            ],
+            "import_seconds": round(self.import_seconds, 4),
+            "compile_seconds": round(self.compile_seconds, 4),
+            "cache_dir": self.cache_dir,
+        }
+
+    def text(self) -> str:
+        lines = [f"{k.name}: {k.how()}" for k in self.kernels]
+        lines.append(
+            f"warm-up: {len(self.kernels)} kernels, {self.compiled} signatures compiled and "
+            f"{self.loaded} loaded from the cache in {self.compile_seconds:.2f} s "
+            f"(importing numba and the kernels: {self.import_seconds:.2f} s); "
+            f"cache: {self.cache_dir}"
+        )
+        return "\n".join(lines) + "\n"
+
+
+def _kernel_dispatchers(module: ModuleType) -> list[tuple[str, Dispatcher[Any]]]:
+    """The numba-compiled functions defined in ``module`` (not the ones it imports)."""
+    from numba.core.dispatcher import Dispatcher
+
+    found = [
+        (name, value)
+        for name, value in vars(module).items()
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+    ]
+    return sorted(found, key=lambda entry: entry[0])
+
+
+def warm_up_kernels() -> WarmUpReport:
+    """Compiles every line-of-sight kernel, or loads it from numba's cache when an earlier run
+    compiled the same source with the same numba for the same processor: the app then never
+    pays the compile on first use. The kernels' module imports numba, which ``import engine``
+    does not, so this is imported here, on demand."""
+    started = time.perf_counter()
+    from engine import sight_kernel
+
+    imported = time.perf_counter()
+    sight_kernel.warm_up()
+    finished = time.perf_counter()
+    kernels = []
+    cache_dirs = set()
+    for name, dispatcher in _kernel_dispatchers(sight_kernel):
+        stats = dispatcher.stats
+        cache_dirs.add(str(stats.cache_path))
+        kernels.append(
+            KernelWarmUp(
+                name,
+                tuple(
+                    "(" + ", ".join(str(argument) for argument in signature) + ")"
+                    for signature in dispatcher.signatures
+                ),
+                sum(stats.cache_hits.values()),
+                sum(stats.cache_misses.values()),
+            )
+        )
+    return WarmUpReport(
+        tuple(kernels), imported - started, finished - imported, ", ".join(sorted(cache_dirs))
+    )
+
+
+def _cmd_warm_up(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    report = warm_up_kernels()
+    if args.json:
+        json.dump(report.to_json(), out, indent=2)
+        out.write("\n")
+    else:
+        out.write(report.text())
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine",
@@ -249,6 +374,13 @@ def build_parser() -> argparse.ArgumentParser:
     threat.add_argument("--unit", required=True, metavar="ID", help="the unit on the battlefield")
     threat.add_argument("--json", action="store_true", help="print the contract JSON")
     threat.set_defaults(handler=_cmd_threat)
+
+    warm_up = commands.add_parser(
+        "warm-up",
+        help="compile the line-of-sight kernels now (or load them from the cache) and say so",
+    )
+    warm_up.add_argument("--json", action="store_true", help="print JSON")
+    warm_up.set_defaults(handler=_cmd_warm_up)
     return parser
 
 

@@ -1,7 +1,9 @@
 # Sourced by scripts/run.sh and scripts/test.sh: makes the machine ready, then returns.
 # 1. installs the Debian packages Qt needs (when root; otherwise prints the exact command),
 # 2. creates .venv from requirements.lock (again only when the lock file changed),
-# 3. puts the project's source tree on the environment's path.
+# 3. puts the project's source tree on the environment's path,
+# 4. compiles the line-of-sight kernels into numba's cache (when the venv was built or the
+#    cache is missing or older than the kernels' source), so the app never compiles them.
 set -euo pipefail
 
 WARPLAN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,6 +60,7 @@ warplan_make_venv() {
     local want
     want="$(cat "$WARPLAN_ROOT/requirements.lock" "$WARPLAN_ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$WARPLAN_VENV/bin/python" ]; then
+        warplan_kernel_cache_fresh || warplan_warm_up
         return 0
     fi
     echo "warplan: creating $WARPLAN_VENV from requirements.lock"
@@ -67,4 +70,20 @@ warplan_make_venv() {
     # The project runs from its source tree: a .pth file puts it on the venv's path.
     "$WARPLAN_VENV/bin/python" -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_paths()["purelib"], "warplan-source.pth").write_text(sys.argv[1] + "\n")' "$WARPLAN_ROOT"
     echo "$want" > "$stamp"
+    warplan_warm_up
+}
+
+# numba caches compiled kernels next to their source (engine/__pycache__/*.nbi and *.nbc) when
+# that folder is writable, else in the user's cache folder, where this check does not look:
+# then warm-up runs every time, which costs half a second once the cache is filled.
+warplan_kernel_cache_fresh() {
+    local source="$WARPLAN_ROOT/engine/sight_kernel.py"
+    [ -n "$(find "$WARPLAN_ROOT/engine/__pycache__" -maxdepth 1 -name 'sight_kernel.*.nbi' \
+        -newer "$source" -print -quit 2>/dev/null)" ]
+}
+
+# The first compile of the kernels takes seconds; done here, the app (and the first test that
+# needs line of sight) loads them from numba's cache instead.
+warplan_warm_up() {
+    (cd "$WARPLAN_ROOT" && "$WARPLAN_VENV/bin/python" -m engine warm-up)
 }

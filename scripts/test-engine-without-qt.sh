@@ -4,7 +4,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 NOQT_VENV="$WARPLAN_ROOT/.venv-noqt"
-want="$(grep -E '^(shapely|numpy|pytest|pluggy|iniconfig|packaging|Pygments|hypothesis|sortedcontainers)==' "$WARPLAN_ROOT/requirements.lock")"
+want="$(grep -E '^(shapely|numpy|numba|llvmlite|pytest|pluggy|iniconfig|packaging|Pygments|hypothesis|sortedcontainers)==' "$WARPLAN_ROOT/requirements.lock")"
 stamp="$NOQT_VENV/.warplan-lock"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$PYTHON" -m venv "$NOQT_VENV"
