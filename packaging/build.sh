@@ -6,7 +6,8 @@
 #    requirements.lock (again only when a lock file changed; PyPI and Debian only),
 # 3. renders the icons, freezes the app with PyInstaller (packaging/warplan.spec),
 # 4. adds the desktop integration (install.sh, .desktop, MIME type, icons) and the docs,
-# 5. runs the built app's --selftest offscreen, then packs DIST/warplan-VERSION-linux-ARCH.tar.gz.
+# 5. runs the built app's --selftest offscreen and --selftest-kernels (twice: compile, then
+#    load from the cache), then packs DIST/warplan-VERSION-linux-ARCH.tar.gz.
 # Output: DIST/warplan/ (default DIST: packaging/dist) and the .tar.gz next to it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/bootstrap.sh"
@@ -19,7 +20,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dist) DIST="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
         --work) WORK="$2"; shift 2 ;;
-        -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "build.sh: unknown argument: $1" >&2; exit 1 ;;
     esac
 done
@@ -116,6 +117,15 @@ if ! HOME="$selftest_home" XDG_CONFIG_HOME="$selftest_home/.config" \
     echo "build.sh: the built app's --selftest failed" >&2
     exit 1
 fi
+# Twice: the first run compiles the line-of-sight kernels, the second loads them from the cache.
+for run in compile load; do
+    if ! HOME="$selftest_home" XDG_CACHE_HOME="$selftest_home/.cache" LANG=C.UTF-8 \
+            "$app/warplan" --selftest-kernels; then
+        rm -rf "$selftest_home"
+        echo "build.sh: the built app's --selftest-kernels failed ($run)" >&2
+        exit 1
+    fi
+done
 rm -rf "$selftest_home"
 
 tarball="$DIST/warplan-$version-linux-$arch.tar.gz"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -130,6 +131,33 @@ def test_built_app_selftest_passes_offscreen(built: BuiltPackage, tmp_path: Path
     result = run_app([str(built.binary)], tmp_path / "home", "--selftest")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("selftest: ok")
+
+
+def test_built_app_compiles_its_kernels_once_then_loads_them_from_the_users_cache(
+    built: BuiltPackage, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    runs = [run_app([str(built.binary)], home, "--selftest-kernels") for _ in range(2)]
+    for result in runs:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.splitlines()[-1].startswith("selftest: kernels ok - ")
+    cold, warm = (warm_up_counts(result.stdout) for result in runs)
+    assert cold[0] > 0
+    assert cold[1] == 0
+    assert warm == (0, cold[0])
+    cache = home / ".cache" / "warplan" / "kernels"
+    assert list(cache.rglob("sight_kernel.*.nbi"))
+    assert str(cache) in runs[0].stdout
+    # The kernels' module is a plain source file in the package, and nothing is cached there.
+    assert (built.folder / "_internal" / "engine" / "sight_kernel.py").is_file()
+    assert not list(built.folder.rglob("*.nbi"))
+
+
+def warm_up_counts(stdout: str) -> tuple[int, int]:
+    """(compiled, loaded) from the warm-up summary line of ``--selftest-kernels``."""
+    found = re.search(r"(\d+) signatures compiled and (\d+) loaded from the cache", stdout)
+    assert found is not None, stdout
+    return int(found.group(1)), int(found.group(2))
 
 
 def test_built_app_selftest_passes_with_no_network(built: BuiltPackage, tmp_path: Path) -> None:
