@@ -1,8 +1,7 @@
 """Compiling the line-of-sight kernels ahead of use: ``python -m engine warm-up``.
 
-Each test runs the command in a child process with its own numba cache folder
-(``NUMBA_CACHE_DIR``), so a first run compiles for real and nothing is left behind in the
-source tree's cache.
+Each run is a child process with a numba cache folder of the test's own (``NUMBA_CACHE_DIR``),
+so the first run compiles for real and nothing is left in the source tree's cache.
 """
 
 from __future__ import annotations
@@ -10,10 +9,14 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 WARM_UP_TIMEOUT_SECONDS = 600
@@ -50,25 +53,50 @@ def test_importing_the_engine_does_not_import_numba() -> None:
     assert result.stdout.strip() == "[]"
 
 
-def test_first_run_compiles_every_kernel_and_the_second_loads_them(tmp_path: Path) -> None:
-    cold = warm_up_json(tmp_path)
+@dataclass(frozen=True)
+class ColdCache:
+    """A numba cache folder filled by one first run, and that run's report."""
+
+    folder: Path
+    report: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def cold_cache(tmp_path_factory: pytest.TempPathFactory) -> ColdCache:
+    # Compiling every kernel takes seconds: once for the module; tests work on copies.
+    folder = tmp_path_factory.mktemp("numba-cache")
+    return ColdCache(folder, warm_up_json(folder))
+
+
+def copy_of(cache: ColdCache, tmp_path: Path) -> Path:
+    copy = tmp_path / "numba-cache"
+    shutil.copytree(cache.folder, copy)
+    return copy
+
+
+def test_first_run_compiles_every_kernel_and_the_second_loads_them(
+    cold_cache: ColdCache, tmp_path: Path
+) -> None:
+    cold = cold_cache.report
     assert cold["kernels"], "the kernel module defines no compiled function"
-    assert Path(cold["cache_dir"]).is_relative_to(tmp_path)
+    assert Path(cold["cache_dir"]).is_relative_to(cold_cache.folder)
     assert sum(k["compiled"] for k in cold["kernels"]) > 0
     assert all(k["loaded"] == 0 for k in cold["kernels"])
-    assert list(tmp_path.rglob("sight_kernel.*.nbi"))
+    assert list(cold_cache.folder.rglob("sight_kernel.*.nbi"))
 
-    warm = warm_up_json(tmp_path)
+    warm = warm_up_json(copy_of(cold_cache, tmp_path))
     assert [k["name"] for k in warm["kernels"]] == [k["name"] for k in cold["kernels"]]
     assert all(k["compiled"] == 0 for k in warm["kernels"])
     assert sum(k["loaded"] for k in warm["kernels"]) > 0
 
 
-def test_a_cache_written_by_another_numba_is_recompiled_not_loaded(tmp_path: Path) -> None:
+def test_a_cache_written_by_another_numba_is_recompiled_not_loaded(
+    cold_cache: ColdCache, tmp_path: Path
+) -> None:
     # Two environments (the app's and the Qt-free one) share engine/__pycache__; numba keys
     # each index by its own version, so an index from another version is set aside.
-    warm_up(tmp_path)
-    indexes = list(tmp_path.rglob("sight_kernel.*.nbi"))
+    cache = copy_of(cold_cache, tmp_path)
+    indexes = list(cache.rglob("sight_kernel.*.nbi"))
     assert indexes
     for index in indexes:
         with index.open("rb") as stream:
@@ -76,17 +104,20 @@ def test_a_cache_written_by_another_numba_is_recompiled_not_loaded(tmp_path: Pat
             rest = stream.read()
         index.write_bytes(pickle.dumps("0.1.0") + rest)
 
-    again = warm_up_json(tmp_path)
+    again = warm_up_json(cache)
     assert sum(k["compiled"] for k in again["kernels"]) > 0
     assert all(k["loaded"] == 0 for k in again["kernels"])
 
 
-def test_text_report_names_each_kernel_and_the_time_taken(tmp_path: Path) -> None:
-    report = warm_up_json(tmp_path)
-    text = warm_up(tmp_path).stdout
-    for kernel in report["kernels"]:
+def test_text_report_names_each_kernel_and_the_time_taken(
+    cold_cache: ColdCache, tmp_path: Path
+) -> None:
+    cache = copy_of(cold_cache, tmp_path)
+    text = warm_up(cache).stdout
+    for kernel in cold_cache.report["kernels"]:
         assert text.count(f"{kernel['name']}: ") == 1
     summary = text.splitlines()[-1]
-    assert summary.startswith(f"warm-up: {len(report['kernels'])} kernels, 0 signatures compiled")
+    kernels = len(cold_cache.report["kernels"])
+    assert summary.startswith(f"warm-up: {kernels} kernels, 0 signatures compiled")
     assert " s (importing numba and the kernels: " in summary
-    assert str(tmp_path) in summary
+    assert str(cache) in summary

@@ -100,18 +100,14 @@ def test_unwritable_cache_home_as_a_file_falls_back_too(
     assert folder.parent.name == f"warplan-kernels-{os.getuid()}"
 
 
-def test_kernel_selftest_from_the_source_tree_passes(tmp_path: Path) -> None:
+def test_kernel_selftest_from_the_source_tree_passes() -> None:
+    # The source tree's own numba cache (filled by set-up's warm-up), as the app uses it.
     code = f"import sys; sys.path.insert(0, {str(PACKAGING)!r}); import startup_probe; " + (
         "sys.exit(startup_probe.kernel_selftest())"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1].startswith("selftest: kernels ok - ")
-    assert list(tmp_path.rglob("sight_kernel.*.nbi"))
+    assert "line of sight: the wall hides one unit, the other is seen" in result.stdout
