@@ -4,7 +4,8 @@
 # (*.warplan.json, application/x-warplan-scenario) opening in Warplan.
 #     ./install.sh [--prefix DIR] [--uninstall]
 # Default DIR: ~/.local (root: /usr/local). The app goes to DIR/lib/warplan, the command to
-# DIR/bin/warplan, the desktop files to DIR/share.
+# DIR/bin/warplan, the desktop files to DIR/share. It also compiles the line-of-sight kernels
+# into this user's cache ($XDG_CACHE_HOME/warplan/kernels), so the first start does not.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,7 +15,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) PREFIX="$2"; shift 2 ;;
         --uninstall) ACTION=uninstall; shift ;;
-        -h|--help) sed -n '2,7p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "install.sh: unknown argument: $1" >&2; exit 1 ;;
     esac
 done
@@ -41,8 +42,10 @@ refresh_desktop_caches() {
     fi
 }
 
+KERNEL_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/warplan/kernels"
+
 if [ "$ACTION" = uninstall ]; then
-    rm -rf "$APP_DIR"
+    rm -rf "$APP_DIR" "$KERNEL_CACHE"
     rm -f "$BIN" "$SHARE/applications/warplan.desktop" "$SHARE/mime/packages/warplan.xml"
     for icon in "${ICON_FILES[@]}"; do rm -f "$SHARE/icons/$icon"; done
     refresh_desktop_caches
@@ -88,6 +91,13 @@ done
 refresh_desktop_caches
 if command -v xdg-mime >/dev/null 2>&1; then
     xdg-mime default warplan.desktop application/x-warplan-scenario >/dev/null 2>&1 || true
+fi
+
+# The first compile of the kernels takes seconds; done now, the app loads them from the cache.
+echo "install.sh: compiling the line-of-sight kernels for $(id -un)"
+if ! "$APP_DIR/warplan" --selftest-kernels >/dev/null; then
+    echo "install.sh: the line-of-sight kernels did not compile; Warplan will try again when" >&2
+    echo "  it first needs them (details: $BIN --selftest-kernels)" >&2
 fi
 
 echo "Warplan installed in $APP_DIR"

@@ -260,6 +260,12 @@ def test_install_script_registers_the_app_and_the_scenario_type(
 
     result = run_app([str(command)], home, "--selftest")
     assert result.returncode == 0, result.stdout + result.stderr
+    # Installing compiled the kernels for this user: the app loads them, compiles nothing.
+    kernel_cache = home / ".cache" / "warplan" / "kernels"
+    assert list(kernel_cache.rglob("sight_kernel.*.nbi"))
+    result = run_app([str(command)], home, "--selftest-kernels")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert warm_up_counts(result.stdout)[0] == 0
 
     if shutil.which("update-mime-database"):
         globs = (prefix / "share" / "mime" / "globs2").read_text()
@@ -275,6 +281,7 @@ def test_install_script_registers_the_app_and_the_scenario_type(
     )
     assert not command.exists()
     assert not (prefix / "lib" / "warplan").exists()
+    assert not kernel_cache.exists()
     assert not (prefix / "share" / "applications" / "warplan.desktop").exists()
 
 
