@@ -57,18 +57,20 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.critical_lines import Blocker, Convex, Search, convex_hull, quick_reject
+from engine import sight_kernel as kernel
+from engine.critical_lines import Blocker
 from engine.errors import UnknownReferenceError
 from engine.geometry import model_within_terrain
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
 from engine.sightlines import (
+    HALF_LINE_WIDTH,
     SEARCH_GROW,
     FullSearch,
     Outline,
     base_outline,
     check_fully_visible,
-    find_sight_line,
+    end_shape,
     model_blocker,
     polygon_blocker,
 )
@@ -254,10 +256,71 @@ class _Scene:
             [_box(b.bounds(), SEARCH_GROW) for b in self.model_blockers]
         )
         self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
-        self._visible: dict[tuple[str, str], Search] = {}
-        self._cheap: dict[tuple[str, str], Search] = {}
+        self.index = {model.id: k for k, (_, model) in enumerate(scenario.all_models())}
+        self.labels = [b.label for b in (*self.terrain.features, *self.terrain.screens)]
+        self.labels.extend(self.model_units)
+        self.arrays = self._arrays()
+        count = len(self.index)
+        self._pair_state = np.zeros((count, count), dtype=np.int8)
+        self._pair_segments = np.zeros((count, count, 4))
+        self._pair_decisive = np.full((count, count), -1, dtype=np.int32)
         self._full: dict[tuple[str, str, bool], FullSearch] = {}
         self._in_range: dict[tuple[str, str], bool] = {}
+
+    def _arrays(self) -> kernel.SceneArrays:
+        """The scene as the flat arrays the compiled search takes: features, then obscuring
+        areas, then models as blockers; every model's base as an end shape."""
+        terrain = self.terrain
+        pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
+        units = {unit.id: k for k, unit in enumerate(self.scenario.units)}
+        blockers = [*terrain.features, *terrain.screens, *self.model_blockers]
+        classes = (
+            [kernel.FEATURE] * len(terrain.features)
+            + [kernel.SCREEN] * len(terrain.screens)
+            + [kernel.MODEL] * len(self.model_blockers)
+        )
+        vertices = [b.vertices for b in blockers]
+        ends = [v for v in vertices if len(v)]
+        stops = np.cumsum([len(v) for v in vertices])
+        ranges = np.column_stack([stops - [len(v) for v in vertices], stops])
+        model_ids = list(self.index)
+        shapes = [end_shape(self.footprint[m]) for m in model_ids]
+        end_vertices = [shape.vertices for shape in shapes]
+        end_stops = np.cumsum([len(v) for v in end_vertices])
+        end_ranges = np.column_stack([end_stops - [len(v) for v in end_vertices], end_stops])
+        models = [self.model(m) for m in model_ids]
+        within = np.zeros((len(model_ids), len(pieces)), dtype=bool)
+        for row, model_id in enumerate(model_ids):
+            for piece_id in self.within_areas(model_id):
+                within[row, pieces[piece_id]] = True
+        return kernel.scene_arrays(
+            blocker_kind=[1 if b.is_disc else 0 for b in blockers],
+            blocker_top=[b.top for b in blockers],
+            blocker_disc=[(b.cx, b.cy, b.radius) for b in blockers],
+            blocker_vertices=np.vstack(ends) if ends else np.zeros((0, 2)),
+            blocker_ranges=ranges,
+            blocker_class=classes,
+            blocker_piece=[
+                pieces[b.label] if cls != kernel.MODEL else -1
+                for b, cls in zip(blockers, classes, strict=True)
+            ],
+            blocker_unit=[
+                units[b.label] if cls == kernel.MODEL else -1
+                for b, cls in zip(blockers, classes, strict=True)
+            ],
+            model_disc=[(s.cx, s.cy, s.radius) for s in shapes],
+            model_vertices=(
+                np.vstack([v for v in end_vertices if len(v)])
+                if any(len(v) for v in end_vertices)
+                else np.zeros((0, 2))
+            ),
+            model_ranges=end_ranges,
+            model_top=[m.z + m.height for m in models],
+            model_foot=[m.z for m in models],
+            model_unit=[units[self.unit_of[m].id] for m in model_ids],
+            within=within,
+            obscuring_blocks=self.obscuring_blocks,
+        )
 
     # Lookups
 
@@ -313,44 +376,35 @@ class _Scene:
 
     # Model pairs
 
-    def _line_key(self, observer_id: str, target_id: str) -> tuple[str, str]:
-        first, second = sorted((observer_id, target_id))
-        return first, second
+    def _pair_key(self, observer_id: str, target_id: str) -> tuple[int, int]:
+        first, second = self.index[observer_id], self.index[target_id]
+        return (first, second) if first < second else (second, first)
 
-    def line_search(self, observer_id: str, target_id: str, cheap: bool = False) -> Search:
-        """The top-to-top sight-line search of a model pair (symmetric, cached once). With
-        ``cheap``, only the centre line and the common tangents are tried."""
-        key = self._line_key(observer_id, target_id)
-        cached = self._visible.get(key)
-        if cached is not None:
-            return cached
-        if cheap and key in self._cheap:
-            return self._cheap[key]
-        first, second = key
-        a, b = self.model(first), self.model(second)
-        blockers = self.blockers_for(first, second, models=True, screens="visible")
-        found = find_sight_line(
-            self.footprint[first],
-            a.z + a.height,
-            self.footprint[second],
-            b.z + b.height,
-            blockers,
-            cheap=cheap,
-        )
-        if cheap and found.segment is None:
-            self._cheap[key] = found
-        else:
-            self._visible[key] = found
-        return found
-
-    def sight_line(self, observer_id: str, target_id: str, cheap: bool = False) -> SightLine | None:
-        """An unblocked top-to-top sight line, or ``None``."""
-        search = self.line_search(observer_id, target_id, cheap)
-        if search.segment is None:
+    def sight_line(self, observer_id: str, target_id: str) -> SightLine | None:
+        """An unblocked top-to-top sight line, or ``None`` (the search is symmetric and cached
+        once per model pair)."""
+        lo, hi = self._pair_key(observer_id, target_id)
+        state = self._pair_state[lo, hi]
+        if state not in (kernel.SEEN_PAIR, kernel.HIDDEN_PAIR, kernel.UNPROVEN_PAIR):
+            status, segment, blocking = kernel.model_pair_search(
+                self.arrays, lo, hi, SEARCH_GROW, HALF_LINE_WIDTH, False
+            )
+            state = {
+                kernel.FOUND: kernel.SEEN_PAIR,
+                kernel.NONE: kernel.HIDDEN_PAIR,
+            }.get(int(status), kernel.UNPROVEN_PAIR)
+            self._pair_state[lo, hi] = state
+            self._pair_segments[lo, hi] = segment
+            self._pair_decisive[lo, hi] = blocking[0] if len(blocking) == 1 else -1
+        if state != kernel.SEEN_PAIR:
             return None
-        (sx, sy), (ex, ey) = search.segment
-        if observer_id > target_id:
-            (sx, sy), (ex, ey) = (ex, ey), (sx, sy)
+        return self._witness(observer_id, target_id)
+
+    def _witness(self, observer_id: str, target_id: str) -> SightLine:
+        lo, hi = self._pair_key(observer_id, target_id)
+        sx, sy, ex, ey = (float(v) for v in self._pair_segments[lo, hi])
+        if self.index[observer_id] != lo:
+            sx, sy, ex, ey = ex, ey, sx, sy
         obs, tgt = self.model(observer_id), self.model(target_id)
         return SightLine(
             observer_id,
@@ -406,14 +460,6 @@ class _Scene:
 
     # Unit pairs
 
-    def _model_pairs(self, eligible: Sequence[Model], target: Unit) -> list[tuple[str, str]]:
-        """Observer/target model pairs, closest centres first (they settle "visible" soonest)."""
-        pairs = [
-            (math.hypot(o.x - t.x, o.y - t.y), o.id, t.id) for o in eligible for t in target.models
-        ]
-        pairs.sort()
-        return [(o, t) for _, o, t in pairs]
-
     def pair(self, observer: Unit, target: Unit) -> PairVisibility:
         eligible = [m for m in observer.models if self.in_range(m.id, target)]
         if not eligible or not target.models:
@@ -423,40 +469,43 @@ class _Scene:
                 else "one of the units has no models"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, (), reason)
-        model_pairs = self._model_pairs(eligible, target)
-        witness = next(
-            (line for o, t in model_pairs if (line := self.sight_line(o, t, cheap=True))), None
+        in_the_way = np.zeros(len(self.labels), dtype=bool)
+        status, seen_by, seen, separator = kernel.unit_pair_visible(
+            self.arrays,
+            np.array([self.index[m.id] for m in eligible], dtype=np.int32),
+            np.array([self.index[m.id] for m in target.models], dtype=np.int32),
+            self._pair_state,
+            self._pair_segments,
+            self._pair_decisive,
+            in_the_way,
+            SEARCH_GROW,
+            HALF_LINE_WIDTH,
         )
-        in_the_way: set[str] = set()
-        unproven = False
-        if witness is None:
-            separator = self._unit_separator(eligible, target)
-            if separator is not None:
-                text = (
-                    f"{target.id} is not visible to {observer.id}: {separator} stands between "
-                    "the two units and walls off every sight line"
-                )
-                return PairVisibility(
-                    observer.id, target.id, False, False, False, None, (separator,), text
-                )
-            for o, t in model_pairs:
-                line = self.sight_line(o, t)
-                if line is not None:
-                    witness = line
-                    break
-                search = self.line_search(o, t)
-                in_the_way |= search.blockers
-                unproven |= not search.proven
-        if witness is None:
-            limit = " (not proven: a line over mixed-height blockers may exist)" if unproven else ""
-            names = ", ".join(sorted(in_the_way)) or "nothing"
+        ids = list(self.index)
+        if separator >= 0:
+            barrier = tuple(sorted({self.labels[k] for k in np.flatnonzero(in_the_way)}))
+            verb = "stands" if len(barrier) == 1 else "stand"
+            text = (
+                f"{target.id} is not visible to {observer.id}: {' and '.join(barrier)} {verb} "
+                "between the two units and wall off every sight line"
+                if len(barrier) > 1
+                else f"{target.id} is not visible to {observer.id}: {barrier[0]} {verb} "
+                "between the two units and walls off every sight line"
+            )
+            return PairVisibility(observer.id, target.id, False, False, False, None, barrier, text)
+        if status != kernel.FOUND:
+            found = tuple(sorted({self.labels[k] for k in np.flatnonzero(in_the_way)}))
+            limit = (
+                " (not proven: a line over mixed-height blockers may exist)"
+                if status == kernel.UNPROVEN
+                else ""
+            )
             text = (
                 f"{target.id} is not visible to {observer.id}: every sight line is blocked"
-                f"{limit}; in the way: {names}"
+                f"{limit}; in the way: {', '.join(found) or 'nothing'}"
             )
-            return PairVisibility(
-                observer.id, target.id, False, False, False, None, tuple(sorted(in_the_way)), text
-            )
+            return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
+        witness = self._witness(ids[seen_by], ids[seen])
         seen = _describe_line(witness)
         fully, full_text, full_blockers = self._unit_fully_visible(eligible, target)
         cover, cover_text = self._cover(eligible, target)
@@ -471,42 +520,6 @@ class _Scene:
             tuple(sorted(full_blockers)),
             explanation,
         )
-
-    def _unit_separator(self, eligible: Sequence[Model], target: Unit) -> str | None:
-        """A convex blocker standing between the two groups of bases as a whole (see
-        :func:`engine.critical_lines.quick_reject`): one at least as tall as every model
-        involved, in the way of every model pair (no obscuring area any of them is within)."""
-        observer_rim = np.vstack([self.rim[m.id] for m in eligible])
-        target_rim = np.vstack([self.rim[m.id] for m in target.models])
-        tallest = max(m.z + m.height for m in (*eligible, *target.models))
-        region = shapely.convex_hull(shapely.multipoints(np.vstack([observer_rim, target_rim])))
-        terrain = self.terrain
-        walls = [terrain.features[i] for i in terrain.feature_tree.query(region)]
-        units = (self.unit_of[eligible[0].id].id, target.id)
-        walls.extend(
-            self.model_blockers[i]
-            for i in self.model_tree.query(region)
-            if self.model_units[i] not in units
-        )
-        if self.obscuring_blocks:
-            inside = frozenset().union(
-                *(self.within_areas(m.id) for m in (*eligible, *target.models))
-            )
-            walls.extend(
-                screen
-                for i in terrain.screen_tree.query(region)
-                if (screen := terrain.screens[i]).label not in inside
-            )
-        walls = [w for w in walls if w.top >= tallest]
-        if not walls:
-            return None
-        found = quick_reject(
-            Convex.polygon(convex_hull(observer_rim)),
-            Convex.polygon(convex_hull(target_rim)),
-            walls,
-            SEARCH_GROW,
-        )
-        return None if found is None else found.label
 
     def _unit_fully_visible(
         self, eligible: Sequence[Model], target: Unit
