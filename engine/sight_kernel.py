@@ -22,7 +22,8 @@ mixed heights the bracket could not settle).
 
 >>> import numpy as np
 >>> wall = scene_arrays(blocker_kind=[0], blocker_top=[5.0], blocker_disc=[(0, 0, 0)],
-...                     blocker_vertices=[(4, -3), (5, -3), (5, 3), (4, 3)], blocker_ranges=[(0, 4)])
+...                     blocker_vertices=[(4, -3), (5, -3), (5, 3), (4, 3)],
+...                     blocker_ranges=[(0, 4)])
 >>> point_free = np.zeros((0, 2))
 >>> def search(top: float) -> int:
 ...     status, _, _ = pair_search(0.0, 0.0, 0.5, point_free, top, 10.0, 0.0, 0.5, point_free, top,
@@ -41,7 +42,8 @@ from typing import Any
 
 import numpy as np
 import shapely
-from numba import njit
+from numba import njit, types
+from numba.typed import Dict
 
 GRAZE = 1e-9
 """Inches: numerical slack. A critical line that penetrates a grown blocker by less than this is
@@ -84,6 +86,7 @@ SceneArrays = namedtuple(
         "model_unit",  # int32 (M,)
         "within",  # bool (M, P): the model's base is within terrain piece p
         "obscuring_blocks",  # bool (1,): options.obscuring is "block"
+        "model_outline",  # float (M, 6): kind (OUTLINE_*), cx, cy, a, b, angle: the true base
         "part_vertices",  # float (Q, 2): convex parts of polygon blockers, counter-clockwise
         "part_ranges",  # int32 (N, 2): a part's rows of part_vertices
         "blocker_parts",  # int32 (K, 2): a blocker's rows of part_ranges (discs: none)
@@ -94,6 +97,10 @@ SceneArrays = namedtuple(
 FEATURE = 0
 SCREEN = 1
 MODEL = 2
+
+OUTLINE_CIRCLE = 0
+OUTLINE_OVAL = 1
+OUTLINE_RECT = 2
 
 
 def _ints(values: Any, columns: int = 0) -> np.ndarray:
@@ -124,6 +131,7 @@ def scene_arrays(
     model_unit: Any = (),
     within: Any = None,
     obscuring_blocks: bool = True,
+    model_outline: Any = (),
 ) -> SceneArrays:
     """The arrays in the dtypes the kernels take, with each blocker's box and convexity (and a
     polygon's ``blocker_disc`` centre: its vertex mean) derived."""
@@ -183,6 +191,7 @@ def scene_arrays(
             np.zeros((models, 0), dtype=np.bool_) if within is None else within, dtype=np.bool_
         ).reshape(models, -1 if models else 0),
         np.array([obscuring_blocks], dtype=np.bool_),
+        _floats(model_outline, 6),
         _floats(np.vstack(part_vertices) if part_vertices else np.zeros((0, 2)), 2),
         _ints(part_ranges if part_ranges else np.zeros((0, 2)), 2),
         blocker_parts,
@@ -514,7 +523,13 @@ def tangent_lines(
             if gi == gj and gi != 2:
                 continue
             found = _tangents_of(
-                atoms[i, 0], atoms[i, 1], atoms[i, 2], atoms[j, 0], atoms[j, 1], atoms[j, 2], scratch
+                atoms[i, 0],
+                atoms[i, 1],
+                atoms[i, 2],
+                atoms[j, 0],
+                atoms[j, 1],
+                atoms[j, 2],
+                scratch,
             )
             for s in range(found):
                 line = scratch[s]
@@ -573,13 +588,18 @@ def _direction(acx: float, acy: float, bcx: float, bcy: float) -> tuple[float, f
 
 @njit(cache=True, nogil=True)
 def cheap_lines(
-    acx: float, acy: float, ar: float, av: np.ndarray, bcx: float, bcy: float, br: float, bv: np.ndarray
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
 ) -> np.ndarray:
     """The centre line and the common tangents of the two end shapes."""
     dx, dy = _direction(acx, acy, bcx, bcy)
-    tangents = tangent_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5))
-    )
+    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
     lines = np.empty((len(tangents) + 1, 4))
     lines[0, 0], lines[0, 1], lines[0, 2], lines[0, 3] = acx, acy, dx, dy
     lines[1:] = tangents
@@ -624,7 +644,9 @@ def first_free(
 
 
 @njit(cache=True, nogil=True)
-def _shape_bounds(cx: float, cy: float, r: float, v: np.ndarray) -> tuple[float, float, float, float]:
+def _shape_bounds(
+    cx: float, cy: float, r: float, v: np.ndarray
+) -> tuple[float, float, float, float]:
     if len(v) == 0:
         return cx - r, cy - r, cx + r, cy + r
     return v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()
@@ -636,9 +658,7 @@ def _blocker_vertices(scene: SceneArrays, k: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _edge_gap(
-    scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray
-) -> float:
+def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray) -> float:
     """The smallest distance between the blocker's core boundary and the shape's boundary, less
     both radii (discs are degenerate capsules)."""
     best = math.inf
@@ -673,12 +693,7 @@ def shapes_touch(
     box = scene.blocker_boxes[k]
     sx0, sy0, sx1, sy1 = _shape_bounds(cx, cy, r, v)
     reach = grow + 1e-9
-    if (
-        box[0] - reach > sx1
-        or sx0 - reach > box[2]
-        or box[1] - reach > sy1
-        or sy0 - reach > box[3]
-    ):
+    if box[0] - reach > sx1 or sx0 - reach > box[2] or box[1] - reach > sy1 or sy0 - reach > box[3]:
         return False
     if _edge_gap(scene, k, cx, cy, r, v) <= grow:
         return True
@@ -740,7 +755,14 @@ def _shape_points(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def corridor(
-    acx: float, acy: float, ar: float, av: np.ndarray, bcx: float, bcy: float, br: float, bv: np.ndarray
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
 ) -> np.ndarray:
     """Half-planes ``(nx, ny, c)``, ``n . x <= c``, whose intersection holds the hull of both
     end shapes: every segment from one to the other lies inside it."""
@@ -931,21 +953,42 @@ def _crossings(
     for i in range(len(circles1)):
         for j in range(len(circles2)):
             buffer, count = _circle_circle(
-                buffer, count, circles1[i, 0], circles1[i, 1], circles1[i, 2],
-                circles2[j, 0], circles2[j, 1], circles2[j, 2],
+                buffer,
+                count,
+                circles1[i, 0],
+                circles1[i, 1],
+                circles1[i, 2],
+                circles2[j, 0],
+                circles2[j, 1],
+                circles2[j, 2],
             )
     for segs, circs in ((segments1, circles2), (segments2, circles1)):
         for i in range(len(segs)):
             for j in range(len(circs)):
                 buffer, count = _segment_circle(
-                    buffer, count, segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3],
-                    circs[j, 0], circs[j, 1], circs[j, 2],
+                    buffer,
+                    count,
+                    segs[i, 0],
+                    segs[i, 1],
+                    segs[i, 2],
+                    segs[i, 3],
+                    circs[j, 0],
+                    circs[j, 1],
+                    circs[j, 2],
                 )
     for i in range(len(segments1)):
         for j in range(len(segments2)):
             buffer, count = _segment_segment(
-                buffer, count, segments1[i, 0], segments1[i, 1], segments1[i, 2], segments1[i, 3],
-                segments2[j, 0], segments2[j, 1], segments2[j, 2], segments2[j, 3],
+                buffer,
+                count,
+                segments1[i, 0],
+                segments1[i, 1],
+                segments1[i, 2],
+                segments1[i, 3],
+                segments2[j, 0],
+                segments2[j, 1],
+                segments2[j, 2],
+                segments2[j, 3],
             )
     return buffer, count
 
@@ -973,7 +1016,11 @@ def critical_lines(
     size = 2
     for m in range(count):
         k = blockers[m]
-        size += 1 if scene.blocker_kind[k] == 1 else scene.blocker_ranges[k, 1] - scene.blocker_ranges[k, 0]
+        size += (
+            1
+            if scene.blocker_kind[k] == 1
+            else scene.blocker_ranges[k, 1] - scene.blocker_ranges[k, 0]
+        )
     atoms = np.empty((size, 3))
     beside = np.zeros((size, 5))
     n = 0
@@ -998,18 +1045,37 @@ def critical_lines(
         near_an_end = False
         for side in range(2):
             sx0, sy0, sx1, sy1 = bounds_a if side == 0 else bounds_b
-            if box[0] - reach <= sx1 and sx0 <= box[2] + reach and box[1] - reach <= sy1 and sy0 <= box[3] + reach:
+            if (
+                box[0] - reach <= sx1
+                and sx0 <= box[2] + reach
+                and box[1] - reach <= sy1
+                and sy0 <= box[3] + reach
+            ):
                 near_an_end = True
                 if side == 0:
                     crossings, crossed = _crossings(
-                        crossings, crossed, ends_circles_a, ends_segments_a, grown_circles, grown_segments
+                        crossings,
+                        crossed,
+                        ends_circles_a,
+                        ends_segments_a,
+                        grown_circles,
+                        grown_segments,
                     )
                 else:
                     crossings, crossed = _crossings(
-                        crossings, crossed, ends_circles_b, ends_segments_b, grown_circles, grown_segments
+                        crossings,
+                        crossed,
+                        ends_circles_b,
+                        ends_segments_b,
+                        grown_circles,
+                        grown_segments,
                     )
         if scene.blocker_kind[k] == 1:
-            atoms[n, 0], atoms[n, 1], atoms[n, 2] = grown_circles[0, 0], grown_circles[0, 1], grown_circles[0, 2]
+            atoms[n, 0], atoms[n, 1], atoms[n, 2] = (
+                grown_circles[0, 0],
+                grown_circles[0, 1],
+                grown_circles[0, 2],
+            )
             n += 1
             continue
         v = _blocker_vertices(scene, k)
@@ -1059,7 +1125,14 @@ def critical_lines(
 
 @njit(cache=True, nogil=True)
 def outer_tangents(
-    acx: float, acy: float, ar: float, av: np.ndarray, bcx: float, bcy: float, br: float, bv: np.ndarray
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
 ) -> tuple[bool, np.ndarray]:
     """The two outer common tangents' segments between their tangent points ``(x0, y0, x1,
     y1)``, or ``False`` when the shapes are not clearly apart."""
@@ -1270,7 +1343,9 @@ def _polygon_gap(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray) -
         best = math.inf
         for e in range(n):
             f = (e + 1) % n
-            best = min(best, _point_segment(cx, cy, p[e, 0], p[e, 1], p[f, 0] - p[e, 0], p[f, 1] - p[e, 1]))
+            best = min(
+                best, _point_segment(cx, cy, p[e, 0], p[e, 1], p[f, 0] - p[e, 0], p[f, 1] - p[e, 1])
+            )
         return best - r
     if (n >= 3 and inside_polygon(v[0, 0], v[0, 1], p)) or inside_polygon(p[0, 0], p[0, 1], v):
         return -1.0
@@ -1282,7 +1357,9 @@ def _polygon_gap(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray) -
             t = (s + 1) % m
             best = min(
                 best,
-                segment_distance(p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]),
+                segment_distance(
+                    p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
+                ),
             )
     return best
 
@@ -1361,7 +1438,11 @@ def chain_separator(
     total = 0
     for m in range(count):
         k = walls[m]
-        total += 1 if scene.blocker_kind[k] == 1 else scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
+        total += (
+            1
+            if scene.blocker_kind[k] == 1
+            else scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
+        )
     clipped = np.empty((total, 128, 2))
     sizes = np.zeros(total, dtype=np.int64)
     owner = np.empty(total, dtype=np.int32)
@@ -1384,7 +1465,10 @@ def chain_separator(
             q = _clip(part, planes)
             if len(q) == 0 or len(q) > 128:
                 continue
-            if _polygon_gap(q, acx, acy, ar, av) <= grow or _polygon_gap(q, bcx, bcy, br, bv) <= grow:
+            if (
+                _polygon_gap(q, acx, acy, ar, av) <= grow
+                or _polygon_gap(q, bcx, bcy, br, bv) <= grow
+            ):
                 continue
             for s in range(2):
                 t = tangents[s]
@@ -1504,7 +1588,9 @@ def pair_search(
     barrier = chain_separator(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
     if len(barrier):
         return NONE, segment, barrier
-    lines = critical_lines(acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, False, planes)
+    lines = critical_lines(
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, False, planes
+    )
     ok, x0, y0, x1, y1 = first_free(
         lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, whole_lo, whole_hi, both, grow, 1
     )
@@ -1522,7 +1608,9 @@ def pair_search(
         ):
             sure[n_sure] = mixed[m]
             n_sure += 1
-    lines = critical_lines(acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes)
+    lines = critical_lines(
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes
+    )
     ok, _, _, _, _ = first_free(
         lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, whole_lo, whole_hi, n_sure, grow, 1
     )
@@ -1601,7 +1689,11 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
         elif kind == SCREEN:
             piece = scene.blocker_piece[k]
             if mode == 0:
-                if not scene.obscuring_blocks[0] or scene.within[i, piece] or scene.within[j, piece]:
+                if (
+                    not scene.obscuring_blocks[0]
+                    or scene.within[i, piece]
+                    or scene.within[j, piece]
+                ):
                     continue
             elif scene.within[j, piece]:
                 continue
@@ -1655,8 +1747,17 @@ def checked_search(
             hi[count] = t1
             count += 1
     if segment_blocked(
-        segment[0], segment[1], segment[2], segment[3], scene, relevant, lo, hi, count,
-        line_half_width, 0.0,
+        segment[0],
+        segment[1],
+        segment[2],
+        segment[3],
+        scene,
+        relevant,
+        lo,
+        hi,
+        count,
+        line_half_width,
+        0.0,
     ):
         return UNPROVEN, segment, relevant[:count].copy()
     return FOUND, segment, in_the_way
@@ -1671,8 +1772,21 @@ def model_pair_search(
     bcx, bcy, br, bv = model_end(scene, j)
     blockers = gather(scene, i, j, 0, grow)
     return checked_search(
-        acx, acy, ar, av, scene.model_top[i], bcx, bcy, br, bv, scene.model_top[j], scene,
-        blockers, grow, line_half_width, cheap,
+        acx,
+        acy,
+        ar,
+        av,
+        scene.model_top[i],
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene.model_top[j],
+        scene,
+        blockers,
+        grow,
+        line_half_width,
+        cheap,
     )
 
 
@@ -1716,7 +1830,9 @@ def unit_separator(
         if scene.blocker_top[k] < tallest:
             continue
         kind = scene.blocker_class[k]
-        if kind == MODEL and (scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]):
+        if kind == MODEL and (
+            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
+        ):
             continue
         if kind == SCREEN:
             if not scene.obscuring_blocks[0]:
@@ -1744,19 +1860,55 @@ def unit_separator(
     return chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
 
 
-@njit(cache=True, nogil=True)
-def _mark(in_the_way: np.ndarray, blockers: np.ndarray) -> None:
-    for k in blockers:
-        in_the_way[k] = True
+def new_cache() -> Any:
+    """An empty cache of model-pair answers for :func:`unit_pair_visible` and the fully-visible
+    kernels: each key a model pair (and question), each value ``[state, ...]`` as the kernels
+    write it."""
+    return Dict.empty(key_type=types.int64, value_type=types.float64[::1])
 
 
 @njit(cache=True, nogil=True)
-def _mark_relevant(scene: SceneArrays, i: int, j: int, grow: float, in_the_way: np.ndarray) -> None:
-    """Marks what stands in the corridor of models ``i``, ``j`` low enough to matter."""
-    for k in gather(scene, i, j, 0, grow):
-        low, _, _ = low_interval(scene.model_top[i], scene.model_top[j], scene.blocker_top[k])
-        if low:
-            in_the_way[k] = True
+def _record(status: int, numbers: np.ndarray, blockers: np.ndarray) -> np.ndarray:
+    row = np.empty(1 + len(numbers) + len(blockers))
+    row[0] = status
+    row[1 : 1 + len(numbers)] = numbers
+    for m in range(len(blockers)):
+        row[1 + len(numbers) + m] = blockers[m]
+    return row
+
+
+@njit(cache=True, nogil=True)
+def _mark_from(in_the_way: np.ndarray, row: np.ndarray, start: int) -> None:
+    for m in range(start, len(row)):
+        in_the_way[int(row[m])] = True
+
+
+@njit(cache=True, nogil=True)
+def sight_pair(
+    scene: SceneArrays, cache: Any, i: int, j: int, cheap: bool, grow: float, line_half_width: float
+) -> np.ndarray:
+    """The cached top-to-top answer for models ``i`` and ``j``: ``[state, x0, y0, x1, y1,
+    blockers...]`` with the segment running from the lower index's model. With ``cheap`` only
+    the cheap stage runs for a pair not yet known (state :data:`CHEAP_FAILED_PAIR` if it finds
+    nothing)."""
+    lo, hi = min(i, j), max(i, j)
+    key = lo * len(scene.model_top) + hi
+    if key in cache:
+        row = cache[key]
+        if row[0] != CHEAP_FAILED_PAIR or cheap:
+            return row
+    status, segment, blocking = model_pair_search(scene, lo, hi, grow, line_half_width, cheap)
+    if status == FOUND:
+        state = SEEN_PAIR
+    elif cheap:
+        state = CHEAP_FAILED_PAIR
+    elif status == NONE:
+        state = HIDDEN_PAIR
+    else:
+        state = UNPROVEN_PAIR
+    row = _record(state, segment, blocking if state != SEEN_PAIR else blocking[:0])
+    cache[key] = row
+    return row
 
 
 @njit(cache=True, nogil=True)
@@ -1764,21 +1916,16 @@ def unit_pair_visible(
     scene: SceneArrays,
     observers: np.ndarray,
     targets: np.ndarray,
-    state: np.ndarray,
-    segments: np.ndarray,
-    decisive: np.ndarray,
+    cache: Any,
     in_the_way: np.ndarray,
     grow: float,
     line_half_width: float,
-) -> tuple[int, int, int, int]:
+) -> tuple[int, int, int, bool]:
     """Whether some observing model sees some target model: ``(status, observer, target,
-    separator)``. The model pairs are tried closest first, with the cheap stage for every pair
+    separated)``. The model pairs are tried closest first, with the cheap stage for every pair
     before the full search of any (most visible unit pairs settle there), and a separator of the
-    two groups as a whole before the full searches.
-
-    ``state``, ``segments`` and ``decisive`` cache model pairs across calls, keyed by the lower
-    index first (the top-to-top search is symmetric; a segment runs from the lower index's
-    model). ``in_the_way`` collects what blocks a pair found not visible."""
+    two groups as a whole (``separated``) before the full searches. ``in_the_way`` collects what
+    blocks a pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -1795,44 +1942,457 @@ def unit_pair_visible(
             n += 1
     order = np.argsort(distance, kind="mergesort")
     for idx in order:
-        o, t = first[idx], second[idx]
-        lo, hi = min(o, t), max(o, t)
-        known = state[lo, hi]
-        if known == SEEN_PAIR:
-            return FOUND, o, t, -1
-        if known != UNKNOWN_PAIR:
-            continue
-        status, segment, _ = model_pair_search(scene, lo, hi, grow, line_half_width, True)
-        if status == FOUND:
-            state[lo, hi] = SEEN_PAIR
-            segments[lo, hi] = segment
-            return FOUND, o, t, -1
-        state[lo, hi] = CHEAP_FAILED_PAIR
+        row = sight_pair(scene, cache, first[idx], second[idx], True, grow, line_half_width)
+        if row[0] == SEEN_PAIR:
+            return FOUND, first[idx], second[idx], False
     barrier = unit_separator(scene, observers, targets, grow)
     if len(barrier):
-        _mark(in_the_way, barrier)
-        return NONE, -1, -1, barrier[0]
+        for k in barrier:
+            in_the_way[k] = True
+        return NONE, -1, -1, True
     unproven = False
     for idx in order:
-        o, t = first[idx], second[idx]
-        lo, hi = min(o, t), max(o, t)
-        known = state[lo, hi]
-        if known == SEEN_PAIR:
-            return FOUND, o, t, -1
-        if known == HIDDEN_PAIR or known == UNPROVEN_PAIR:
-            unproven = unproven or known == UNPROVEN_PAIR
-            if decisive[lo, hi] >= 0:
-                in_the_way[decisive[lo, hi]] = True
-            else:
-                _mark_relevant(scene, lo, hi, grow, in_the_way)
+        row = sight_pair(scene, cache, first[idx], second[idx], False, grow, line_half_width)
+        if row[0] == SEEN_PAIR:
+            return FOUND, first[idx], second[idx], False
+        unproven = unproven or row[0] == UNPROVEN_PAIR
+        _mark_from(in_the_way, row, 5)
+    return (UNPROVEN if unproven else NONE), -1, -1, False
+
+
+# ---------------------------------------------------------------------------------------------
+# Fully visible: every facing point of the target seen down to its foot
+
+MIN_PIECE = 0.03
+"""Fully visible: a facing piece of the target's rim shorter than this that no single observer
+point sees whole is given up as hidden (the one conservative step)."""
+
+MAX_PIECES = 96
+"""Fully visible: at most this many facing pieces are examined per model pair."""
+
+_REGION_DIRECTIONS = 48
+_FACING_SAMPLES = 720
+
+FULLY_UNKNOWN = 0
+FULLY_SEEN = 1
+FULLY_HIDDEN = 2
+FULLY_UNPROVEN = 3
+
+
+@njit(cache=True, nogil=True)
+def outline_support(outline: np.ndarray, nx: float, ny: float) -> float:
+    """The support function ``max p . n`` of a true base outline for a unit direction."""
+    kind, cx, cy, a, b, angle = (
+        outline[0],
+        outline[1],
+        outline[2],
+        outline[3],
+        outline[4],
+        outline[5],
+    )
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    nu = nx * cos_a + ny * sin_a
+    nv = -nx * sin_a + ny * cos_a
+    offset = nx * cx + ny * cy
+    if kind == OUTLINE_RECT:
+        return offset + a * abs(nu) + b * abs(nv)
+    return offset + math.hypot(a * nu, b * nv)
+
+
+@njit(cache=True, nogil=True)
+def _outline_point(outline: np.ndarray, u: float, reach: float) -> tuple[float, float]:
+    """The point at eccentric angle ``u`` of an ellipse outline, scaled by ``reach``."""
+    cx, cy, a, b, angle = outline[1], outline[2], outline[3], outline[4], outline[5]
+    x, y = a * reach * math.cos(u), b * reach * math.sin(u)
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    return cx + x * cos_a - y * sin_a, cy + x * sin_a + y * cos_a
+
+
+@njit(cache=True, nogil=True)
+def _facing_gap(target: np.ndarray, observer: np.ndarray, u: float) -> float:
+    """``h_O(n(u)) - n(u) . p(u)`` for the target ellipse's boundary point ``p(u)``."""
+    a, b, angle = target[3], target[4], target[5]
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    x, y = b * math.cos(u), a * math.sin(u)
+    nx, ny = x * cos_a - y * sin_a, x * sin_a + y * cos_a
+    norm = math.hypot(nx, ny)
+    nx, ny = nx / norm, ny / norm
+    px, py = _outline_point(target, u, 1.0)
+    return outline_support(observer, nx, ny) - (nx * px + ny * py)
+
+
+@njit(cache=True, nogil=True)
+def _refine_edge(target: np.ndarray, observer: np.ndarray, outside: float, inside: float) -> float:
+    """Narrows a change from not facing (``outside``) to facing (``inside``); returns a facing
+    parameter."""
+    for _ in range(3):
+        step = (inside - outside) / 32
+        for k in range(33):
+            u = outside + k * step
+            if _facing_gap(target, observer, u) >= -1e-12:
+                if k > 0:
+                    outside, inside = outside + (k - 1) * step, u
+                break
+    return inside
+
+
+@njit(cache=True, nogil=True)
+def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
+    """The parts of the target outline's boundary that face the observer outline, as rows
+    ``(is_edge, u0, u1, x0, y0, x1, y1)``: an arc of eccentric angles ``u0..u1`` (at most a
+    quarter turn each) or a side from ``(x0, y0)`` to ``(x1, y1)`` (``u`` from 0 to 1 along it).
+    A boundary point faces the observer when the observer reaches at least as far along the
+    point's outward normal: ``h_O(n) >= n . p``."""
+    if target[0] == OUTLINE_RECT:
+        cx, cy, a, b, angle = target[1], target[2], target[3], target[4], target[5]
+        cos_a, sin_a = math.cos(angle), math.sin(angle)
+        corners = np.empty((4, 2))
+        for k, (u, v) in enumerate(((-a, -b), (a, -b), (a, b), (-a, b))):
+            corners[k, 0], corners[k, 1] = cx + u * cos_a - v * sin_a, cy + u * sin_a + v * cos_a
+        rows = np.empty((4, 7))
+        count = 0
+        for k in range(4):
+            x0, y0 = corners[k, 0], corners[k, 1]
+            x1, y1 = corners[(k + 1) % 4, 0], corners[(k + 1) % 4, 1]
+            length = math.hypot(x1 - x0, y1 - y0)
+            nx, ny = (y1 - y0) / length, -(x1 - x0) / length
+            if outline_support(observer, nx, ny) >= nx * x0 + ny * y0 - 1e-12:
+                row = rows[count]
+                row[0], row[1], row[2] = 1.0, 0.0, 1.0
+                row[3], row[4], row[5], row[6] = x0, y0, x1, y1
+                count += 1
+        return rows[:count]
+    step = 2.0 * math.pi / _FACING_SAMPLES
+    facing = np.empty(_FACING_SAMPLES, dtype=np.bool_)
+    for k in range(_FACING_SAMPLES):
+        facing[k] = _facing_gap(target, observer, k * step) >= -1e-12
+    if facing.all():
+        spans = np.array([[0.0, 2.0 * math.pi]])
+    elif not facing.any():
+        return np.zeros((0, 7))
+    else:
+        first_off = int(np.flatnonzero(~facing)[0])
+        spans = np.empty((_FACING_SAMPLES, 2))
+        n_spans = 0
+        k = 0
+        while k < _FACING_SAMPLES:
+            if not facing[(k + first_off) % _FACING_SAMPLES]:
+                k += 1
+                continue
+            start = k
+            while k < _FACING_SAMPLES and facing[(k + first_off) % _FACING_SAMPLES]:
+                k += 1
+            last = k - 1
+            lo = _refine_edge(
+                target, observer, (first_off + start - 1) * step, (first_off + start) * step
+            )
+            hi = _refine_edge(
+                target, observer, (first_off + last + 1) * step, (first_off + last) * step
+            )
+            spans[n_spans, 0], spans[n_spans, 1] = lo, hi
+            n_spans += 1
+        spans = spans[:n_spans]
+    total = 0
+    for k in range(len(spans)):
+        total += max(1, math.ceil((spans[k, 1] - spans[k, 0]) / (math.pi / 4)))
+    rows = np.zeros((total, 7))
+    count = 0
+    for k in range(len(spans)):
+        u0, u1 = spans[k, 0], spans[k, 1]
+        parts = max(1, math.ceil((u1 - u0) / (math.pi / 4)))
+        for p in range(parts):
+            rows[count, 1] = u0 + (u1 - u0) * p / parts
+            rows[count, 2] = u0 + (u1 - u0) * (p + 1) / parts
+            count += 1
+    return rows
+
+
+@njit(cache=True, nogil=True)
+def _piece_point(target: np.ndarray, piece: np.ndarray, u: float) -> tuple[float, float]:
+    if piece[0] > 0:
+        return piece[3] + u * (piece[5] - piece[3]), piece[4] + u * (piece[6] - piece[4])
+    return _outline_point(target, u, 1.0)
+
+
+@njit(cache=True, nogil=True)
+def _piece_length(target: np.ndarray, piece: np.ndarray) -> float:
+    if piece[0] > 0:
+        x0, y0 = _piece_point(target, piece, piece[1])
+        x1, y1 = _piece_point(target, piece, piece[2])
+        return math.hypot(x1 - x0, y1 - y0)
+    return max(target[3], target[4]) * (piece[2] - piece[1])
+
+
+@njit(cache=True, nogil=True)
+def _piece_hull(target: np.ndarray, piece: np.ndarray) -> np.ndarray:
+    """A convex polygon's vertices holding the piece: its chord, and for an arc the apex where
+    the tangents at its ends meet."""
+    if piece[0] > 0:
+        points = np.empty((2, 2))
+        points[0] = _piece_point(target, piece, piece[1])
+        points[1] = _piece_point(target, piece, piece[2])
+        return points
+    half = 0.5 * (piece[2] - piece[1])
+    points = np.empty((3, 2))
+    points[0] = _outline_point(target, piece[1], 1.0)
+    points[1] = _outline_point(target, piece[1] + half, 1.0 / math.cos(half))
+    points[2] = _outline_point(target, piece[2], 1.0)
+    return points
+
+
+@njit(cache=True, nogil=True)
+def _swept_region(observer: np.ndarray, target: np.ndarray, t0: float, t1: float) -> np.ndarray:
+    """A polygon holding every point at a fraction ``t0..t1`` along a segment from the observer's
+    base to the target's: its support is the larger of ``(1 - t) h_O + t h_T`` at both ends
+    (vertices where consecutive sides meet)."""
+    n = _REGION_DIRECTIONS
+    normals = np.empty((n, 2))
+    support = np.empty(n)
+    for k in range(n):
+        angle = k * (2.0 * math.pi / n)
+        nx, ny = math.cos(angle), math.sin(angle)
+        h_o, h_t = outline_support(observer, nx, ny), outline_support(target, nx, ny)
+        normals[k, 0], normals[k, 1] = nx, ny
+        support[k] = max((1 - t0) * h_o + t0 * h_t, (1 - t1) * h_o + t1 * h_t)
+    vertices = np.empty((n, 2))
+    for k in range(n):
+        f = (k + 1) % n
+        det = normals[k, 0] * normals[f, 1] - normals[k, 1] * normals[f, 0]
+        vertices[k, 0] = (support[k] * normals[f, 1] - support[f] * normals[k, 1]) / det
+        vertices[k, 1] = (normals[k, 0] * support[f] - normals[f, 0] * support[k]) / det
+    return vertices
+
+
+@njit(cache=True, nogil=True)
+def _polygon_area(v: np.ndarray) -> float:
+    area = 0.0
+    n = len(v)
+    for k in range(n):
+        f = (k + 1) % n
+        area += v[k, 0] * v[f, 1] - v[f, 0] * v[k, 1]
+    return 0.5 * area
+
+
+@njit(cache=True, nogil=True)
+def _fan_is_clear(
+    sx: float,
+    sy: float,
+    target: np.ndarray,
+    piece: np.ndarray,
+    h_observer: float,
+    z_target: float,
+    scene: SceneArrays,
+    blockers: np.ndarray,
+    grow: float,
+) -> bool:
+    """Whether every line from ``(sx, sy)`` at ``h_observer`` to every point of the piece at
+    ``z_target`` is unblocked: for each blocker, the low part of that fan is the hull of the
+    piece's bounding polygon scaled about the source between the ends of the low interval."""
+    corners = _piece_hull(target, piece)
+    n = len(corners)
+    for m in range(len(blockers)):
+        k = blockers[m]
+        low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
+        if not low:
             continue
-        status, segment, blocking = model_pair_search(scene, lo, hi, grow, line_half_width, False)
-        if status == FOUND:
-            state[lo, hi] = SEEN_PAIR
-            segments[lo, hi] = segment
-            return FOUND, o, t, -1
-        state[lo, hi] = HIDDEN_PAIR if status == NONE else UNPROVEN_PAIR
-        unproven = unproven or status != NONE
-        decisive[lo, hi] = blocking[0] if len(blocking) == 1 else -1
-        _mark(in_the_way, blocking)
-    return (UNPROVEN if unproven else NONE), -1, -1, -1
+        region = np.empty((2 * n, 2))
+        for c in range(n):
+            for s, t in enumerate((t0, t1)):
+                region[2 * c + s, 0] = sx + t * (corners[c, 0] - sx)
+                region[2 * c + s, 1] = sy + t * (corners[c, 1] - sy)
+        hull = convex_hull(region)
+        if len(hull) < 3 or _polygon_area(hull) <= 0:
+            return False
+        if shapes_touch(scene, k, hull[:, 0].mean(), hull[:, 1].mean(), 0.0, hull, grow):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def model_fully_visible(
+    scene: SceneArrays, i: int, j: int, terrain_only: bool, grow: float
+) -> tuple[int, float, float, np.ndarray]:
+    """Whether every facing point of model ``j``'s base is seen at its foot from some point of
+    model ``i``'s base at its top, by a line meeting no blocker (obscuring areas ``j`` is not
+    within included): ``(status, hidden_x, hidden_y, in_the_way)`` with status
+    :data:`FULLY_SEEN`, :data:`FULLY_HIDDEN` (a facing point no line reaches) or
+    :data:`FULLY_UNPROVEN` (a piece too small to settle: the conservative answer).
+
+    First the hull of both bases, swept by each blocker's low part: clear of every blocker, every
+    line is free. Otherwise facing pieces are settled one by one: the exact search looks for a
+    sight line from the observer's base to the piece's middle point; none proves "not fully
+    visible"; one gives an observer point, and a clear fan from it (or from the observer's
+    centre, or half-way) to the whole piece settles the piece; else the piece is split."""
+    observer = scene.model_outline[i]
+    target = scene.model_outline[j]
+    h_observer = scene.model_top[i]
+    z_target = scene.model_foot[j]
+    candidates = gather(scene, i, j, 2 if terrain_only else 1, 2.0 * grow)
+    touching = np.empty(len(candidates), dtype=np.int32)
+    n_touching = 0
+    seen_intervals = np.empty((len(candidates), 2))
+    regions = np.empty((len(candidates), _REGION_DIRECTIONS, 2))
+    n_regions = 0
+    for m in range(len(candidates)):
+        k = candidates[m]
+        low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
+        if not low:
+            continue
+        found = -1
+        for r in range(n_regions):
+            if seen_intervals[r, 0] == t0 and seen_intervals[r, 1] == t1:
+                found = r
+                break
+        if found < 0:
+            found = n_regions
+            seen_intervals[found, 0], seen_intervals[found, 1] = t0, t1
+            regions[found] = _swept_region(observer, target, t0, t1)
+            n_regions += 1
+        region = regions[found]
+        if shapes_touch(scene, k, region[:, 0].mean(), region[:, 1].mean(), 0.0, region, grow):
+            touching[n_touching] = k
+            n_touching += 1
+    touching = touching[:n_touching]
+    if n_touching == 0:
+        return FULLY_SEEN, 0.0, 0.0, touching
+    acx, acy, ar, av = model_end(scene, i)
+    pieces = facing_pieces(target, observer)
+    queue = np.empty((len(pieces) + 2 * MAX_PIECES + 2, 7))
+    queue[: len(pieces)] = pieces
+    head, tail = 0, len(pieces)
+    steps = 0
+    no_vertices = np.zeros((0, 2))
+    while head < tail:
+        piece = queue[head].copy()
+        head += 1
+        steps += 1
+        if _fan_is_clear(acx, acy, target, piece, h_observer, z_target, scene, touching, grow):
+            continue
+        px, py = _piece_point(target, piece, 0.5 * (piece[1] + piece[2]))
+        status, segment, in_the_way = pair_search(
+            acx,
+            acy,
+            ar,
+            av,
+            h_observer,
+            px,
+            py,
+            0.0,
+            no_vertices,
+            z_target,
+            scene,
+            touching,
+            grow,
+            False,
+        )
+        if status != FOUND:
+            return (FULLY_HIDDEN if status == NONE else FULLY_UNPROVEN), px, py, in_the_way
+        sources = np.empty((3, 2))
+        sources[0, 0], sources[0, 1] = segment[0], segment[1]
+        sources[1, 0], sources[1, 1] = acx, acy
+        sources[2, 0], sources[2, 1] = 0.5 * (segment[0] + acx), 0.5 * (segment[1] + acy)
+        settled = False
+        for s in range(3):
+            if _fan_is_clear(
+                sources[s, 0],
+                sources[s, 1],
+                target,
+                piece,
+                h_observer,
+                z_target,
+                scene,
+                touching,
+                grow,
+            ):
+                settled = True
+                break
+        if settled:
+            continue
+        if _piece_length(target, piece) < MIN_PIECE or steps >= MAX_PIECES:
+            return FULLY_UNPROVEN, px, py, touching
+        middle = 0.5 * (piece[1] + piece[2])
+        queue[tail] = piece
+        queue[tail, 2] = middle
+        queue[tail + 1] = piece
+        queue[tail + 1, 1] = middle
+        tail += 2
+    return FULLY_SEEN, 0.0, 0.0, touching[:0]
+
+
+@njit(cache=True, nogil=True)
+def full_pair(
+    scene: SceneArrays, cache: Any, i: int, j: int, terrain_only: bool, grow: float
+) -> np.ndarray:
+    """The cached :func:`model_fully_visible` answer ``[status, hidden_x, hidden_y,
+    blockers...]`` for observing model ``i`` and target model ``j``. Models can only add
+    blockers, so "not fully visible" with terrain alone settles it with models too."""
+    base = (i * len(scene.model_top) + j) * 2
+    key = base + (1 if terrain_only else 0)
+    if key in cache:
+        return cache[key]
+    if not terrain_only and base + 1 in cache and cache[base + 1][0] != FULLY_SEEN:
+        row = cache[base + 1]
+        cache[key] = row
+        return row
+    status, hx, hy, in_the_way = model_fully_visible(scene, i, j, terrain_only, grow)
+    row = _record(status, np.array([hx, hy]), in_the_way)
+    cache[key] = row
+    if terrain_only and status != FULLY_SEEN and base not in cache:
+        cache[base] = row
+    return row
+
+
+@njit(cache=True, nogil=True)
+def unit_fully_visible(
+    scene: SceneArrays,
+    cache: Any,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    in_the_way: np.ndarray,
+    grow: float,
+) -> tuple[bool, int, int, float, float, bool]:
+    """Whether every target model is fully visible to at least one observing model:
+    ``(fully, target, observer, hidden_x, hidden_y, proven)``, naming on failure the first
+    target model no observer sees whole and what the first observer misses of it (``proven``:
+    a point no line reaches, not a piece too small to settle). ``in_the_way`` collects what
+    hides that target from every observer."""
+    for t in targets:
+        seen = False
+        for o in observers:
+            if full_pair(scene, cache, o, t, False, grow)[0] == FULLY_SEEN:
+                seen = True
+                break
+        if not seen:
+            for o in observers:
+                _mark_from(in_the_way, full_pair(scene, cache, o, t, False, grow), 3)
+            row = full_pair(scene, cache, observers[0], t, False, grow)
+            return False, t, observers[0], row[1], row[2], row[0] == FULLY_HIDDEN
+    return True, -1, -1, 0.0, 0.0, True
+
+
+@njit(cache=True, nogil=True)
+def seen_whole_by_terrain(
+    scene: SceneArrays,
+    full_cache: Any,
+    sight_cache: Any,
+    observers: np.ndarray,
+    exposed: np.ndarray,
+    targets: np.ndarray,
+    grow: float,
+    line_half_width: float,
+) -> tuple[int, int]:
+    """Benefit of cover: the first observing model that sees the target unit and sees one of its
+    ``exposed`` models (those not taking cover within terrain) fully with terrain alone, and
+    that model; ``(-1, -1)`` when there is none."""
+    for o in observers:
+        for t in exposed:
+            if full_pair(scene, full_cache, o, t, True, grow)[0] != FULLY_SEEN:
+                continue
+            for m in targets:
+                if (
+                    sight_pair(scene, sight_cache, o, m, False, grow, line_half_width)[0]
+                    == SEEN_PAIR
+                ):
+                    return o, t
+            break
+    return -1, -1

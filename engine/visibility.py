@@ -58,22 +58,11 @@ import numpy as np
 import shapely
 
 from engine import sight_kernel as kernel
-from engine.critical_lines import Blocker
-from engine.errors import UnknownReferenceError
+from engine.errors import GeometryError, UnknownReferenceError
 from engine.geometry import model_within_terrain
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
-from engine.sightlines import (
-    HALF_LINE_WIDTH,
-    SEARCH_GROW,
-    FullSearch,
-    Outline,
-    base_outline,
-    check_fully_visible,
-    end_shape,
-    model_blocker,
-    polygon_blocker,
-)
+from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, base_outline
 
 TOLERANCE = 1e-6
 """Inches: "within" is inclusive with this tolerance (the project-wide convention)."""
@@ -186,46 +175,66 @@ def _box(bounds: tuple[float, float, float, float], grow: float) -> shapely.Geom
     return shapely.box(x0 - grow, y0 - grow, x1 + grow, y1 + grow)
 
 
-@dataclass
-class _TerrainGeometry:
-    """Blockers made from the terrain, with trees of their boxes for corridor queries."""
-
-    features: list[Blocker]
-    screens: list[Blocker]
-    feature_tree: shapely.STRtree
-    screen_tree: shapely.STRtree
+def _counter_clockwise(points: np.ndarray) -> np.ndarray:
+    x, y = points[:, 0], points[:, 1]
+    area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    return points if area2 >= 0 else points[::-1].copy()
 
 
-def _terrain_geometry(terrain: Sequence[TerrainPiece], solid: bool) -> _TerrainGeometry:
+def _polygon_rows(label: str, shape: Sequence[tuple[float, float]]) -> np.ndarray:
+    """A blocking polygon's vertices, counter-clockwise, or the reason it cannot block."""
+    polygon = shapely.Polygon(shape)
+    if not polygon.is_valid or polygon.area <= 0:
+        raise GeometryError(f"{label}: a blocking shape must be a simple polygon with area")
+    return _counter_clockwise(np.asarray(polygon.exterior.coords, dtype=float)[:-1])
+
+
+@dataclass(frozen=True)
+class _TerrainBlocker:
+    """A solid feature or an obscuring area (``top = inf``) as a polygon blocker."""
+
+    label: str
+    kind: int
+    vertices: np.ndarray = field(repr=False)
+    top: float
+
+
+def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_TerrainBlocker, ...]:
+    """Every solid feature (none when features are not solid), then every obscuring area's
+    footprints."""
     features = [
-        polygon_blocker(piece.id, feature.shape, feature.top)
+        _TerrainBlocker(
+            piece.id, kernel.FEATURE, _polygon_rows(piece.id, feature.shape), feature.top
+        )
         for piece in terrain
         if solid
         for feature in piece.features
         if feature.solid
     ]
     screens = [
-        polygon_blocker(piece.id, footprint, math.inf)
+        _TerrainBlocker(piece.id, kernel.SCREEN, _polygon_rows(piece.id, footprint), math.inf)
         for piece in terrain
         if piece.obscuring
         for footprint in piece.footprints
     ]
-    return _TerrainGeometry(
-        features,
-        screens,
-        shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in features]),
-        shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in screens]),
-    )
+    return (*features, *screens)
+
+
+_OUTLINE_KINDS = {
+    "circle": kernel.OUTLINE_CIRCLE,
+    "oval": kernel.OUTLINE_OVAL,
+    "rect": kernel.OUTLINE_RECT,
+}
 
 
 class _Scene:
-    """Geometry of one scenario plus caches of model-pair answers."""
+    """One scenario as the compiled search's arrays, plus its caches of model-pair answers."""
 
     def __init__(
         self,
         scenario: Scenario,
         outlines: dict[tuple[object, ...], Outline] | None = None,
-        terrain: _TerrainGeometry | None = None,
+        terrain: tuple[_TerrainBlocker, ...] | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
         self.scenario = scenario
@@ -233,14 +242,16 @@ class _Scene:
         self.night_fighting = twist == "night-fighting"
         self.cover_rules = ruleset_for(scenario).cover_applies
         self.obscuring_blocks = _obscuring_blocks(scenario)
-        self.terrain = terrain or _terrain_geometry(scenario.terrain, twist != "nowhere-to-hide")
+        self.terrain = (
+            terrain
+            if terrain is not None
+            else _terrain_blockers(scenario.terrain, twist != "nowhere-to-hide")
+        )
         known = outlines or {}
         self.outline_cache: dict[tuple[object, ...], Outline] = {}
         self.footprint: dict[str, Outline] = {}
-        self.rim: dict[str, np.ndarray] = {}
         self.unit_of: dict[str, Unit] = {}
-        self.model_blockers: list[Blocker] = []
-        self.model_units: list[str] = []
+        self.index: dict[str, int] = {}
         for unit, model in scenario.all_models():
             key = _outline_key(model)
             outline = known.get(key)
@@ -248,78 +259,76 @@ class _Scene:
                 outline = base_outline(model.base, model.x, model.y, model.rotation)
             self.outline_cache[key] = outline
             self.footprint[model.id] = outline
-            self.rim[model.id] = np.asarray(outline.outer.exterior.coords, dtype=float)[:-1]
             self.unit_of[model.id] = unit
-            self.model_blockers.append(model_blocker(unit.id, outline, model.z + model.height))
-            self.model_units.append(unit.id)
-        self.model_tree = shapely.STRtree(
-            [_box(b.bounds(), SEARCH_GROW) for b in self.model_blockers]
-        )
+            self.index[model.id] = len(self.index)
+        self.ids = list(self.index)
         self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
-        self.index = {model.id: k for k, (_, model) in enumerate(scenario.all_models())}
-        self.labels = [b.label for b in (*self.terrain.features, *self.terrain.screens)]
-        self.labels.extend(self.model_units)
+        self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
         self.arrays = self._arrays()
-        count = len(self.index)
-        self._pair_state = np.zeros((count, count), dtype=np.int8)
-        self._pair_segments = np.zeros((count, count, 4))
-        self._pair_decisive = np.full((count, count), -1, dtype=np.int32)
-        self._full: dict[tuple[str, str, bool], FullSearch] = {}
+        self.sight_cache = kernel.new_cache()
+        self.full_cache = kernel.new_cache()
         self._in_range: dict[tuple[str, str], bool] = {}
 
     def _arrays(self) -> kernel.SceneArrays:
         """The scene as the flat arrays the compiled search takes: features, then obscuring
-        areas, then models as blockers; every model's base as an end shape."""
-        terrain = self.terrain
+        areas, then models as blockers (a round base as its disc, a rectangle as itself, an oval
+        as its circumscribed polygon: never smaller than the base); every base as an end shape
+        (exact for discs and rectangles, the inscribed polygon of an oval: every point of it is
+        on the base) and as its true outline."""
         pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
         units = {unit.id: k for k, unit in enumerate(self.scenario.units)}
-        blockers = [*terrain.features, *terrain.screens, *self.model_blockers]
-        classes = (
-            [kernel.FEATURE] * len(terrain.features)
-            + [kernel.SCREEN] * len(terrain.screens)
-            + [kernel.MODEL] * len(self.model_blockers)
-        )
-        vertices = [b.vertices for b in blockers]
-        ends = [v for v in vertices if len(v)]
-        stops = np.cumsum([len(v) for v in vertices])
-        ranges = np.column_stack([stops - [len(v) for v in vertices], stops])
-        model_ids = list(self.index)
-        shapes = [end_shape(self.footprint[m]) for m in model_ids]
-        end_vertices = [shape.vertices for shape in shapes]
-        end_stops = np.cumsum([len(v) for v in end_vertices])
-        end_ranges = np.column_stack([end_stops - [len(v) for v in end_vertices], end_stops])
-        models = [self.model(m) for m in model_ids]
-        within = np.zeros((len(model_ids), len(pieces)), dtype=bool)
-        for row, model_id in enumerate(model_ids):
+        outlines = [self.footprint[m] for m in self.ids]
+        models = [self.model(m) for m in self.ids]
+        kinds: list[int] = [0] * len(self.terrain)
+        tops = [b.top for b in self.terrain]
+        discs: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * len(self.terrain)
+        polygons = [b.vertices for b in self.terrain]
+        for outline, model in zip(outlines, models, strict=True):
+            tops.append(model.z + model.height)
+            if outline.kind == "circle":
+                kinds.append(1)
+                discs.append((outline.cx, outline.cy, outline.a))
+                polygons.append(np.zeros((0, 2)))
+                continue
+            kinds.append(0)
+            discs.append((0.0, 0.0, 0.0))
+            blocker = outline.inner if outline.kind == "rect" else outline.outer
+            polygons.append(
+                _counter_clockwise(np.asarray(blocker.exterior.coords, dtype=float)[:-1])
+            )
+        ends = [
+            np.zeros((0, 2))
+            if o.kind == "circle"
+            else _counter_clockwise(np.asarray(o.inner.exterior.coords, dtype=float)[:-1])
+            for o in outlines
+        ]
+        within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
+        for row, model_id in enumerate(self.ids):
             for piece_id in self.within_areas(model_id):
                 within[row, pieces[piece_id]] = True
         return kernel.scene_arrays(
-            blocker_kind=[1 if b.is_disc else 0 for b in blockers],
-            blocker_top=[b.top for b in blockers],
-            blocker_disc=[(b.cx, b.cy, b.radius) for b in blockers],
-            blocker_vertices=np.vstack(ends) if ends else np.zeros((0, 2)),
-            blocker_ranges=ranges,
-            blocker_class=classes,
-            blocker_piece=[
-                pieces[b.label] if cls != kernel.MODEL else -1
-                for b, cls in zip(blockers, classes, strict=True)
+            blocker_kind=kinds,
+            blocker_top=tops,
+            blocker_disc=discs,
+            blocker_vertices=_stack(polygons),
+            blocker_ranges=_ranges(polygons),
+            blocker_class=[b.kind for b in self.terrain] + [kernel.MODEL] * len(models),
+            blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * len(models),
+            blocker_unit=[-1] * len(self.terrain) + [units[self.unit_of[m].id] for m in self.ids],
+            model_disc=[
+                (o.cx, o.cy, o.a) if o.kind == "circle" else (*end.mean(axis=0), 0.0)
+                for o, end in zip(outlines, ends, strict=True)
             ],
-            blocker_unit=[
-                units[b.label] if cls == kernel.MODEL else -1
-                for b, cls in zip(blockers, classes, strict=True)
-            ],
-            model_disc=[(s.cx, s.cy, s.radius) for s in shapes],
-            model_vertices=(
-                np.vstack([v for v in end_vertices if len(v)])
-                if any(len(v) for v in end_vertices)
-                else np.zeros((0, 2))
-            ),
-            model_ranges=end_ranges,
+            model_vertices=_stack(ends),
+            model_ranges=_ranges(ends),
             model_top=[m.z + m.height for m in models],
             model_foot=[m.z for m in models],
-            model_unit=[units[self.unit_of[m].id] for m in model_ids],
+            model_unit=[units[self.unit_of[m].id] for m in self.ids],
             within=within,
             obscuring_blocks=self.obscuring_blocks,
+            model_outline=[
+                (_OUTLINE_KINDS[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
+            ],
         )
 
     # Lookups
@@ -339,71 +348,25 @@ class _Scene:
             self.within_cache[key] = cached
         return cached
 
-    def corridor(self, first: str, second: str) -> shapely.Geometry:
-        """The hull of two models' bases: every sight line between them lies inside it."""
-        return shapely.convex_hull(
-            shapely.multipoints(np.vstack([self.rim[first], self.rim[second]]))
-        )
+    def _indices(self, models: Iterable[Model]) -> np.ndarray:
+        return np.array([self.index[m.id] for m in models], dtype=np.int32)
 
-    def blockers_for(
-        self, observer_id: str, target_id: str, *, models: bool, screens: str
-    ) -> list[Blocker]:
-        """Blockers in the corridor of a model pair. ``screens``: ``"visible"`` (obscuring areas
-        that block a sight line, see the rules), ``"full"`` (the ones that stop fully visible:
-        every one the target is not within) or ``"none"``."""
-        region = self.corridor(observer_id, target_id)
-        terrain = self.terrain
-        found = [terrain.features[i] for i in terrain.feature_tree.query(region)]
-        if models:
-            units = (self.unit_of[observer_id].id, self.unit_of[target_id].id)
-            found.extend(
-                self.model_blockers[i]
-                for i in self.model_tree.query(region)
-                if self.model_units[i] not in units
-            )
-        if screens == "visible" and self.obscuring_blocks:
-            inside = self.within_areas(observer_id) | self.within_areas(target_id)
-        elif screens == "full":
-            inside = self.within_areas(target_id)
-        else:
-            return found
-        found.extend(
-            screen
-            for i in terrain.screen_tree.query(region)
-            if (screen := terrain.screens[i]).label not in inside
-        )
-        return found
+    def _names(self, marked: np.ndarray) -> tuple[str, ...]:
+        return tuple(sorted({self.labels[k] for k in np.flatnonzero(marked)}))
 
     # Model pairs
-
-    def _pair_key(self, observer_id: str, target_id: str) -> tuple[int, int]:
-        first, second = self.index[observer_id], self.index[target_id]
-        return (first, second) if first < second else (second, first)
 
     def sight_line(self, observer_id: str, target_id: str) -> SightLine | None:
         """An unblocked top-to-top sight line, or ``None`` (the search is symmetric and cached
         once per model pair)."""
-        lo, hi = self._pair_key(observer_id, target_id)
-        state = self._pair_state[lo, hi]
-        if state not in (kernel.SEEN_PAIR, kernel.HIDDEN_PAIR, kernel.UNPROVEN_PAIR):
-            status, segment, blocking = kernel.model_pair_search(
-                self.arrays, lo, hi, SEARCH_GROW, HALF_LINE_WIDTH, False
-            )
-            state = {
-                kernel.FOUND: kernel.SEEN_PAIR,
-                kernel.NONE: kernel.HIDDEN_PAIR,
-            }.get(int(status), kernel.UNPROVEN_PAIR)
-            self._pair_state[lo, hi] = state
-            self._pair_segments[lo, hi] = segment
-            self._pair_decisive[lo, hi] = blocking[0] if len(blocking) == 1 else -1
-        if state != kernel.SEEN_PAIR:
+        first, second = self.index[observer_id], self.index[target_id]
+        row = kernel.sight_pair(
+            self.arrays, self.sight_cache, first, second, False, SEARCH_GROW, HALF_LINE_WIDTH
+        )
+        if row[0] != kernel.SEEN_PAIR:
             return None
-        return self._witness(observer_id, target_id)
-
-    def _witness(self, observer_id: str, target_id: str) -> SightLine:
-        lo, hi = self._pair_key(observer_id, target_id)
-        sx, sy, ex, ey = (float(v) for v in self._pair_segments[lo, hi])
-        if self.index[observer_id] != lo:
+        sx, sy, ex, ey = (float(v) for v in row[1:5])
+        if first > second:
             sx, sy, ex, ey = ex, ey, sx, sy
         obs, tgt = self.model(observer_id), self.model(target_id)
         return SightLine(
@@ -412,31 +375,6 @@ class _Scene:
             (sx, sy, obs.z + obs.height),
             (ex, ey, tgt.z + tgt.height),
         )
-
-    def full_search(self, observer_id: str, target_id: str, terrain_only: bool) -> FullSearch:
-        key = (observer_id, target_id, terrain_only)
-        cached = self._full.get(key)
-        if cached is None:
-            alone = self._full.get((observer_id, target_id, True))
-            if not terrain_only and alone is not None and not alone.fully_visible:
-                # Models can only add blockers: not fully visible with terrain alone settles it.
-                self._full[key] = alone
-                return alone
-            obs, tgt = self.model(observer_id), self.model(target_id)
-            blockers = self.blockers_for(
-                observer_id, target_id, models=not terrain_only, screens="full"
-            )
-            cached = check_fully_visible(
-                self.footprint[observer_id],
-                obs.z + obs.height,
-                self.footprint[target_id],
-                tgt.z,
-                blockers,
-            )
-            self._full[key] = cached
-            if terrain_only and not cached.fully_visible:
-                self._full.setdefault((observer_id, target_id, False), cached)
-        return cached
 
     def in_range(self, observer_id: str, target_unit: Unit) -> bool:
         """Night Fighting: is the observing model within 18" of some model of the unit?"""
@@ -470,31 +408,25 @@ class _Scene:
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, (), reason)
         in_the_way = np.zeros(len(self.labels), dtype=bool)
-        status, seen_by, seen, separator = kernel.unit_pair_visible(
+        status, seen_by, seen, separated = kernel.unit_pair_visible(
             self.arrays,
-            np.array([self.index[m.id] for m in eligible], dtype=np.int32),
-            np.array([self.index[m.id] for m in target.models], dtype=np.int32),
-            self._pair_state,
-            self._pair_segments,
-            self._pair_decisive,
+            self._indices(eligible),
+            self._indices(target.models),
+            self.sight_cache,
             in_the_way,
             SEARCH_GROW,
             HALF_LINE_WIDTH,
         )
-        ids = list(self.index)
-        if separator >= 0:
-            barrier = tuple(sorted({self.labels[k] for k in np.flatnonzero(in_the_way)}))
-            verb = "stands" if len(barrier) == 1 else "stand"
+        found = self._names(in_the_way)
+        if separated:
+            verb = "stands" if len(found) == 1 else "stand"
+            walls = "walls" if len(found) == 1 else "wall"
             text = (
-                f"{target.id} is not visible to {observer.id}: {' and '.join(barrier)} {verb} "
-                "between the two units and wall off every sight line"
-                if len(barrier) > 1
-                else f"{target.id} is not visible to {observer.id}: {barrier[0]} {verb} "
-                "between the two units and walls off every sight line"
+                f"{target.id} is not visible to {observer.id}: {' and '.join(found)} {verb} "
+                f"between the two units and {walls} off every sight line"
             )
-            return PairVisibility(observer.id, target.id, False, False, False, None, barrier, text)
+            return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
         if status != kernel.FOUND:
-            found = tuple(sorted({self.labels[k] for k in np.flatnonzero(in_the_way)}))
             limit = (
                 " (not proven: a line over mixed-height blockers may exist)"
                 if status == kernel.UNPROVEN
@@ -505,46 +437,36 @@ class _Scene:
                 f"{limit}; in the way: {', '.join(found) or 'nothing'}"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
-        witness = self._witness(ids[seen_by], ids[seen])
-        seen = _describe_line(witness)
+        witness = self.sight_line(self.ids[seen_by], self.ids[seen])
+        assert witness is not None
         fully, full_text, full_blockers = self._unit_fully_visible(eligible, target)
         cover, cover_text = self._cover(eligible, target)
-        explanation = f"{seen}. {full_text}. {cover_text}."
+        explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
-            observer.id,
-            target.id,
-            True,
-            fully,
-            cover,
-            witness,
-            tuple(sorted(full_blockers)),
-            explanation,
+            observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
         )
 
     def _unit_fully_visible(
         self, eligible: Sequence[Model], target: Unit
-    ) -> tuple[bool, str, set[str]]:
-        for tgt in target.models:
-            reasons = []
-            blockers: set[str] = set()
-            for obs in eligible:
-                search = self.full_search(obs.id, tgt.id, terrain_only=False)
-                if search.fully_visible:
-                    break
-                blockers |= search.blockers
-                reasons.append((obs.id, search))
-            else:
-                obs_id, search = reasons[0]
-                assert search.hidden is not None
-                x, y = search.hidden
-                how = "hidden" if search.proven else "not seen whole from any one observer point"
-                names = ", ".join(sorted(search.blockers)) or "nothing"
-                text = (
-                    f"not fully visible: {tgt.id}'s facing point ({x:.3f}, {y:.3f}) is {how} "
-                    f"from {obs_id} (in the way: {names})"
-                )
-                return False, text, blockers
-        return True, f"fully visible: every model of {target.id} is fully visible", set()
+    ) -> tuple[bool, str, tuple[str, ...]]:
+        in_the_way = np.zeros(len(self.labels), dtype=bool)
+        fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
+            self.arrays,
+            self.full_cache,
+            self._indices(eligible),
+            self._indices(target.models),
+            in_the_way,
+            SEARCH_GROW,
+        )
+        if fully:
+            return True, f"fully visible: every model of {target.id} is fully visible", ()
+        found = self._names(in_the_way)
+        how = "hidden" if proven else "not seen whole from any one observer point"
+        text = (
+            f"not fully visible: {self.ids[hidden_model]}'s facing point ({x:.3f}, {y:.3f}) is "
+            f"{how} from {self.ids[first_observer]} (in the way: {', '.join(found) or 'nothing'})"
+        )
+        return False, text, found
 
     def _cover(self, eligible: Sequence[Model], target: Unit) -> tuple[bool, str]:
         if not self.cover_rules:
@@ -555,20 +477,36 @@ class _Scene:
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
             )
-        for obs in eligible:
-            for tgt in exposed:
-                if not self.full_search(obs.id, tgt.id, terrain_only=True).fully_visible:
-                    continue
-                if any(self.sight_line(obs.id, m.id) is not None for m in target.models):
-                    return False, (
-                        f"no cover against {obs.id}: it sees {tgt.id} fully with terrain alone"
-                    )
-                break
+        observer, model = kernel.seen_whole_by_terrain(
+            self.arrays,
+            self.full_cache,
+            self.sight_cache,
+            self._indices(eligible),
+            self._indices(exposed),
+            self._indices(target.models),
+            SEARCH_GROW,
+            HALF_LINE_WIDTH,
+        )
+        if observer >= 0:
+            return False, (
+                f"no cover against {self.ids[observer]}: it sees {self.ids[model]} fully with "
+                "terrain alone"
+            )
         parts = []
         if sheltered:
             parts.append(f"{', '.join(m.id for m in sheltered)} within terrain areas")
         parts.append(f"{', '.join(m.id for m in exposed)} not fully visible because of terrain")
         return True, "cover against every observing model that sees it: " + "; ".join(parts)
+
+
+def _stack(polygons: Sequence[np.ndarray]) -> np.ndarray:
+    filled = [p for p in polygons if len(p)]
+    return np.vstack(filled) if filled else np.zeros((0, 2))
+
+
+def _ranges(polygons: Sequence[np.ndarray]) -> np.ndarray:
+    stops = np.cumsum([len(p) for p in polygons], dtype=np.int64)
+    return np.column_stack([stops - [len(p) for p in polygons], stops])
 
 
 def _describe_line(line: SightLine) -> str:
@@ -713,10 +651,10 @@ class VisibilityEngine:
         )
         moved_boxes = np.array(
             [
-                _box(blocker.bounds(), SEARCH_GROW)
+                _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
                 for scene in (old_scene, self._scene)
-                for blocker, unit_id in zip(scene.model_blockers, scene.model_units, strict=True)
-                if unit_id in changed
+                for model_id, unit in scene.unit_of.items()
+                if unit.id in changed
             ],
             dtype=object,
         )
@@ -741,7 +679,11 @@ class VisibilityEngine:
         if corridor is None:
             scene = self._scene
             points = np.vstack(
-                [scene.rim[m.id] for uid in ordered for m in self.scenario.unit(uid).models]
+                [
+                    np.asarray(scene.footprint[m.id].outer.exterior.coords)
+                    for uid in ordered
+                    for m in self.scenario.unit(uid).models
+                ]
             )
             corridor = shapely.convex_hull(shapely.multipoints(points))
             self._corridors[ordered] = corridor
