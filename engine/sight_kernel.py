@@ -686,6 +686,37 @@ def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.
 
 
 @njit(cache=True, nogil=True)
+def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> bool:
+    """Whether blocker ``k`` grown by ``grow`` lies wholly beyond one side of the convex
+    polygon ``v`` (counter-clockwise): then they cannot touch (a cheap exit before distances)."""
+    n = len(v)
+    disc = scene.blocker_kind[k] == 1
+    bv = _blocker_vertices(scene, k)
+    for e in range(n):
+        f = (e + 1) % n
+        ex, ey = v[f, 0] - v[e, 0], v[f, 1] - v[e, 1]
+        length = math.hypot(ex, ey)
+        if length <= 1e-9:
+            # Repeated vertices (a rectangle's corners in a support polygon) give no direction.
+            continue
+        nx, ny = ey / length, -ex / length
+        offset = nx * v[e, 0] + ny * v[e, 1] + grow + 1e-9
+        if disc:
+            d = scene.blocker_disc[k]
+            if nx * d[0] + ny * d[1] - d[2] > offset:
+                return True
+            continue
+        beyond = True
+        for s in range(len(bv)):
+            if nx * bv[s, 0] + ny * bv[s, 1] <= offset:
+                beyond = False
+                break
+        if beyond:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def shapes_touch(
     scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray, grow: float
 ) -> bool:
@@ -694,6 +725,8 @@ def shapes_touch(
     sx0, sy0, sx1, sy1 = _shape_bounds(cx, cy, r, v)
     reach = grow + 1e-9
     if box[0] - reach > sx1 or sx0 - reach > box[2] or box[1] - reach > sy1 or sy0 - reach > box[3]:
+        return False
+    if len(v) >= 3 and _outside_an_edge(scene, k, v, grow):
         return False
     if _edge_gap(scene, k, cx, cy, r, v) <= grow:
         return True
@@ -1435,6 +1468,8 @@ def chain_separator(
         nx, ny = ey / length, -ex / length
         planes[k, 0], planes[k, 1], planes[k, 2] = nx, ny, nx * hull[k, 0] + ny * hull[k, 1]
     reach = grow - 2 * GRAZE
+    hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
+    hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
     total = 0
     for m in range(count):
         k = walls[m]
@@ -1462,6 +1497,13 @@ def chain_separator(
             else:
                 row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
                 part = scene.part_vertices[row[0] : row[1]]
+            if (
+                part[:, 0].max() < hull_x0
+                or part[:, 0].min() > hull_x1
+                or part[:, 1].max() < hull_y0
+                or part[:, 1].min() > hull_y1
+            ):
+                continue
             q = _clip(part, planes)
             if len(q) == 0 or len(q) > 128:
                 continue
@@ -2062,6 +2104,11 @@ def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
                 row[3], row[4], row[5], row[6] = x0, y0, x1, y1
                 count += 1
         return rows[:count]
+    if target[0] == OUTLINE_CIRCLE and observer[0] == OUTLINE_CIRCLE:
+        spans = _circle_facing(target, observer)
+        if len(spans) == 0:
+            return np.zeros((0, 7))
+        return _arc_pieces(spans)
     step = 2.0 * math.pi / _FACING_SAMPLES
     facing = np.empty(_FACING_SAMPLES, dtype=np.bool_)
     for k in range(_FACING_SAMPLES):
@@ -2092,6 +2139,33 @@ def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
             spans[n_spans, 0], spans[n_spans, 1] = lo, hi
             n_spans += 1
         spans = spans[:n_spans]
+    return _arc_pieces(spans)
+
+
+@njit(cache=True, nogil=True)
+def _circle_facing(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
+    """The facing arc of a round target seen by a round observer, exactly: the outward normal
+    ``n`` at a point faces when ``n . (c_O - c_T) >= r_T - r_O``."""
+    dx, dy = observer[1] - target[1], observer[2] - target[2]
+    distance = math.hypot(dx, dy)
+    need = target[3] - observer[3]
+    if distance <= 1e-12:
+        if need <= 1e-12:
+            return np.array([[0.0, 2.0 * math.pi]])
+        return np.zeros((0, 2))
+    ratio = need / distance
+    if ratio > 1.0:
+        return np.zeros((0, 2))
+    if ratio <= -1.0:
+        return np.array([[0.0, 2.0 * math.pi]])
+    toward = math.atan2(dy, dx)
+    spread = math.acos(ratio)
+    return np.array([[toward - spread, toward + spread]])
+
+
+@njit(cache=True, nogil=True)
+def _arc_pieces(spans: np.ndarray) -> np.ndarray:
+    """Facing arcs cut into pieces of at most a quarter turn (rows as :func:`facing_pieces`)."""
     total = 0
     for k in range(len(spans)):
         total += max(1, math.ceil((spans[k, 1] - spans[k, 0]) / (math.pi / 4)))

@@ -267,6 +267,9 @@ class _Scene:
         self.arrays = self._arrays()
         self.sight_cache = kernel.new_cache()
         self.full_cache = kernel.new_cache()
+        self._unit_sight: dict[
+            frozenset[str] | None, tuple[int, tuple[str, str], bool, tuple[str, ...]]
+        ] = {}
         self._in_range: dict[tuple[str, str], bool] = {}
 
     def _arrays(self) -> kernel.SceneArrays:
@@ -407,17 +410,26 @@ class _Scene:
                 else "one of the units has no models"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, (), reason)
-        in_the_way = np.zeros(len(self.labels), dtype=bool)
-        status, seen_by, seen, separated = kernel.unit_pair_visible(
-            self.arrays,
-            self._indices(eligible),
-            self._indices(target.models),
-            self.sight_cache,
-            in_the_way,
-            SEARCH_GROW,
-            HALF_LINE_WIDTH,
-        )
-        found = self._names(in_the_way)
+        # Top-to-top sight is symmetric: with every model of both units taking part, the answer
+        # for one direction is the answer for the other.
+        both_ways = frozenset((observer.id, target.id)) if not self.night_fighting else None
+        known = self._unit_sight.get(both_ways) if both_ways is not None else None
+        if known is None:
+            in_the_way = np.zeros(len(self.labels), dtype=bool)
+            status, seen_by, seen, separated = kernel.unit_pair_visible(
+                self.arrays,
+                self._indices(eligible),
+                self._indices(target.models),
+                self.sight_cache,
+                in_the_way,
+                SEARCH_GROW,
+                HALF_LINE_WIDTH,
+            )
+            pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
+            known = (int(status), pair, bool(separated), self._names(in_the_way))
+            if both_ways is not None:
+                self._unit_sight[both_ways] = known
+        status, (one, other), separated, found = known
         if separated:
             verb = "stands" if len(found) == 1 else "stand"
             walls = "walls" if len(found) == 1 else "wall"
@@ -437,7 +449,11 @@ class _Scene:
                 f"{limit}; in the way: {', '.join(found) or 'nothing'}"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
-        witness = self.sight_line(self.ids[seen_by], self.ids[seen])
+        witness = (
+            self.sight_line(one, other)
+            if self.unit_of[one].id == observer.id
+            else self.sight_line(other, one)
+        )
         assert witness is not None
         fully, full_text, full_blockers = self._unit_fully_visible(eligible, target)
         cover, cover_text = self._cover(eligible, target)
