@@ -57,21 +57,12 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.critical_lines import Blocker, Convex, Search, convex_hull, quick_reject
-from engine.errors import UnknownReferenceError
+from engine import sight_kernel as kernel
+from engine.errors import GeometryError, UnknownReferenceError
 from engine.geometry import model_within_terrain
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
-from engine.sightlines import (
-    SEARCH_GROW,
-    FullSearch,
-    Outline,
-    base_outline,
-    check_fully_visible,
-    find_sight_line,
-    model_blocker,
-    polygon_blocker,
-)
+from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, base_outline
 
 TOLERANCE = 1e-6
 """Inches: "within" is inclusive with this tolerance (the project-wide convention)."""
@@ -184,46 +175,66 @@ def _box(bounds: tuple[float, float, float, float], grow: float) -> shapely.Geom
     return shapely.box(x0 - grow, y0 - grow, x1 + grow, y1 + grow)
 
 
-@dataclass
-class _TerrainGeometry:
-    """Blockers made from the terrain, with trees of their boxes for corridor queries."""
-
-    features: list[Blocker]
-    screens: list[Blocker]
-    feature_tree: shapely.STRtree
-    screen_tree: shapely.STRtree
+def _counter_clockwise(points: np.ndarray) -> np.ndarray:
+    x, y = points[:, 0], points[:, 1]
+    area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    return points if area2 >= 0 else points[::-1].copy()
 
 
-def _terrain_geometry(terrain: Sequence[TerrainPiece], solid: bool) -> _TerrainGeometry:
+def _polygon_rows(label: str, shape: Sequence[tuple[float, float]]) -> np.ndarray:
+    """A blocking polygon's vertices, counter-clockwise, or the reason it cannot block."""
+    polygon = shapely.Polygon(shape)
+    if not polygon.is_valid or polygon.area <= 0:
+        raise GeometryError(f"{label}: a blocking shape must be a simple polygon with area")
+    return _counter_clockwise(np.asarray(polygon.exterior.coords, dtype=float)[:-1])
+
+
+@dataclass(frozen=True)
+class _TerrainBlocker:
+    """A solid feature or an obscuring area (``top = inf``) as a polygon blocker."""
+
+    label: str
+    kind: int
+    vertices: np.ndarray = field(repr=False)
+    top: float
+
+
+def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_TerrainBlocker, ...]:
+    """Every solid feature (none when features are not solid), then every obscuring area's
+    footprints."""
     features = [
-        polygon_blocker(piece.id, feature.shape, feature.top)
+        _TerrainBlocker(
+            piece.id, kernel.FEATURE, _polygon_rows(piece.id, feature.shape), feature.top
+        )
         for piece in terrain
         if solid
         for feature in piece.features
         if feature.solid
     ]
     screens = [
-        polygon_blocker(piece.id, footprint, math.inf)
+        _TerrainBlocker(piece.id, kernel.SCREEN, _polygon_rows(piece.id, footprint), math.inf)
         for piece in terrain
         if piece.obscuring
         for footprint in piece.footprints
     ]
-    return _TerrainGeometry(
-        features,
-        screens,
-        shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in features]),
-        shapely.STRtree([_box(b.bounds(), SEARCH_GROW) for b in screens]),
-    )
+    return (*features, *screens)
+
+
+_OUTLINE_KINDS = {
+    "circle": kernel.OUTLINE_CIRCLE,
+    "oval": kernel.OUTLINE_OVAL,
+    "rect": kernel.OUTLINE_RECT,
+}
 
 
 class _Scene:
-    """Geometry of one scenario plus caches of model-pair answers."""
+    """One scenario as the compiled search's arrays, plus its caches of model-pair answers."""
 
     def __init__(
         self,
         scenario: Scenario,
         outlines: dict[tuple[object, ...], Outline] | None = None,
-        terrain: _TerrainGeometry | None = None,
+        terrain: tuple[_TerrainBlocker, ...] | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
         self.scenario = scenario
@@ -231,14 +242,16 @@ class _Scene:
         self.night_fighting = twist == "night-fighting"
         self.cover_rules = ruleset_for(scenario).cover_applies
         self.obscuring_blocks = _obscuring_blocks(scenario)
-        self.terrain = terrain or _terrain_geometry(scenario.terrain, twist != "nowhere-to-hide")
+        self.terrain = (
+            terrain
+            if terrain is not None
+            else _terrain_blockers(scenario.terrain, twist != "nowhere-to-hide")
+        )
         known = outlines or {}
         self.outline_cache: dict[tuple[object, ...], Outline] = {}
         self.footprint: dict[str, Outline] = {}
-        self.rim: dict[str, np.ndarray] = {}
         self.unit_of: dict[str, Unit] = {}
-        self.model_blockers: list[Blocker] = []
-        self.model_units: list[str] = []
+        self.index: dict[str, int] = {}
         for unit, model in scenario.all_models():
             key = _outline_key(model)
             outline = known.get(key)
@@ -246,18 +259,80 @@ class _Scene:
                 outline = base_outline(model.base, model.x, model.y, model.rotation)
             self.outline_cache[key] = outline
             self.footprint[model.id] = outline
-            self.rim[model.id] = np.asarray(outline.outer.exterior.coords, dtype=float)[:-1]
             self.unit_of[model.id] = unit
-            self.model_blockers.append(model_blocker(unit.id, outline, model.z + model.height))
-            self.model_units.append(unit.id)
-        self.model_tree = shapely.STRtree(
-            [_box(b.bounds(), SEARCH_GROW) for b in self.model_blockers]
-        )
+            self.index[model.id] = len(self.index)
+        self.ids = list(self.index)
         self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
-        self._visible: dict[tuple[str, str], Search] = {}
-        self._cheap: dict[tuple[str, str], Search] = {}
-        self._full: dict[tuple[str, str, bool], FullSearch] = {}
+        self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
+        self.arrays = self._arrays()
+        self.sight_cache = kernel.new_cache()
+        self.full_cache = kernel.new_cache()
+        self._unit_sight: dict[
+            frozenset[str] | None, tuple[int, tuple[str, str], bool, tuple[str, ...]]
+        ] = {}
         self._in_range: dict[tuple[str, str], bool] = {}
+
+    def _arrays(self) -> kernel.SceneArrays:
+        """The scene as the flat arrays the compiled search takes: features, then obscuring
+        areas, then models as blockers (a round base as its disc, a rectangle as itself, an oval
+        as its circumscribed polygon: never smaller than the base); every base as an end shape
+        (exact for discs and rectangles, the inscribed polygon of an oval: every point of it is
+        on the base) and as its true outline."""
+        pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
+        units = {unit.id: k for k, unit in enumerate(self.scenario.units)}
+        outlines = [self.footprint[m] for m in self.ids]
+        models = [self.model(m) for m in self.ids]
+        kinds: list[int] = [0] * len(self.terrain)
+        tops = [b.top for b in self.terrain]
+        discs: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * len(self.terrain)
+        polygons = [b.vertices for b in self.terrain]
+        for outline, model in zip(outlines, models, strict=True):
+            tops.append(model.z + model.height)
+            if outline.kind == "circle":
+                kinds.append(1)
+                discs.append((outline.cx, outline.cy, outline.a))
+                polygons.append(np.zeros((0, 2)))
+                continue
+            kinds.append(0)
+            discs.append((0.0, 0.0, 0.0))
+            blocker = outline.inner if outline.kind == "rect" else outline.outer
+            polygons.append(
+                _counter_clockwise(np.asarray(blocker.exterior.coords, dtype=float)[:-1])
+            )
+        ends = [
+            np.zeros((0, 2))
+            if o.kind == "circle"
+            else _counter_clockwise(np.asarray(o.inner.exterior.coords, dtype=float)[:-1])
+            for o in outlines
+        ]
+        within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
+        for row, model_id in enumerate(self.ids):
+            for piece_id in self.within_areas(model_id):
+                within[row, pieces[piece_id]] = True
+        return kernel.scene_arrays(
+            blocker_kind=kinds,
+            blocker_top=tops,
+            blocker_disc=discs,
+            blocker_vertices=_stack(polygons),
+            blocker_ranges=_ranges(polygons),
+            blocker_class=[b.kind for b in self.terrain] + [kernel.MODEL] * len(models),
+            blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * len(models),
+            blocker_unit=[-1] * len(self.terrain) + [units[self.unit_of[m].id] for m in self.ids],
+            model_disc=[
+                (o.cx, o.cy, o.a) if o.kind == "circle" else (*end.mean(axis=0), 0.0)
+                for o, end in zip(outlines, ends, strict=True)
+            ],
+            model_vertices=_stack(ends),
+            model_ranges=_ranges(ends),
+            model_top=[m.z + m.height for m in models],
+            model_foot=[m.z for m in models],
+            model_unit=[units[self.unit_of[m].id] for m in self.ids],
+            within=within,
+            obscuring_blocks=self.obscuring_blocks,
+            model_outline=[
+                (_OUTLINE_KINDS[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
+            ],
+        )
 
     # Lookups
 
@@ -276,81 +351,26 @@ class _Scene:
             self.within_cache[key] = cached
         return cached
 
-    def corridor(self, first: str, second: str) -> shapely.Geometry:
-        """The hull of two models' bases: every sight line between them lies inside it."""
-        return shapely.convex_hull(
-            shapely.multipoints(np.vstack([self.rim[first], self.rim[second]]))
-        )
+    def _indices(self, models: Iterable[Model]) -> np.ndarray:
+        return np.array([self.index[m.id] for m in models], dtype=np.int32)
 
-    def blockers_for(
-        self, observer_id: str, target_id: str, *, models: bool, screens: str
-    ) -> list[Blocker]:
-        """Blockers in the corridor of a model pair. ``screens``: ``"visible"`` (obscuring areas
-        that block a sight line, see the rules), ``"full"`` (the ones that stop fully visible:
-        every one the target is not within) or ``"none"``."""
-        region = self.corridor(observer_id, target_id)
-        terrain = self.terrain
-        found = [terrain.features[i] for i in terrain.feature_tree.query(region)]
-        if models:
-            units = (self.unit_of[observer_id].id, self.unit_of[target_id].id)
-            found.extend(
-                self.model_blockers[i]
-                for i in self.model_tree.query(region)
-                if self.model_units[i] not in units
-            )
-        if screens == "visible" and self.obscuring_blocks:
-            inside = self.within_areas(observer_id) | self.within_areas(target_id)
-        elif screens == "full":
-            inside = self.within_areas(target_id)
-        else:
-            return found
-        found.extend(
-            screen
-            for i in terrain.screen_tree.query(region)
-            if (screen := terrain.screens[i]).label not in inside
-        )
-        return found
+    def _names(self, marked: np.ndarray) -> tuple[str, ...]:
+        return tuple(sorted({self.labels[k] for k in np.flatnonzero(marked)}))
 
     # Model pairs
 
-    def _line_key(self, observer_id: str, target_id: str) -> tuple[str, str]:
-        first, second = sorted((observer_id, target_id))
-        return first, second
-
-    def line_search(self, observer_id: str, target_id: str, cheap: bool = False) -> Search:
-        """The top-to-top sight-line search of a model pair (symmetric, cached once). With
-        ``cheap``, only the centre line and the common tangents are tried."""
-        key = self._line_key(observer_id, target_id)
-        cached = self._visible.get(key)
-        if cached is not None:
-            return cached
-        if cheap and key in self._cheap:
-            return self._cheap[key]
-        first, second = key
-        a, b = self.model(first), self.model(second)
-        blockers = self.blockers_for(first, second, models=True, screens="visible")
-        found = find_sight_line(
-            self.footprint[first],
-            a.z + a.height,
-            self.footprint[second],
-            b.z + b.height,
-            blockers,
-            cheap=cheap,
+    def sight_line(self, observer_id: str, target_id: str) -> SightLine | None:
+        """An unblocked top-to-top sight line, or ``None`` (the search is symmetric and cached
+        once per model pair)."""
+        first, second = self.index[observer_id], self.index[target_id]
+        row = kernel.sight_pair(
+            self.arrays, self.sight_cache, first, second, False, SEARCH_GROW, HALF_LINE_WIDTH
         )
-        if cheap and found.segment is None:
-            self._cheap[key] = found
-        else:
-            self._visible[key] = found
-        return found
-
-    def sight_line(self, observer_id: str, target_id: str, cheap: bool = False) -> SightLine | None:
-        """An unblocked top-to-top sight line, or ``None``."""
-        search = self.line_search(observer_id, target_id, cheap)
-        if search.segment is None:
+        if row[0] != kernel.SEEN_PAIR:
             return None
-        (sx, sy), (ex, ey) = search.segment
-        if observer_id > target_id:
-            (sx, sy), (ex, ey) = (ex, ey), (sx, sy)
+        sx, sy, ex, ey = (float(v) for v in row[1:5])
+        if first > second:
+            sx, sy, ex, ey = ex, ey, sx, sy
         obs, tgt = self.model(observer_id), self.model(target_id)
         return SightLine(
             observer_id,
@@ -358,31 +378,6 @@ class _Scene:
             (sx, sy, obs.z + obs.height),
             (ex, ey, tgt.z + tgt.height),
         )
-
-    def full_search(self, observer_id: str, target_id: str, terrain_only: bool) -> FullSearch:
-        key = (observer_id, target_id, terrain_only)
-        cached = self._full.get(key)
-        if cached is None:
-            alone = self._full.get((observer_id, target_id, True))
-            if not terrain_only and alone is not None and not alone.fully_visible:
-                # Models can only add blockers: not fully visible with terrain alone settles it.
-                self._full[key] = alone
-                return alone
-            obs, tgt = self.model(observer_id), self.model(target_id)
-            blockers = self.blockers_for(
-                observer_id, target_id, models=not terrain_only, screens="full"
-            )
-            cached = check_fully_visible(
-                self.footprint[observer_id],
-                obs.z + obs.height,
-                self.footprint[target_id],
-                tgt.z,
-                blockers,
-            )
-            self._full[key] = cached
-            if terrain_only and not cached.fully_visible:
-                self._full.setdefault((observer_id, target_id, False), cached)
-        return cached
 
     def in_range(self, observer_id: str, target_unit: Unit) -> bool:
         """Night Fighting: is the observing model within 18" of some model of the unit?"""
@@ -406,14 +401,6 @@ class _Scene:
 
     # Unit pairs
 
-    def _model_pairs(self, eligible: Sequence[Model], target: Unit) -> list[tuple[str, str]]:
-        """Observer/target model pairs, closest centres first (they settle "visible" soonest)."""
-        pairs = [
-            (math.hypot(o.x - t.x, o.y - t.y), o.id, t.id) for o in eligible for t in target.models
-        ]
-        pairs.sort()
-        return [(o, t) for _, o, t in pairs]
-
     def pair(self, observer: Unit, target: Unit) -> PairVisibility:
         eligible = [m for m in observer.models if self.in_range(m.id, target)]
         if not eligible or not target.models:
@@ -423,115 +410,79 @@ class _Scene:
                 else "one of the units has no models"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, (), reason)
-        model_pairs = self._model_pairs(eligible, target)
-        witness = next(
-            (line for o, t in model_pairs if (line := self.sight_line(o, t, cheap=True))), None
-        )
-        in_the_way: set[str] = set()
-        unproven = False
-        if witness is None:
-            separator = self._unit_separator(eligible, target)
-            if separator is not None:
-                text = (
-                    f"{target.id} is not visible to {observer.id}: {separator} stands between "
-                    "the two units and walls off every sight line"
-                )
-                return PairVisibility(
-                    observer.id, target.id, False, False, False, None, (separator,), text
-                )
-            for o, t in model_pairs:
-                line = self.sight_line(o, t)
-                if line is not None:
-                    witness = line
-                    break
-                search = self.line_search(o, t)
-                in_the_way |= search.blockers
-                unproven |= not search.proven
-        if witness is None:
-            limit = " (not proven: a line over mixed-height blockers may exist)" if unproven else ""
-            names = ", ".join(sorted(in_the_way)) or "nothing"
+        # Top-to-top sight is symmetric: with every model of both units taking part, the answer
+        # for one direction is the answer for the other.
+        both_ways = frozenset((observer.id, target.id)) if not self.night_fighting else None
+        known = self._unit_sight.get(both_ways) if both_ways is not None else None
+        if known is None:
+            in_the_way = np.zeros(len(self.labels), dtype=bool)
+            status, seen_by, seen, separated = kernel.unit_pair_visible(
+                self.arrays,
+                self._indices(eligible),
+                self._indices(target.models),
+                self.sight_cache,
+                in_the_way,
+                SEARCH_GROW,
+                HALF_LINE_WIDTH,
+            )
+            pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
+            known = (int(status), pair, bool(separated), self._names(in_the_way))
+            if both_ways is not None:
+                self._unit_sight[both_ways] = known
+        status, (one, other), separated, found = known
+        if separated:
+            verb = "stands" if len(found) == 1 else "stand"
+            walls = "walls" if len(found) == 1 else "wall"
+            text = (
+                f"{target.id} is not visible to {observer.id}: {' and '.join(found)} {verb} "
+                f"between the two units and {walls} off every sight line"
+            )
+            return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
+        if status != kernel.FOUND:
+            limit = (
+                " (not proven: a line over mixed-height blockers may exist)"
+                if status == kernel.UNPROVEN
+                else ""
+            )
             text = (
                 f"{target.id} is not visible to {observer.id}: every sight line is blocked"
-                f"{limit}; in the way: {names}"
+                f"{limit}; in the way: {', '.join(found) or 'nothing'}"
             )
-            return PairVisibility(
-                observer.id, target.id, False, False, False, None, tuple(sorted(in_the_way)), text
-            )
-        seen = _describe_line(witness)
+            return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
+        witness = (
+            self.sight_line(one, other)
+            if self.unit_of[one].id == observer.id
+            else self.sight_line(other, one)
+        )
+        assert witness is not None
         fully, full_text, full_blockers = self._unit_fully_visible(eligible, target)
         cover, cover_text = self._cover(eligible, target)
-        explanation = f"{seen}. {full_text}. {cover_text}."
+        explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
-            observer.id,
-            target.id,
-            True,
-            fully,
-            cover,
-            witness,
-            tuple(sorted(full_blockers)),
-            explanation,
+            observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
         )
-
-    def _unit_separator(self, eligible: Sequence[Model], target: Unit) -> str | None:
-        """A convex blocker standing between the two groups of bases as a whole (see
-        :func:`engine.critical_lines.quick_reject`): one at least as tall as every model
-        involved, in the way of every model pair (no obscuring area any of them is within)."""
-        observer_rim = np.vstack([self.rim[m.id] for m in eligible])
-        target_rim = np.vstack([self.rim[m.id] for m in target.models])
-        tallest = max(m.z + m.height for m in (*eligible, *target.models))
-        region = shapely.convex_hull(shapely.multipoints(np.vstack([observer_rim, target_rim])))
-        terrain = self.terrain
-        walls = [terrain.features[i] for i in terrain.feature_tree.query(region)]
-        units = (self.unit_of[eligible[0].id].id, target.id)
-        walls.extend(
-            self.model_blockers[i]
-            for i in self.model_tree.query(region)
-            if self.model_units[i] not in units
-        )
-        if self.obscuring_blocks:
-            inside = frozenset().union(
-                *(self.within_areas(m.id) for m in (*eligible, *target.models))
-            )
-            walls.extend(
-                screen
-                for i in terrain.screen_tree.query(region)
-                if (screen := terrain.screens[i]).label not in inside
-            )
-        walls = [w for w in walls if w.top >= tallest]
-        if not walls:
-            return None
-        found = quick_reject(
-            Convex.polygon(convex_hull(observer_rim)),
-            Convex.polygon(convex_hull(target_rim)),
-            walls,
-            SEARCH_GROW,
-        )
-        return None if found is None else found.label
 
     def _unit_fully_visible(
         self, eligible: Sequence[Model], target: Unit
-    ) -> tuple[bool, str, set[str]]:
-        for tgt in target.models:
-            reasons = []
-            blockers: set[str] = set()
-            for obs in eligible:
-                search = self.full_search(obs.id, tgt.id, terrain_only=False)
-                if search.fully_visible:
-                    break
-                blockers |= search.blockers
-                reasons.append((obs.id, search))
-            else:
-                obs_id, search = reasons[0]
-                assert search.hidden is not None
-                x, y = search.hidden
-                how = "hidden" if search.proven else "not seen whole from any one observer point"
-                names = ", ".join(sorted(search.blockers)) or "nothing"
-                text = (
-                    f"not fully visible: {tgt.id}'s facing point ({x:.3f}, {y:.3f}) is {how} "
-                    f"from {obs_id} (in the way: {names})"
-                )
-                return False, text, blockers
-        return True, f"fully visible: every model of {target.id} is fully visible", set()
+    ) -> tuple[bool, str, tuple[str, ...]]:
+        in_the_way = np.zeros(len(self.labels), dtype=bool)
+        fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
+            self.arrays,
+            self.full_cache,
+            self._indices(eligible),
+            self._indices(target.models),
+            in_the_way,
+            SEARCH_GROW,
+        )
+        if fully:
+            return True, f"fully visible: every model of {target.id} is fully visible", ()
+        found = self._names(in_the_way)
+        how = "hidden" if proven else "not seen whole from any one observer point"
+        text = (
+            f"not fully visible: {self.ids[hidden_model]}'s facing point ({x:.3f}, {y:.3f}) is "
+            f"{how} from {self.ids[first_observer]} (in the way: {', '.join(found) or 'nothing'})"
+        )
+        return False, text, found
 
     def _cover(self, eligible: Sequence[Model], target: Unit) -> tuple[bool, str]:
         if not self.cover_rules:
@@ -542,20 +493,36 @@ class _Scene:
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
             )
-        for obs in eligible:
-            for tgt in exposed:
-                if not self.full_search(obs.id, tgt.id, terrain_only=True).fully_visible:
-                    continue
-                if any(self.sight_line(obs.id, m.id) is not None for m in target.models):
-                    return False, (
-                        f"no cover against {obs.id}: it sees {tgt.id} fully with terrain alone"
-                    )
-                break
+        observer, model = kernel.seen_whole_by_terrain(
+            self.arrays,
+            self.full_cache,
+            self.sight_cache,
+            self._indices(eligible),
+            self._indices(exposed),
+            self._indices(target.models),
+            SEARCH_GROW,
+            HALF_LINE_WIDTH,
+        )
+        if observer >= 0:
+            return False, (
+                f"no cover against {self.ids[observer]}: it sees {self.ids[model]} fully with "
+                "terrain alone"
+            )
         parts = []
         if sheltered:
             parts.append(f"{', '.join(m.id for m in sheltered)} within terrain areas")
         parts.append(f"{', '.join(m.id for m in exposed)} not fully visible because of terrain")
         return True, "cover against every observing model that sees it: " + "; ".join(parts)
+
+
+def _stack(polygons: Sequence[np.ndarray]) -> np.ndarray:
+    filled = [p for p in polygons if len(p)]
+    return np.vstack(filled) if filled else np.zeros((0, 2))
+
+
+def _ranges(polygons: Sequence[np.ndarray]) -> np.ndarray:
+    stops = np.cumsum([len(p) for p in polygons], dtype=np.int64)
+    return np.column_stack([stops - [len(p) for p in polygons], stops])
 
 
 def _describe_line(line: SightLine) -> str:
@@ -700,10 +667,10 @@ class VisibilityEngine:
         )
         moved_boxes = np.array(
             [
-                _box(blocker.bounds(), SEARCH_GROW)
+                _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
                 for scene in (old_scene, self._scene)
-                for blocker, unit_id in zip(scene.model_blockers, scene.model_units, strict=True)
-                if unit_id in changed
+                for model_id, unit in scene.unit_of.items()
+                if unit.id in changed
             ],
             dtype=object,
         )
@@ -728,7 +695,11 @@ class VisibilityEngine:
         if corridor is None:
             scene = self._scene
             points = np.vstack(
-                [scene.rim[m.id] for uid in ordered for m in self.scenario.unit(uid).models]
+                [
+                    np.asarray(scene.footprint[m.id].outer.exterior.coords)
+                    for uid in ordered
+                    for m in self.scenario.unit(uid).models
+                ]
             )
             corridor = shapely.convex_hull(shapely.multipoints(points))
             self._corridors[ordered] = corridor

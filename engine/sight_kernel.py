@@ -1,0 +1,2472 @@
+"""Compiled kernels of the exact line-of-sight search (numba), over the flat arrays of a scene.
+
+:mod:`engine.visibility` states the rules and :mod:`engine.critical_lines` the geometry: "some
+point of convex shape ``a`` sees some point of convex shape ``b``" is decided exactly by testing
+finitely many critical lines. This module runs those same stages as compiled loops over plain
+arrays, one call per unit pair, because the per-call overhead of numpy on arrays of a few dozen
+edges dominated the cost by three orders of magnitude. Each function is compiled once and kept
+in numba's on-disk cache (``python -m engine warm-up`` fills it ahead of the first use).
+
+Shapes. An *end shape* is a disc (``cx, cy, r`` and an empty ``(0, 2)`` vertex array; ``r`` may be
+0: a point) or a convex polygon (counter-clockwise vertices; ``cx, cy`` their mean). A blocker is a
+vertical prism over a disc or a simple polygon (its core; searches grow it by ``grow``), blocking
+a sight line where the line is at or below its ``top``.
+
+Heights. A sight line from height ``h_a`` to ``h_b`` is low over a blocker on the parameter
+interval :func:`low_interval` gives; a blocker low over the whole line is a *wall* for it, one
+low over part of it is *mixed*.
+
+Results are status codes: :data:`FOUND` (a free segment, returned), :data:`NONE` (proven: no free
+segment) and :data:`UNPROVEN` (no free segment found, no proof either: only the cheap stage, or
+mixed heights the bracket could not settle).
+
+>>> import numpy as np
+>>> wall = scene_arrays(blocker_kind=[0], blocker_top=[5.0], blocker_disc=[(0, 0, 0)],
+...                     blocker_vertices=[(4, -3), (5, -3), (5, 3), (4, 3)],
+...                     blocker_ranges=[(0, 4)])
+>>> point_free = np.zeros((0, 2))
+>>> def search(top: float) -> int:
+...     status, _, _ = pair_search(0.0, 0.0, 0.5, point_free, top, 10.0, 0.0, 0.5, point_free, top,
+...                                wall, np.array([0], dtype=np.int32), 0.02, False)
+...     return int(status)
+>>> search(1.5) == NONE, search(6.0) == FOUND
+(True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+import shapely
+from numba import njit, types
+from numba.typed import Dict
+
+GRAZE = 1e-9
+"""Inches: numerical slack. A critical line that penetrates a grown blocker by less than this is
+grazing it (free), and a line that misses an end shape by less than this still meets it."""
+
+HEIGHT_TOLERANCE = 1e-6
+"""Heights closer than this (inches) are equal: a line level with a blocker's top is blocked."""
+
+FOUND = 1
+NONE = 0
+UNPROVEN = 2
+
+STAGE_CHEAP = 0
+STAGE_SEPARATED = 1
+STAGE_CRITICAL = 2
+STAGE_WALLS = 3
+STAGE_MIXED = 4
+
+_SPREAD_COUNT = 32
+"""Points round a disc end in the last-resort sampled stage over mixed-height blockers."""
+
+SceneArrays = namedtuple(
+    "SceneArrays",
+    [
+        "blocker_kind",  # int8 (K,): 0 polygon, 1 disc
+        "blocker_top",  # float (K,): inf for obscuring areas
+        "blocker_disc",  # float (K, 3): cx, cy, r (polygons: vertex mean, r = 0)
+        "blocker_vertices",  # float (V, 2): every polygon's vertices, counter-clockwise
+        "blocker_ranges",  # int32 (K, 2): a polygon's rows of blocker_vertices
+        "blocker_boxes",  # float (K, 4): x0, y0, x1, y1 of the core
+        "blocker_convex",  # bool (K,)
+        "blocker_class",  # int8 (K,): FEATURE, SCREEN (obscuring area) or MODEL
+        "blocker_piece",  # int32 (K,): the terrain piece of a feature or screen, else -1
+        "blocker_unit",  # int32 (K,): the unit of a model blocker, else -1
+        "model_disc",  # float (M, 3): a round end's cx, cy, r; a polygon end's vertex mean, 0
+        "model_vertices",  # float (W, 2): polygon ends' vertices, counter-clockwise
+        "model_ranges",  # int32 (M, 2): a polygon end's rows of model_vertices (empty: a disc)
+        "model_top",  # float (M,): z + height
+        "model_foot",  # float (M,): z
+        "model_unit",  # int32 (M,)
+        "within",  # bool (M, P): the model's base is within terrain piece p
+        "obscuring_blocks",  # bool (1,): options.obscuring is "block"
+        "model_outline",  # float (M, 6): kind (OUTLINE_*), cx, cy, a, b, angle: the true base
+        "part_vertices",  # float (Q, 2): convex parts of polygon blockers, counter-clockwise
+        "part_ranges",  # int32 (N, 2): a part's rows of part_vertices
+        "blocker_parts",  # int32 (K, 2): a blocker's rows of part_ranges (discs: none)
+    ],
+)
+"""A scene's blockers and models as flat arrays (built by :func:`scene_arrays`)."""
+
+FEATURE = 0
+SCREEN = 1
+MODEL = 2
+
+OUTLINE_CIRCLE = 0
+OUTLINE_OVAL = 1
+OUTLINE_RECT = 2
+
+
+def _ints(values: Any, columns: int = 0) -> np.ndarray:
+    array = np.ascontiguousarray(values, dtype=np.int32)
+    return array.reshape(-1, columns) if columns else array.reshape(-1)
+
+
+def _floats(values: Any, columns: int = 0) -> np.ndarray:
+    array = np.ascontiguousarray(values, dtype=np.float64)
+    return array.reshape(-1, columns) if columns else array.reshape(-1)
+
+
+def scene_arrays(
+    *,
+    blocker_kind: Any,
+    blocker_top: Any,
+    blocker_disc: Any,
+    blocker_vertices: Any,
+    blocker_ranges: Any,
+    blocker_class: Any = None,
+    blocker_piece: Any = None,
+    blocker_unit: Any = None,
+    model_disc: Any = (),
+    model_vertices: Any = (),
+    model_ranges: Any = (),
+    model_top: Any = (),
+    model_foot: Any = (),
+    model_unit: Any = (),
+    within: Any = None,
+    obscuring_blocks: bool = True,
+    model_outline: Any = (),
+) -> SceneArrays:
+    """The arrays in the dtypes the kernels take, with each blocker's box and convexity (and a
+    polygon's ``blocker_disc`` centre: its vertex mean) derived."""
+    kind = np.ascontiguousarray(blocker_kind, dtype=np.int8).reshape(-1)
+    count = len(kind)
+    disc = _floats(blocker_disc, 3).copy()
+    vertices = _floats(blocker_vertices, 2)
+    ranges = _ints(blocker_ranges, 2)
+    boxes = np.zeros((count, 4))
+    convex = np.ones(count, dtype=np.bool_)
+    for k in range(count):
+        if kind[k] == 1:
+            cx, cy, r = disc[k]
+            boxes[k] = (cx - r, cy - r, cx + r, cy + r)
+            continue
+        pts = vertices[ranges[k, 0] : ranges[k, 1]]
+        boxes[k] = (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max())
+        disc[k, :2] = pts.mean(axis=0)
+        disc[k, 2] = 0.0
+        edge = np.roll(pts, -1, axis=0) - pts
+        turns = edge[:, 0] * np.roll(edge[:, 1], -1) - edge[:, 1] * np.roll(edge[:, 0], -1)
+        convex[k] = bool((turns >= -1e-12).all())
+    models = len(_floats(model_top))
+    part_vertices: list[np.ndarray] = []
+    part_ranges: list[tuple[int, int]] = []
+    blocker_parts = np.zeros((count, 2), dtype=np.int32)
+    rows = 0
+    for k in range(count):
+        blocker_parts[k, 0] = len(part_ranges)
+        if kind[k] == 0:
+            pts = vertices[ranges[k, 0] : ranges[k, 1]]
+            for part in [pts] if convex[k] else convex_parts(pts):
+                part_vertices.append(part)
+                part_ranges.append((rows, rows + len(part)))
+                rows += len(part)
+        blocker_parts[k, 1] = len(part_ranges)
+    return SceneArrays(
+        kind,
+        _floats(blocker_top),
+        disc,
+        vertices,
+        ranges,
+        boxes,
+        convex,
+        np.ascontiguousarray(
+            np.zeros(count) if blocker_class is None else blocker_class, dtype=np.int8
+        ),
+        _ints(np.full(count, -1) if blocker_piece is None else blocker_piece),
+        _ints(np.full(count, -1) if blocker_unit is None else blocker_unit),
+        _floats(model_disc, 3),
+        _floats(model_vertices, 2),
+        _ints(model_ranges, 2),
+        _floats(model_top),
+        _floats(model_foot),
+        _ints(model_unit),
+        np.ascontiguousarray(
+            np.zeros((models, 0), dtype=np.bool_) if within is None else within, dtype=np.bool_
+        ).reshape(models, -1 if models else 0),
+        np.array([obscuring_blocks], dtype=np.bool_),
+        _floats(model_outline, 6),
+        _floats(np.vstack(part_vertices) if part_vertices else np.zeros((0, 2)), 2),
+        _ints(part_ranges if part_ranges else np.zeros((0, 2)), 2),
+        blocker_parts,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _parts_of(flat: bytes) -> tuple[np.ndarray, ...]:
+    outline = np.frombuffer(flat, dtype=np.float64).reshape(-1, 2)
+    triangles = shapely.get_parts(shapely.constrained_delaunay_triangles(shapely.Polygon(outline)))
+    parts = []
+    for triangle in triangles:
+        if triangle.area <= 0:
+            continue
+        ring = np.asarray(triangle.exterior.coords, dtype=float)[:-1]
+        area2 = float(
+            np.sum(ring[:, 0] * np.roll(ring[:, 1], -1) - np.roll(ring[:, 0], -1) * ring[:, 1])
+        )
+        parts.append(ring if area2 >= 0 else ring[::-1].copy())
+    return tuple(parts)
+
+
+def convex_parts(outline: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A simple polygon cut into convex pieces (counter-clockwise triangles of its constrained
+    triangulation) whose union is the polygon.
+
+    >>> ell = np.array([[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]], dtype=float)
+    >>> parts = convex_parts(ell)
+    >>> len(parts), sum(shapely.Polygon(p).area for p in parts)
+    (4, 7.0)
+    """
+    return _parts_of(np.ascontiguousarray(outline, dtype=np.float64).tobytes())
+
+
+# ---------------------------------------------------------------------------------------------
+# Heights
+
+
+@njit(cache=True, nogil=True)
+def low_interval(h_start: float, h_end: float, top: float) -> tuple[bool, float, float]:
+    """``(low, t0, t1)``: where the line from ``h_start`` to ``h_end`` is at or below ``top``
+    (touching only at the lower end point counts as standing on the blocker)."""
+    if math.isinf(top):
+        return True, 0.0, 1.0
+    rise = h_end - h_start
+    if abs(rise) <= HEIGHT_TOLERANCE:
+        if top >= max(h_start, h_end) - HEIGHT_TOLERANCE:
+            return True, 0.0, 1.0
+        return False, 0.0, 0.0
+    if top <= min(h_start, h_end) + HEIGHT_TOLERANCE:
+        return False, 0.0, 0.0
+    if top >= max(h_start, h_end):
+        return True, 0.0, 1.0
+    crossing = (top - h_start) / rise
+    if rise < 0:
+        return True, crossing, 1.0
+    return True, 0.0, crossing
+
+
+# ---------------------------------------------------------------------------------------------
+# Distances
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _point_segment(x: float, y: float, ax: float, ay: float, vx: float, vy: float) -> float:
+    ll = vx * vx + vy * vy
+    t = 0.0
+    if ll > 0:
+        t = min(max(((x - ax) * vx + (y - ay) * vy) / ll, 0.0), 1.0)
+    return math.hypot(x - (ax + t * vx), y - (ay + t * vy))
+
+
+@njit(cache=True, nogil=True)
+def segment_distance(
+    px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float, by: float
+) -> float:
+    """The distance between segments ``p -> q`` and ``a -> b`` (0 when they cross)."""
+    d1x, d1y, d2x, d2y = qx - px, qy - py, bx - ax, by - ay
+    o1 = d1x * (ay - py) - d1y * (ax - px)
+    o2 = d1x * (by - py) - d1y * (bx - px)
+    o3 = d2x * (py - ay) - d2y * (px - ax)
+    o4 = d2x * (qy - ay) - d2y * (qx - ax)
+    if o1 * o2 < 0 and o3 * o4 < 0:
+        return 0.0
+    return min(
+        min(_point_segment(px, py, ax, ay, d2x, d2y), _point_segment(qx, qy, ax, ay, d2x, d2y)),
+        min(_point_segment(ax, ay, px, py, d1x, d1y), _point_segment(bx, by, px, py, d1x, d1y)),
+    )
+
+
+@njit(cache=True, nogil=True)
+def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
+    """Even-odd test of a point against a polygon's vertices."""
+    n = len(vertices)
+    odd = False
+    for k in range(n):
+        x0, y0 = vertices[k, 0], vertices[k, 1]
+        x1, y1 = vertices[(k + 1) % n, 0], vertices[(k + 1) % n, 1]
+        if (y0 > y) != (y1 > y):
+            x_at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+            if x < x_at:
+                odd = not odd
+    return odd
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocked segments
+
+
+@njit(cache=True, nogil=True)
+def segment_blocked(
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+    scene: SceneArrays,
+    active: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    count: int,
+    grow: float,
+    slack: float,
+) -> bool:
+    """Does the low part ``[lo, hi]`` of segment ``p -> q`` come within ``grow`` of an active
+    blocker's core, or start inside a polygon? With ``slack > 0`` a line penetrating by less
+    than ``slack`` grazes (free); with ``slack = 0`` touching counts as blocked."""
+    dx, dy = qx - px, qy - py
+    for m in range(count):
+        k = active[m]
+        ax, ay = px + lo[m] * dx, py + lo[m] * dy
+        bx, by = px + hi[m] * dx, py + hi[m] * dy
+        reach = scene.blocker_disc[k, 2] + grow
+        box = scene.blocker_boxes[k]
+        if (
+            min(ax, bx) > box[2] + reach
+            or max(ax, bx) < box[0] - reach
+            or min(ay, by) > box[3] + reach
+            or max(ay, by) < box[1] - reach
+        ):
+            continue
+        if scene.blocker_kind[k] == 1:
+            cx, cy = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
+            gap = _point_segment(cx, cy, ax, ay, bx - ax, by - ay)
+            if (gap < reach - slack) if slack > 0 else (gap <= reach):
+                return True
+            continue
+        start, end = scene.blocker_ranges[k, 0], scene.blocker_ranges[k, 1]
+        vertices = scene.blocker_vertices[start:end]
+        n = end - start
+        for e in range(n):
+            f = (e + 1) % n
+            gap = segment_distance(
+                ax, ay, bx, by, vertices[e, 0], vertices[e, 1], vertices[f, 0], vertices[f, 1]
+            )
+            if (gap < reach - slack) if slack > 0 else (gap <= reach):
+                return True
+        if inside_polygon(ax, ay, vertices):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# End shapes and lines
+
+
+@njit(cache=True, nogil=True)
+def _chord(
+    px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float, v: np.ndarray
+) -> tuple[bool, float, float]:
+    """Where the line ``p + t d`` (``d`` a unit vector) meets an end shape: ``(ok, t0, t1)``."""
+    wx, wy = px - cx, py - cy
+    along = wx * dx + wy * dy
+    perp = abs(wx * dy - wy * dx)
+    n = len(v)
+    if n == 0:
+        if perp > r + GRAZE:
+            return False, 0.0, 0.0
+        half = math.sqrt(max(r * r - perp * perp, 0.0))
+        return True, -along - half, -along + half
+    reach = 0.0
+    for k in range(n):
+        reach = max(reach, math.hypot(v[k, 0] - cx, v[k, 1] - cy))
+    if perp > reach + GRAZE:
+        return False, 0.0, 0.0
+    upper, lower = math.inf, -math.inf
+    for k in range(n):
+        f = (k + 1) % n
+        ex, ey = v[f, 0] - v[k, 0], v[f, 1] - v[k, 1]
+        length = math.hypot(ex, ey)
+        nx, ny = ey / length, -ex / length
+        offset = nx * v[k, 0] + ny * v[k, 1] + GRAZE
+        denom = dx * nx + dy * ny
+        num = offset - (px * nx + py * ny)
+        if denom > 0:
+            upper = min(upper, num / denom)
+        elif denom < 0:
+            lower = max(lower, num / denom)
+        elif num < 0:
+            return False, 0.0, 0.0
+    if lower > upper:
+        return False, 0.0, 0.0
+    return True, lower if math.isfinite(lower) else 0.0, upper if math.isfinite(upper) else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _line_segment(
+    line: np.ndarray,
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    variant: int,
+) -> tuple[bool, float, float, float, float]:
+    """The segment a line carries from ``a`` to ``b``: variant 0 joins where it leaves ``a`` to
+    where it enters ``b``; 1 runs on to where it leaves ``b``; 2 starts where it enters ``a``
+    (the best choices for a descending or rising line over a mixed blocker)."""
+    px, py, dx, dy = line[0], line[1], line[2], line[3]
+    oka, a0, a1 = _chord(px, py, dx, dy, acx, acy, ar, av)
+    if not oka:
+        return False, 0.0, 0.0, 0.0, 0.0
+    okb, b0, b1 = _chord(px, py, dx, dy, bcx, bcy, br, bv)
+    if not okb:
+        return False, 0.0, 0.0, 0.0, 0.0
+    sign = 1.0
+    if (a0 + a1) > (b0 + b1):
+        sign = -1.0
+        a0, a1, b0, b1 = -a1, -a0, -b1, -b0
+    if variant == 0:
+        tp, tq = a1, b0
+    elif variant == 1:
+        tp, tq = a1, b1
+    else:
+        tp, tq = a0, b0
+    if tp > tq:
+        middle = 0.5 * (max(a0, b0) + min(a1, b1))
+        tp = tq = middle
+    sx, sy = dx * sign, dy * sign
+    return True, px + tp * sx, py + tp * sy, px + tq * sx, py + tq * sy
+
+
+@njit(cache=True, nogil=True)
+def _tangents_of(
+    c1x: float, c1y: float, r1: float, c2x: float, c2y: float, r2: float, out: np.ndarray
+) -> int:
+    """The common tangents ``(px, py, dx, dy)`` of two discs (two outer, two inner where they
+    exist) written to ``out``; returns how many."""
+    ddx, ddy = c1x - c2x, c1y - c2y
+    dist = math.hypot(ddx, ddy)
+    if dist <= 1e-12:
+        return 0
+    phi = math.atan2(ddy, ddx)
+    count = 0
+    for k in (r2 - r1, -r1 - r2):
+        ratio = k / dist
+        if abs(ratio) > 1.0 + 1e-12:
+            continue
+        spread = math.acos(min(max(ratio, -1.0), 1.0))
+        for sign in (1.0, -1.0):
+            theta = phi + sign * spread
+            nx, ny = math.cos(theta), math.sin(theta)
+            rho = nx * c1x + ny * c1y + r1
+            out[count, 0] = rho * nx
+            out[count, 1] = rho * ny
+            out[count, 2] = -ny
+            out[count, 3] = nx
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _supports(line: np.ndarray, v: np.ndarray, vertex: int) -> bool:
+    """Whether a line through a convex polygon's vertex leaves the polygon on one side."""
+    n = len(v)
+    nx, ny = -line[3], line[2]
+    before = (v[(vertex - 1) % n, 0] - line[0]) * nx + (v[(vertex - 1) % n, 1] - line[1]) * ny
+    after = (v[(vertex + 1) % n, 0] - line[0]) * nx + (v[(vertex + 1) % n, 1] - line[1]) * ny
+    return (before <= 1e-9 and after <= 1e-9) or (before >= -1e-9 and after >= -1e-9)
+
+
+@njit(cache=True, nogil=True)
+def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
+    if len(v) == 0:
+        atoms = np.empty((1, 3))
+        atoms[0, 0], atoms[0, 1], atoms[0, 2] = cx, cy, r
+        return atoms
+    atoms = np.zeros((len(v), 3))
+    atoms[:, :2] = v
+    return atoms
+
+
+@njit(cache=True, nogil=True)
+def tangent_lines(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    free: np.ndarray,
+    neighbours: np.ndarray,
+) -> np.ndarray:
+    """Common tangents of every pair among the ends ``a``, ``b`` (each taken whole) and the
+    ``free`` atoms ``(x, y, r)``; a line through a polygon end's vertex is kept only if it
+    supports that end, and a line touching a blocker's vertex disc only if it does not cut into
+    the grown blocker beside it (``neighbours`` rows: previous and next vertex, and 1 where that
+    applies). Then the sides of polygon ends."""
+    atoms_a = _end_atoms(acx, acy, ar, av)
+    atoms_b = _end_atoms(bcx, bcy, br, bv)
+    na, nb, nf = len(atoms_a), len(atoms_b), len(free)
+    total = na + nb + nf
+    atoms = np.empty((total, 3))
+    atoms[:na] = atoms_a
+    atoms[na : na + nb] = atoms_b
+    atoms[na + nb :] = free
+    pairs = na * nb + (na + nb) * nf + nf * (nf - 1) // 2
+    lines = np.empty((4 * pairs + len(av) + len(bv), 4))
+    scratch = np.empty((4, 4))
+    count = 0
+    for i in range(total):
+        gi = 0 if i < na else (1 if i < na + nb else 2)
+        for j in range(i + 1, total):
+            gj = 0 if j < na else (1 if j < na + nb else 2)
+            if gi == gj and gi != 2:
+                continue
+            found = _tangents_of(
+                atoms[i, 0],
+                atoms[i, 1],
+                atoms[i, 2],
+                atoms[j, 0],
+                atoms[j, 1],
+                atoms[j, 2],
+                scratch,
+            )
+            for s in range(found):
+                line = scratch[s]
+                ok = True
+                for side, group in ((i, gi), (j, gj)):
+                    if group == 0 and len(av) > 0:
+                        ok = ok and _supports(line, av, side)
+                    elif group == 1 and len(bv) > 0:
+                        ok = ok and _supports(line, bv, side - na)
+                    elif group == 2 and neighbours[side - na - nb, 4] > 0:
+                        row = neighbours[side - na - nb]
+                        nx, ny = -line[3], line[2]
+                        own = (atoms[side, 0] - line[0]) * nx + (atoms[side, 1] - line[1]) * ny
+                        for first in (0, 2):
+                            other = (row[first] - line[0]) * nx + (row[first + 1] - line[1]) * ny
+                            if not (own * other > 0 and abs(other) >= atoms[side, 2] - 1e-9):
+                                ok = False
+                if ok:
+                    lines[count] = line
+                    count += 1
+    for v in (av, bv):
+        n = len(v)
+        for k in range(n):
+            f = (k + 1) % n
+            ex, ey = v[f, 0] - v[k, 0], v[f, 1] - v[k, 1]
+            length = math.hypot(ex, ey)
+            lines[count, 0], lines[count, 1] = v[k, 0], v[k, 1]
+            lines[count, 2], lines[count, 3] = ex / length, ey / length
+            count += 1
+    return lines[:count]
+
+
+@njit(cache=True, nogil=True)
+def _parallel_tangents(atoms: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """Lines of direction ``(dx, dy)`` tangent to each atom, on both sides."""
+    nx, ny = -dy, dx
+    n = len(atoms)
+    lines = np.empty((2 * n, 4))
+    for k in range(n):
+        offset = atoms[k, 0] * nx + atoms[k, 1] * ny
+        for s, side in enumerate((1.0, -1.0)):
+            rho = offset + side * atoms[k, 2]
+            row = lines[2 * k + s]
+            row[0], row[1], row[2], row[3] = rho * nx, rho * ny, dx, dy
+    return lines
+
+
+@njit(cache=True, nogil=True)
+def _direction(acx: float, acy: float, bcx: float, bcy: float) -> tuple[float, float]:
+    dx, dy = bcx - acx, bcy - acy
+    length = math.hypot(dx, dy)
+    if length > 1e-12:
+        return dx / length, dy / length
+    return 1.0, 0.0
+
+
+@njit(cache=True, nogil=True)
+def cheap_lines(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+) -> np.ndarray:
+    """The centre line and the common tangents of the two end shapes."""
+    dx, dy = _direction(acx, acy, bcx, bcy)
+    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
+    lines = np.empty((len(tangents) + 1, 4))
+    lines[0, 0], lines[0, 1], lines[0, 2], lines[0, 3] = acx, acy, dx, dy
+    lines[1:] = tangents
+    return lines
+
+
+@njit(cache=True, nogil=True)
+def first_free(
+    lines: np.ndarray,
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    active: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    count: int,
+    grow: float,
+    variants: int,
+) -> tuple[bool, float, float, float, float]:
+    """The first line (in order) carrying a free segment, trying the first ``variants`` segment
+    choices of :func:`_line_segment` on each."""
+    for k in range(len(lines)):
+        for variant in range(variants):
+            ok, sx, sy, ex, ey = _line_segment(
+                lines[k], acx, acy, ar, av, bcx, bcy, br, bv, variant
+            )
+            if not ok:
+                break
+            if not segment_blocked(sx, sy, ex, ey, scene, active, lo, hi, count, grow, GRAZE):
+                return True, sx, sy, ex, ey
+    return False, 0.0, 0.0, 0.0, 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes touching
+
+
+@njit(cache=True, nogil=True)
+def _shape_bounds(
+    cx: float, cy: float, r: float, v: np.ndarray
+) -> tuple[float, float, float, float]:
+    if len(v) == 0:
+        return cx - r, cy - r, cx + r, cy + r
+    return v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()
+
+
+@njit(cache=True, nogil=True)
+def _blocker_vertices(scene: SceneArrays, k: int) -> np.ndarray:
+    return scene.blocker_vertices[scene.blocker_ranges[k, 0] : scene.blocker_ranges[k, 1]]
+
+
+@njit(cache=True, nogil=True)
+def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray) -> float:
+    """The smallest distance between the blocker's core boundary and the shape's boundary, less
+    both radii (discs are degenerate capsules)."""
+    best = math.inf
+    if scene.blocker_kind[k] == 1:
+        bv = scene.blocker_disc[k : k + 1, :2]
+        br = scene.blocker_disc[k, 2]
+    else:
+        bv = _blocker_vertices(scene, k)
+        br = 0.0
+    nb = len(bv)
+    ns = len(v)
+    for e in range(nb):
+        f = (e + 1) % nb
+        if ns == 0:
+            gap = segment_distance(bv[e, 0], bv[e, 1], bv[f, 0], bv[f, 1], cx, cy, cx, cy) - r
+            best = min(best, gap - br)
+            continue
+        for s in range(ns):
+            t = (s + 1) % ns
+            gap = segment_distance(
+                bv[e, 0], bv[e, 1], bv[f, 0], bv[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
+            )
+            best = min(best, gap - br)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> bool:
+    """Whether blocker ``k`` grown by ``grow`` lies wholly beyond one side of the convex
+    polygon ``v`` (counter-clockwise): then they cannot touch (a cheap exit before distances)."""
+    n = len(v)
+    disc = scene.blocker_kind[k] == 1
+    bv = _blocker_vertices(scene, k)
+    for e in range(n):
+        f = (e + 1) % n
+        ex, ey = v[f, 0] - v[e, 0], v[f, 1] - v[e, 1]
+        length = math.hypot(ex, ey)
+        if length <= 1e-9:
+            # Repeated vertices (a rectangle's corners in a support polygon) give no direction.
+            continue
+        nx, ny = ey / length, -ex / length
+        offset = nx * v[e, 0] + ny * v[e, 1] + grow + 1e-9
+        if disc:
+            d = scene.blocker_disc[k]
+            if nx * d[0] + ny * d[1] - d[2] > offset:
+                return True
+            continue
+        beyond = True
+        for s in range(len(bv)):
+            if nx * bv[s, 0] + ny * bv[s, 1] <= offset:
+                beyond = False
+                break
+        if beyond:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def shapes_touch(
+    scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray, grow: float
+) -> bool:
+    """Whether blocker ``k`` grown by ``grow`` meets the convex shape (touching counts)."""
+    box = scene.blocker_boxes[k]
+    sx0, sy0, sx1, sy1 = _shape_bounds(cx, cy, r, v)
+    reach = grow + 1e-9
+    if box[0] - reach > sx1 or sx0 - reach > box[2] or box[1] - reach > sy1 or sy0 - reach > box[3]:
+        return False
+    if len(v) >= 3 and _outside_an_edge(scene, k, v, grow):
+        return False
+    if _edge_gap(scene, k, cx, cy, r, v) <= grow:
+        return True
+    polygon = scene.blocker_kind[k] == 0
+    if polygon:
+        bv = _blocker_vertices(scene, k)
+        first_x, first_y = bv[0, 0], bv[0, 1]
+    else:
+        first_x, first_y = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
+    if len(v) > 0 and inside_polygon(first_x, first_y, v):
+        return True
+    if polygon:
+        px, py = (v[0, 0], v[0, 1]) if len(v) > 0 else (cx, cy)
+        return inside_polygon(px, py, _blocker_vertices(scene, k))
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Corridors and hulls
+
+
+@njit(cache=True, nogil=True)
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """Counter-clockwise hull vertices of the points (monotone chain)."""
+    order = np.argsort(points[:, 1], kind="mergesort")
+    order = order[np.argsort(points[order, 0], kind="mergesort")]
+    pts = points[order]
+    n = len(pts)
+    hull = np.empty((2 * n + 1, 2))
+    count = 0
+    for sweep in range(2):
+        start = count
+        for idx in range(n):
+            k = idx if sweep == 0 else n - 1 - idx
+            x, y = pts[k, 0], pts[k, 1]
+            while count - start >= 2:
+                ax, ay = hull[count - 2, 0], hull[count - 2, 1]
+                bx, by = hull[count - 1, 0], hull[count - 1, 1]
+                if (bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0:
+                    break
+                count -= 1
+            hull[count, 0], hull[count, 1] = x, y
+            count += 1
+        count -= 1
+    return hull[:count].copy()
+
+
+@njit(cache=True, nogil=True)
+def _shape_points(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
+    if len(v) > 0:
+        return v
+    pts = np.empty((16, 2))
+    grown = r / math.cos(math.pi / 16) + 1e-9
+    for k in range(16):
+        angle = k * (math.pi / 8)
+        pts[k, 0], pts[k, 1] = cx + grown * math.cos(angle), cy + grown * math.sin(angle)
+    return pts
+
+
+@njit(cache=True, nogil=True)
+def corridor(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+) -> np.ndarray:
+    """Half-planes ``(nx, ny, c)``, ``n . x <= c``, whose intersection holds the hull of both
+    end shapes: every segment from one to the other lies inside it."""
+    first = _shape_points(acx, acy, ar, av)
+    second = _shape_points(bcx, bcy, br, bv)
+    points = np.empty((len(first) + len(second), 2))
+    points[: len(first)] = first
+    points[len(first) :] = second
+    hull = convex_hull(points)
+    n = len(hull)
+    planes = np.empty((n, 3))
+    for k in range(n):
+        f = (k + 1) % n
+        ex, ey = hull[f, 0] - hull[k, 0], hull[f, 1] - hull[k, 1]
+        length = math.hypot(ex, ey)
+        nx, ny = ey / length, -ex / length
+        planes[k, 0], planes[k, 1], planes[k, 2] = nx, ny, nx * hull[k, 0] + ny * hull[k, 1]
+    return planes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _disc_meets(planes: np.ndarray, x: float, y: float, r: float) -> bool:
+    for k in range(len(planes)):
+        if planes[k, 0] * x + planes[k, 1] * y - planes[k, 2] > r + GRAZE:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def blocker_meets(scene: SceneArrays, k: int, planes: np.ndarray, grow: float) -> bool:
+    """Whether blocker ``k`` grown by ``grow`` may meet the corridor (no side has every point of
+    it beyond reach)."""
+    if scene.blocker_kind[k] == 1:
+        d = scene.blocker_disc[k]
+        return _disc_meets(planes, d[0], d[1], d[2] + grow)
+    v = _blocker_vertices(scene, k)
+    for p in range(len(planes)):
+        nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+        beyond = True
+        for s in range(len(v)):
+            if nx * v[s, 0] + ny * v[s, 1] - c <= grow + GRAZE:
+                beyond = False
+                break
+        if beyond:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Critical lines
+
+
+@njit(cache=True, nogil=True)
+def _push(buffer: np.ndarray, count: int, x: float, y: float) -> np.ndarray:
+    if count == len(buffer):
+        bigger = np.empty((2 * len(buffer) + 8, 2))
+        bigger[:count] = buffer[:count]
+        buffer = bigger
+    buffer[count, 0], buffer[count, 1] = x, y
+    return buffer
+
+
+@njit(cache=True, nogil=True)
+def _circle_circle(
+    buffer: np.ndarray, count: int, x1: float, y1: float, r1: float, x2: float, y2: float, r2: float
+) -> tuple[np.ndarray, int]:
+    dx, dy = x2 - x1, y2 - y1
+    dist = math.hypot(dx, dy)
+    if not (dist > 1e-12 and dist <= r1 + r2 and dist >= abs(r1 - r2)):
+        return buffer, count
+    along = (dist * dist + r1 * r1 - r2 * r2) / (2 * dist)
+    h = math.sqrt(max(r1 * r1 - along * along, 0.0))
+    ux, uy = dx / dist, dy / dist
+    bx, by = x1 + along * ux, y1 + along * uy
+    buffer = _push(buffer, count, bx - h * uy, by + h * ux)
+    buffer = _push(buffer, count + 1, bx + h * uy, by - h * ux)
+    return buffer, count + 2
+
+
+@njit(cache=True, nogil=True)
+def _segment_circle(
+    buffer: np.ndarray,
+    count: int,
+    s0x: float,
+    s0y: float,
+    s1x: float,
+    s1y: float,
+    cx: float,
+    cy: float,
+    r: float,
+) -> tuple[np.ndarray, int]:
+    dx, dy = s1x - s0x, s1y - s0y
+    ll = dx * dx + dy * dy
+    if ll <= 0:
+        return buffer, count
+    wx, wy = s0x - cx, s0y - cy
+    b = wx * dx + wy * dy
+    disc = b * b - ll * (wx * wx + wy * wy - r * r)
+    if disc < 0:
+        return buffer, count
+    root = math.sqrt(disc)
+    for t in ((-b - root) / ll, (-b + root) / ll):
+        if 0 <= t <= 1:
+            buffer = _push(buffer, count, s0x + t * dx, s0y + t * dy)
+            count += 1
+    return buffer, count
+
+
+@njit(cache=True, nogil=True)
+def _segment_segment(
+    buffer: np.ndarray,
+    count: int,
+    p0x: float,
+    p0y: float,
+    p1x: float,
+    p1y: float,
+    q0x: float,
+    q0y: float,
+    q1x: float,
+    q1y: float,
+) -> tuple[np.ndarray, int]:
+    d1x, d1y, d2x, d2y = p1x - p0x, p1y - p0y, q1x - q0x, q1y - q0y
+    denom = d1x * d2y - d1y * d2x
+    if denom == 0:
+        return buffer, count
+    wx, wy = q0x - p0x, q0y - p0y
+    t = (wx * d2y - wy * d2x) / denom
+    u = (wx * d1y - wy * d1x) / denom
+    if 0 <= t <= 1 and 0 <= u <= 1:
+        buffer = _push(buffer, count, p0x + t * d1x, p0y + t * d1y)
+        count += 1
+    return buffer, count
+
+
+@njit(cache=True, nogil=True)
+def _boundary(cx: float, cy: float, r: float, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A shape's boundary pieces: circles ``(x, y, r)`` and segments ``(x0, y0, x1, y1)``."""
+    if len(v) == 0:
+        circles = np.empty((1, 3))
+        circles[0, 0], circles[0, 1], circles[0, 2] = cx, cy, r
+        return circles, np.zeros((0, 4))
+    n = len(v)
+    circles = np.zeros((n, 3))
+    circles[:, :2] = v
+    segments = np.empty((n, 4))
+    for k in range(n):
+        f = (k + 1) % n
+        segments[k, 0], segments[k, 1] = v[k, 0], v[k, 1]
+        segments[k, 2], segments[k, 3] = v[f, 0], v[f, 1]
+    return circles, segments
+
+
+@njit(cache=True, nogil=True)
+def _grown_boundary(scene: SceneArrays, k: int, grow: float) -> tuple[np.ndarray, np.ndarray]:
+    """Blocker ``k`` grown by ``grow``: vertex circles and edges moved out by ``grow``."""
+    if scene.blocker_kind[k] == 1:
+        d = scene.blocker_disc[k]
+        circles = np.empty((1, 3))
+        circles[0, 0], circles[0, 1], circles[0, 2] = d[0], d[1], d[2] + grow
+        return circles, np.zeros((0, 4))
+    v = _blocker_vertices(scene, k)
+    n = len(v)
+    circles = np.empty((n, 3))
+    segments = np.empty((n, 4))
+    for e in range(n):
+        f = (e + 1) % n
+        circles[e, 0], circles[e, 1], circles[e, 2] = v[e, 0], v[e, 1], grow
+        ex, ey = v[f, 0] - v[e, 0], v[f, 1] - v[e, 1]
+        length = math.hypot(ex, ey)
+        if length <= 0:
+            length = 1.0
+        nx, ny = ey / length * grow, -ex / length * grow
+        segments[e, 0], segments[e, 1] = v[e, 0] + nx, v[e, 1] + ny
+        segments[e, 2], segments[e, 3] = v[f, 0] + nx, v[f, 1] + ny
+    return circles, segments
+
+
+@njit(cache=True, nogil=True)
+def _crossings(
+    buffer: np.ndarray,
+    count: int,
+    circles1: np.ndarray,
+    segments1: np.ndarray,
+    circles2: np.ndarray,
+    segments2: np.ndarray,
+) -> tuple[np.ndarray, int]:
+    """Where two boundaries (as :func:`_boundary`) cross, appended to ``buffer``."""
+    for i in range(len(circles1)):
+        for j in range(len(circles2)):
+            buffer, count = _circle_circle(
+                buffer,
+                count,
+                circles1[i, 0],
+                circles1[i, 1],
+                circles1[i, 2],
+                circles2[j, 0],
+                circles2[j, 1],
+                circles2[j, 2],
+            )
+    for segs, circs in ((segments1, circles2), (segments2, circles1)):
+        for i in range(len(segs)):
+            for j in range(len(circs)):
+                buffer, count = _segment_circle(
+                    buffer,
+                    count,
+                    segs[i, 0],
+                    segs[i, 1],
+                    segs[i, 2],
+                    segs[i, 3],
+                    circs[j, 0],
+                    circs[j, 1],
+                    circs[j, 2],
+                )
+    for i in range(len(segments1)):
+        for j in range(len(segments2)):
+            buffer, count = _segment_segment(
+                buffer,
+                count,
+                segments1[i, 0],
+                segments1[i, 1],
+                segments1[i, 2],
+                segments1[i, 3],
+                segments2[j, 0],
+                segments2[j, 1],
+                segments2[j, 2],
+                segments2[j, 3],
+            )
+    return buffer, count
+
+
+@njit(cache=True, nogil=True)
+def critical_lines(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    blockers: np.ndarray,
+    count: int,
+    grow: float,
+    centres: bool,
+    planes: np.ndarray,
+) -> np.ndarray:
+    """Every critical line of the end shapes and the first ``count`` of ``blockers`` (see
+    :mod:`engine.critical_lines`); with ``centres``, also the lines through either shape's
+    centre tangent to an atom. Atoms outside the corridor ``planes`` are left out."""
+    size = 2
+    for m in range(count):
+        k = blockers[m]
+        size += (
+            1
+            if scene.blocker_kind[k] == 1
+            else scene.blocker_ranges[k, 1] - scene.blocker_ranges[k, 0]
+        )
+    atoms = np.empty((size, 3))
+    beside = np.zeros((size, 5))
+    n = 0
+    if centres:
+        atoms[0, 0], atoms[0, 1], atoms[0, 2] = acx, acy, 0.0
+        atoms[1, 0], atoms[1, 1], atoms[1, 2] = bcx, bcy, 0.0
+        n = 2
+    ends_circles_a, ends_segments_a = _boundary(acx, acy, ar, av)
+    ends_circles_b, ends_segments_b = _boundary(bcx, bcy, br, bv)
+    crossings = np.empty((16, 2))
+    crossed = 0
+    crossings, crossed = _crossings(
+        crossings, crossed, ends_circles_a, ends_segments_a, ends_circles_b, ends_segments_b
+    )
+    bounds_a = _shape_bounds(acx, acy, ar, av)
+    bounds_b = _shape_bounds(bcx, bcy, br, bv)
+    for m in range(count):
+        k = blockers[m]
+        box = scene.blocker_boxes[k]
+        reach = scene.blocker_disc[k, 2] + grow
+        grown_circles, grown_segments = _grown_boundary(scene, k, grow)
+        near_an_end = False
+        for side in range(2):
+            sx0, sy0, sx1, sy1 = bounds_a if side == 0 else bounds_b
+            if (
+                box[0] - reach <= sx1
+                and sx0 <= box[2] + reach
+                and box[1] - reach <= sy1
+                and sy0 <= box[3] + reach
+            ):
+                near_an_end = True
+                if side == 0:
+                    crossings, crossed = _crossings(
+                        crossings,
+                        crossed,
+                        ends_circles_a,
+                        ends_segments_a,
+                        grown_circles,
+                        grown_segments,
+                    )
+                else:
+                    crossings, crossed = _crossings(
+                        crossings,
+                        crossed,
+                        ends_circles_b,
+                        ends_segments_b,
+                        grown_circles,
+                        grown_segments,
+                    )
+        if scene.blocker_kind[k] == 1:
+            atoms[n, 0], atoms[n, 1], atoms[n, 2] = (
+                grown_circles[0, 0],
+                grown_circles[0, 1],
+                grown_circles[0, 2],
+            )
+            n += 1
+            continue
+        v = _blocker_vertices(scene, k)
+        nv = len(v)
+        for e in range(nv):
+            atoms[n, 0], atoms[n, 1], atoms[n, 2] = v[e, 0], v[e, 1], grow
+            if not near_an_end:
+                row = beside[n]
+                row[0], row[1] = v[(e - 1) % nv, 0], v[(e - 1) % nv, 1]
+                row[2], row[3] = v[(e + 1) % nv, 0], v[(e + 1) % nv, 1]
+                row[4] = 1.0
+            n += 1
+    free = np.empty((n + crossed, 3))
+    near = np.empty((n + crossed, 5))
+    kept = 0
+    for m in range(n):
+        if _disc_meets(planes, atoms[m, 0], atoms[m, 1], atoms[m, 2]):
+            free[kept] = atoms[m]
+            near[kept] = beside[m]
+            kept += 1
+    for m in range(crossed):
+        if _disc_meets(planes, crossings[m, 0], crossings[m, 1], 0.0):
+            free[kept, 0], free[kept, 1], free[kept, 2] = crossings[m, 0], crossings[m, 1], 0.0
+            near[kept] = 0.0
+            kept += 1
+    free = free[:kept]
+    near = near[:kept]
+    dx, dy = _direction(acx, acy, bcx, bcy)
+    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, free, near)
+    parallel = _parallel_tangents(free, dx, dy)
+    ends_a = _end_atoms(acx, acy, ar, av)
+    ends_b = _end_atoms(bcx, bcy, br, bv)
+    end_atoms = np.empty((len(ends_a) + len(ends_b), 3))
+    end_atoms[: len(ends_a)] = ends_a
+    end_atoms[len(ends_a) :] = ends_b
+    ends_parallel = _parallel_tangents(end_atoms, dx, dy)
+    lines = np.empty((len(tangents) + len(parallel) + len(ends_parallel), 4))
+    lines[: len(tangents)] = tangents
+    lines[len(tangents) : len(tangents) + len(parallel)] = parallel
+    lines[len(tangents) + len(parallel) :] = ends_parallel
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Proofs of "blocked" that need no critical line
+
+
+@njit(cache=True, nogil=True)
+def outer_tangents(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+) -> tuple[bool, np.ndarray]:
+    """The two outer common tangents' segments between their tangent points ``(x0, y0, x1,
+    y1)``, or ``False`` when the shapes are not clearly apart."""
+    segments = np.zeros((2, 4))
+    lines = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
+    ends_a = _end_atoms(acx, acy, ar, av)
+    ends_b = _end_atoms(bcx, bcy, br, bv)
+    atoms = np.empty((len(ends_a) + len(ends_b), 3))
+    atoms[: len(ends_a)] = ends_a
+    atoms[len(ends_a) :] = ends_b
+    chosen = np.empty(2, dtype=np.int64)
+    found = 0
+    for k in range(len(lines)):
+        nx, ny = -lines[k, 3], lines[k, 2]
+        below = True
+        above = True
+        for s in range(len(atoms)):
+            side = (atoms[s, 0] - lines[k, 0]) * nx + (atoms[s, 1] - lines[k, 1]) * ny
+            below = below and side + atoms[s, 2] <= 1e-9
+            above = above and side - atoms[s, 2] >= -1e-9
+        if not (below or above):
+            continue
+        if found == 1:
+            first = chosen[0]
+            fx, fy = -lines[first, 3], lines[first, 2]
+            same_direction = abs(nx * fx + ny * fy) >= 1 - 1e-9
+            offset = (lines[k, 0] - lines[first, 0]) * fx + (lines[k, 1] - lines[first, 1]) * fy
+            if same_direction and abs(offset) <= 1e-9:
+                continue
+        chosen[found] = k
+        found += 1
+        if found == 2:
+            break
+    if found < 2:
+        return False, segments
+    for s in range(2):
+        ok, x0, y0, x1, y1 = _line_segment(lines[chosen[s]], acx, acy, ar, av, bcx, bcy, br, bv, 0)
+        if not ok:
+            return False, segments
+        segments[s, 0], segments[s, 1], segments[s, 2], segments[s, 3] = x0, y0, x1, y1
+    return True, segments
+
+
+@njit(cache=True, nogil=True)
+def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bool:
+    """Whether an edge of blocker ``k`` grown by ``grow`` comes within reach of the segment by
+    more than the graze."""
+    x0, y0, x1, y1 = segment[0], segment[1], segment[2], segment[3]
+    if scene.blocker_kind[k] == 1:
+        d = scene.blocker_disc[k]
+        return _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
+    v = _blocker_vertices(scene, k)
+    n = len(v)
+    for e in range(n):
+        f = (e + 1) % n
+        if segment_distance(x0, y0, x1, y1, v[e, 0], v[e, 1], v[f, 0], v[f, 1]) < grow - GRAZE:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def quick_reject(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    walls: np.ndarray,
+    count: int,
+    grow: float,
+) -> int:
+    """A convex wall separating ``a`` from ``b`` (its index), or -1: it crosses both outer
+    common tangents between their tangent points and touches neither shape, so inside the hull
+    of the two it walls ``a``'s side off from ``b``'s and every segment between them meets it."""
+    any_convex = False
+    for m in range(count):
+        any_convex = any_convex or scene.blocker_convex[walls[m]]
+    if not any_convex:
+        return -1
+    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
+    if not ok:
+        return -1
+    best = -1
+    for m in range(count):
+        k = walls[m]
+        if not scene.blocker_convex[k]:
+            continue
+        if not (_crosses(scene, k, tangents[0], grow) and _crosses(scene, k, tangents[1], grow)):
+            continue
+        if shapes_touch(scene, k, acx, acy, ar, av, grow) or shapes_touch(
+            scene, k, bcx, bcy, br, bv, grow
+        ):
+            continue
+        if best < 0 or k < best:
+            best = k
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _reach(cx: float, cy: float, r: float, v: np.ndarray) -> float:
+    if len(v) == 0:
+        return r
+    best = 0.0
+    for k in range(len(v)):
+        best = max(best, math.hypot(v[k, 0] - cx, v[k, 1] - cy))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _always_low(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    k: int,
+    t0: float,
+    t1: float,
+    grow: float,
+) -> bool:
+    """Whether every segment from ``a`` to ``b`` is low enough to be blocked wherever it meets
+    blocker ``k`` (see :func:`engine.critical_lines._always_low`: the blocker is far enough
+    from the higher end that every segment has come down when it gets there)."""
+    longest = math.hypot(acx - bcx, acy - bcy) + _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv)
+    for side in range(2):
+        needed = t0 * longest if side == 0 else (1.0 - t1) * longest
+        if needed <= 0.0:
+            continue
+        if side == 0:
+            clear = _edge_gap(scene, k, acx, acy, ar, av)
+            return clear >= needed + grow and not shapes_touch(scene, k, acx, acy, ar, av, 0.0)
+        clear = _edge_gap(scene, k, bcx, bcy, br, bv)
+        return clear >= needed + grow and not shapes_touch(scene, k, bcx, bcy, br, bv, 0.0)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _spread(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
+    """Points over a shape: its centre, and rings at full and half size (a polygon's vertices
+    and side midpoints; points round a disc)."""
+    if len(v) == 0:
+        rim = np.empty((_SPREAD_COUNT, 2))
+        for k in range(_SPREAD_COUNT):
+            angle = k * (2.0 * math.pi / _SPREAD_COUNT)
+            rim[k, 0], rim[k, 1] = cx + r * math.cos(angle), cy + r * math.sin(angle)
+    else:
+        n = len(v)
+        rim = np.empty((2 * n, 2))
+        rim[:n] = v
+        for k in range(n):
+            f = (k + 1) % n
+            rim[n + k, 0] = 0.5 * (v[k, 0] + v[f, 0])
+            rim[n + k, 1] = 0.5 * (v[k, 1] + v[f, 1])
+    m = len(rim)
+    points = np.empty((2 * m + 1, 2))
+    points[0, 0], points[0, 1] = cx, cy
+    points[1 : m + 1] = rim
+    for k in range(m):
+        points[m + 1 + k, 0] = 0.5 * (rim[k, 0] + cx)
+        points[m + 1 + k, 1] = 0.5 * (rim[k, 1] + cy)
+    return points
+
+
+@njit(cache=True, nogil=True)
+def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
+    """A convex polygon clipped to the half-planes ``n . x <= c`` (Sutherland-Hodgman)."""
+    current = points.copy()
+    for p in range(len(planes)):
+        nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+        n = len(current)
+        if n == 0:
+            break
+        out = np.empty((2 * n, 2))
+        count = 0
+        for k in range(n):
+            f = (k + 1) % n
+            x0, y0 = current[k, 0], current[k, 1]
+            x1, y1 = current[f, 0], current[f, 1]
+            d0 = nx * x0 + ny * y0 - c
+            d1 = nx * x1 + ny * y1 - c
+            if d0 <= 0:
+                out[count, 0], out[count, 1] = x0, y0
+                count += 1
+            if (d0 < 0 < d1) or (d1 < 0 < d0):
+                t = d0 / (d0 - d1)
+                out[count, 0], out[count, 1] = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+                count += 1
+        current = out[:count]
+    return current
+
+
+@njit(cache=True, nogil=True)
+def _polygon_gap(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray) -> float:
+    """The distance between a (possibly degenerate) convex polygon and a convex end shape, or
+    -1 when one holds a point of the other."""
+    n = len(p)
+    if len(v) == 0:
+        if n >= 3 and inside_polygon(cx, cy, p):
+            return -1.0
+        best = math.inf
+        for e in range(n):
+            f = (e + 1) % n
+            best = min(
+                best, _point_segment(cx, cy, p[e, 0], p[e, 1], p[f, 0] - p[e, 0], p[f, 1] - p[e, 1])
+            )
+        return best - r
+    if (n >= 3 and inside_polygon(v[0, 0], v[0, 1], p)) or inside_polygon(p[0, 0], p[0, 1], v):
+        return -1.0
+    best = math.inf
+    m = len(v)
+    for e in range(n):
+        f = (e + 1) % n
+        for s in range(m):
+            t = (s + 1) % m
+            best = min(
+                best,
+                segment_distance(
+                    p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
+                ),
+            )
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _root(parent: np.ndarray, k: int) -> int:
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _disc_part(cx: float, cy: float, r: float) -> np.ndarray:
+    """A 16-gon inscribed in a disc: a convex part of it."""
+    points = np.empty((16, 2))
+    for k in range(16):
+        angle = k * (math.pi / 8)
+        points[k, 0], points[k, 1] = cx + r * math.cos(angle), cy + r * math.sin(angle)
+    return points
+
+
+@njit(cache=True, nogil=True)
+def chain_separator(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    walls: np.ndarray,
+    count: int,
+    grow: float,
+) -> np.ndarray:
+    """Walls joined into one barrier across the hull of ``a`` and ``b``: the blockers of the
+    barrier, or an empty array.
+
+    Let ``H`` be the hull of the two shapes, bounded by the two outer common tangents and an arc
+    of each shape. A connected blocked set inside ``H`` that meets both tangents and neither
+    shape cuts ``H`` in two, ``a``'s arc on one side and ``b``'s on the other, so every segment
+    from ``a`` to ``b`` crosses it. The barrier is built from convex parts of the walls (every
+    point within ``grow`` of a wall's core blocks) clipped to a polygon inside ``H`` (the
+    tangent points and polygons inscribed in the shapes): two clipped parts closer than twice
+    the reach are joined by a blocked segment inside ``H``, a part within reach of a tangent
+    meets it there."""
+    empty = np.zeros(0, dtype=np.int32)
+    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
+    if not ok or count == 0:
+        return empty
+    first = av if len(av) else _disc_part(acx, acy, ar)
+    second = bv if len(bv) else _disc_part(bcx, bcy, br)
+    points = np.empty((len(first) + len(second) + 4, 2))
+    points[: len(first)] = first
+    points[len(first) : len(first) + len(second)] = second
+    for s in range(2):
+        row = len(first) + len(second) + 2 * s
+        points[row, 0], points[row, 1] = tangents[s, 0], tangents[s, 1]
+        points[row + 1, 0], points[row + 1, 1] = tangents[s, 2], tangents[s, 3]
+    hull = convex_hull(points)
+    n_hull = len(hull)
+    if n_hull < 3:
+        return empty
+    planes = np.empty((n_hull, 3))
+    for k in range(n_hull):
+        f = (k + 1) % n_hull
+        ex, ey = hull[f, 0] - hull[k, 0], hull[f, 1] - hull[k, 1]
+        length = math.hypot(ex, ey)
+        if length <= 0:
+            return empty
+        nx, ny = ey / length, -ex / length
+        planes[k, 0], planes[k, 1], planes[k, 2] = nx, ny, nx * hull[k, 0] + ny * hull[k, 1]
+    reach = grow - 2 * GRAZE
+    hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
+    hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
+    total = 0
+    for m in range(count):
+        k = walls[m]
+        total += (
+            1
+            if scene.blocker_kind[k] == 1
+            else scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
+        )
+    clipped = np.empty((total, 128, 2))
+    sizes = np.zeros(total, dtype=np.int64)
+    owner = np.empty(total, dtype=np.int32)
+    boxes = np.empty((total, 4))
+    touches = np.zeros((total, 2), dtype=np.bool_)
+    kept = 0
+    for m in range(count):
+        k = walls[m]
+        if scene.blocker_kind[k] == 1:
+            d = scene.blocker_disc[k]
+            pieces = 1
+        else:
+            pieces = scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
+        for piece in range(pieces):
+            if scene.blocker_kind[k] == 1:
+                part = _disc_part(d[0], d[1], d[2])
+            else:
+                row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
+                part = scene.part_vertices[row[0] : row[1]]
+            if (
+                part[:, 0].max() < hull_x0
+                or part[:, 0].min() > hull_x1
+                or part[:, 1].max() < hull_y0
+                or part[:, 1].min() > hull_y1
+            ):
+                continue
+            q = _clip(part, planes)
+            if len(q) == 0 or len(q) > 128:
+                continue
+            if (
+                _polygon_gap(q, acx, acy, ar, av) <= grow
+                or _polygon_gap(q, bcx, bcy, br, bv) <= grow
+            ):
+                continue
+            for s in range(2):
+                t = tangents[s]
+                near = _polygon_gap(q, 0.0, 0.0, 0.0, t.reshape(2, 2)) <= reach
+                touches[kept, s] = near
+            clipped[kept, : len(q)] = q
+            sizes[kept] = len(q)
+            owner[kept] = k
+            boxes[kept, 0], boxes[kept, 1] = q[:, 0].min(), q[:, 1].min()
+            boxes[kept, 2], boxes[kept, 3] = q[:, 0].max(), q[:, 1].max()
+            kept += 1
+    if kept == 0:
+        return empty
+    parent = np.arange(kept)
+    for i in range(kept):
+        for j in range(i + 1, kept):
+            if (
+                boxes[i, 0] - 2 * reach > boxes[j, 2]
+                or boxes[j, 0] - 2 * reach > boxes[i, 2]
+                or boxes[i, 1] - 2 * reach > boxes[j, 3]
+                or boxes[j, 1] - 2 * reach > boxes[i, 3]
+            ):
+                continue
+            ri, rj = _root(parent, i), _root(parent, j)
+            if ri == rj:
+                continue
+            qi = clipped[i, : sizes[i]]
+            qj = clipped[j, : sizes[j]]
+            if _polygon_gap(qi, qj[:, 0].mean(), qj[:, 1].mean(), 0.0, qj) <= 2 * reach:
+                parent[ri] = rj
+    for i in range(kept):
+        if not touches[i, 0]:
+            continue
+        ri = _root(parent, i)
+        for j in range(kept):
+            if touches[j, 1] and _root(parent, j) == ri:
+                members = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+                for k in range(kept):
+                    if _root(parent, k) == ri:
+                        members[owner[k]] = True
+                return np.flatnonzero(members).astype(np.int32)
+    return empty
+
+
+# ---------------------------------------------------------------------------------------------
+# The search of one pair of end shapes
+
+
+@njit(cache=True, nogil=True)
+def pair_search(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    h_a: float,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    h_b: float,
+    scene: SceneArrays,
+    blockers: np.ndarray,
+    grow: float,
+    cheap: bool,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """Find a segment from ``a`` (at height ``h_a``) to ``b`` (at ``h_b``) whose line misses
+    every blocker grown by ``grow`` (grazing counts as free), or prove there is none.
+
+    Returns ``(status, segment, in_the_way)``: ``segment`` is ``(x0, y0, x1, y1)`` when found;
+    ``in_the_way`` the blockers a "not found" rests on. The stages, the bracket of mixed-height
+    blockers and when a "none" is a proof are those of :func:`engine.critical_lines.search`:
+    walls and obscuring areas make the critical-line argument exact; a mixed blocker is taken
+    as a wall (a segment free then is free), then left out (no segment free then is a proof),
+    and in between every critical line is tried at the true heights with three end choices,
+    then segments between points spread over both shapes."""
+    segment = np.zeros(4)
+    total = len(blockers)
+    walls = np.empty(total, dtype=np.int32)
+    mixed = np.empty(total, dtype=np.int32)
+    mixed_lo = np.empty(total)
+    mixed_hi = np.empty(total)
+    n_walls = 0
+    n_mixed = 0
+    for m in range(total):
+        k = blockers[m]
+        low, t0, t1 = low_interval(h_a, h_b, scene.blocker_top[k])
+        if not low:
+            continue
+        if t0 == 0.0 and t1 == 1.0:
+            walls[n_walls] = k
+            n_walls += 1
+        else:
+            mixed[n_mixed] = k
+            mixed_lo[n_mixed] = t0
+            mixed_hi[n_mixed] = t1
+            n_mixed += 1
+    both = n_walls + n_mixed
+    full = np.empty(both, dtype=np.int32)
+    full[:n_walls] = walls[:n_walls]
+    full[n_walls:] = mixed[:n_mixed]
+    whole_lo = np.zeros(both)
+    whole_hi = np.ones(both)
+    in_the_way = full.copy()
+    planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+    lines = cheap_lines(acx, acy, ar, av, bcx, bcy, br, bv)
+    ok, x0, y0, x1, y1 = first_free(
+        lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, whole_lo, whole_hi, both, grow, 1
+    )
+    if ok:
+        segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
+        return FOUND, segment, in_the_way[:0]
+    if cheap:
+        return UNPROVEN, segment, in_the_way
+    separator = quick_reject(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
+    if separator >= 0:
+        return NONE, segment, np.array([separator], dtype=np.int32)
+    barrier = chain_separator(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
+    if len(barrier):
+        return NONE, segment, barrier
+    lines = critical_lines(
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, False, planes
+    )
+    ok, x0, y0, x1, y1 = first_free(
+        lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, whole_lo, whole_hi, both, grow, 1
+    )
+    if ok:
+        segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
+        return FOUND, segment, in_the_way[:0]
+    if n_mixed == 0:
+        return NONE, segment, in_the_way
+    sure = np.empty(both, dtype=np.int32)
+    sure[:n_walls] = walls[:n_walls]
+    n_sure = n_walls
+    for m in range(n_mixed):
+        if _always_low(
+            acx, acy, ar, av, bcx, bcy, br, bv, scene, mixed[m], mixed_lo[m], mixed_hi[m], grow
+        ):
+            sure[n_sure] = mixed[m]
+            n_sure += 1
+    lines = critical_lines(
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes
+    )
+    ok, _, _, _, _ = first_free(
+        lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, whole_lo, whole_hi, n_sure, grow, 1
+    )
+    if not ok:
+        return NONE, segment, sure[:n_sure].copy()
+    exact_lo = np.zeros(both)
+    exact_hi = np.ones(both)
+    exact_lo[n_walls:] = mixed_lo[:n_mixed]
+    exact_hi[n_walls:] = mixed_hi[:n_mixed]
+    first = cheap_lines(acx, acy, ar, av, bcx, bcy, br, bv)
+    rest = critical_lines(acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, True, planes)
+    lines = np.empty((len(first) + len(rest), 4))
+    lines[: len(first)] = first
+    lines[len(first) :] = rest
+    ok, x0, y0, x1, y1 = first_free(
+        lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, exact_lo, exact_hi, both, grow, 3
+    )
+    if not ok:
+        starts = _spread(acx, acy, ar, av)
+        ends = _spread(bcx, bcy, br, bv)
+        for s in range(len(starts)):
+            for e in range(len(ends)):
+                sx, sy, ex, ey = starts[s, 0], starts[s, 1], ends[e, 0], ends[e, 1]
+                if not segment_blocked(
+                    sx, sy, ex, ey, scene, full, exact_lo, exact_hi, both, grow, GRAZE
+                ):
+                    ok, x0, y0, x1, y1 = True, sx, sy, ex, ey
+                    break
+            if ok:
+                break
+    if ok:
+        segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
+        return FOUND, segment, in_the_way[:0]
+    return UNPROVEN, segment, in_the_way
+
+
+# ---------------------------------------------------------------------------------------------
+# Model pairs and unit pairs of a scene
+
+UNKNOWN_PAIR = 0
+SEEN_PAIR = 1
+HIDDEN_PAIR = 2
+UNPROVEN_PAIR = 3
+CHEAP_FAILED_PAIR = 4
+
+
+@njit(cache=True, nogil=True)
+def model_end(scene: SceneArrays, i: int) -> tuple[float, float, float, np.ndarray]:
+    """Model ``i``'s base as an end shape ``(cx, cy, r, vertices)``."""
+    d = scene.model_disc[i]
+    v = scene.model_vertices[scene.model_ranges[i, 0] : scene.model_ranges[i, 1]]
+    return d[0], d[1], d[2], v
+
+
+@njit(cache=True, nogil=True)
+def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.ndarray:
+    """The blockers that may stand between models ``i`` and ``j``, in order: ``mode`` 0 for
+    *visible* (models of other units, features, obscuring areas neither model is within, when
+    they block), 1 for *fully visible* seen by ``i`` (obscuring areas ``j`` is not within), 2
+    the same with terrain alone."""
+    acx, acy, ar, av = model_end(scene, i)
+    bcx, bcy, br, bv = model_end(scene, j)
+    planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+    ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
+    bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
+    x0, y0 = min(ax0, bx0) - grow, min(ay0, by0) - grow
+    x1, y1 = max(ax1, bx1) + grow, max(ay1, by1) + grow
+    units = (scene.model_unit[i], scene.model_unit[j])
+    found = np.empty(len(scene.blocker_kind), dtype=np.int32)
+    count = 0
+    for k in range(len(scene.blocker_kind)):
+        kind = scene.blocker_class[k]
+        if kind == MODEL:
+            if mode == 2 or scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == SCREEN:
+            piece = scene.blocker_piece[k]
+            if mode == 0:
+                if (
+                    not scene.obscuring_blocks[0]
+                    or scene.within[i, piece]
+                    or scene.within[j, piece]
+                ):
+                    continue
+            elif scene.within[j, piece]:
+                continue
+        box = scene.blocker_boxes[k]
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
+        if not blocker_meets(scene, k, planes, grow):
+            continue
+        found[count] = k
+        count += 1
+    return found[:count]
+
+
+@njit(cache=True, nogil=True)
+def checked_search(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    h_a: float,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    h_b: float,
+    scene: SceneArrays,
+    blockers: np.ndarray,
+    grow: float,
+    line_half_width: float,
+    cheap: bool,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """:func:`pair_search`, its witness re-checked: the 1-mm line (``line_half_width`` either
+    side) touches no blocker where low enough, touching counted as blocked. The search lets
+    lines graze blockers grown a hair more than this, so a failed check only comes from
+    rounding; the answer then stays "not found", unproven."""
+    status, segment, in_the_way = pair_search(
+        acx, acy, ar, av, h_a, bcx, bcy, br, bv, h_b, scene, blockers, grow, cheap
+    )
+    if status != FOUND:
+        return status, segment, in_the_way
+    n = len(blockers)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    relevant = np.empty(n, dtype=np.int32)
+    count = 0
+    for m in range(n):
+        low, t0, t1 = low_interval(h_a, h_b, scene.blocker_top[blockers[m]])
+        if low:
+            relevant[count] = blockers[m]
+            lo[count] = t0
+            hi[count] = t1
+            count += 1
+    if segment_blocked(
+        segment[0],
+        segment[1],
+        segment[2],
+        segment[3],
+        scene,
+        relevant,
+        lo,
+        hi,
+        count,
+        line_half_width,
+        0.0,
+    ):
+        return UNPROVEN, segment, relevant[:count].copy()
+    return FOUND, segment, in_the_way
+
+
+@njit(cache=True, nogil=True)
+def model_pair_search(
+    scene: SceneArrays, i: int, j: int, grow: float, line_half_width: float, cheap: bool
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The top-to-top search between models ``i`` and ``j`` (see :func:`checked_search`)."""
+    acx, acy, ar, av = model_end(scene, i)
+    bcx, bcy, br, bv = model_end(scene, j)
+    blockers = gather(scene, i, j, 0, grow)
+    return checked_search(
+        acx,
+        acy,
+        ar,
+        av,
+        scene.model_top[i],
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene.model_top[j],
+        scene,
+        blockers,
+        grow,
+        line_half_width,
+        cheap,
+    )
+
+
+@njit(cache=True, nogil=True)
+def _unit_points(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
+    total = 0
+    for m in models:
+        total += max(16, scene.model_ranges[m, 1] - scene.model_ranges[m, 0])
+    points = np.empty((total, 2))
+    count = 0
+    for m in models:
+        cx, cy, r, v = model_end(scene, m)
+        pts = _shape_points(cx, cy, r, v)
+        points[count : count + len(pts)] = pts
+        count += len(pts)
+    return points[:count]
+
+
+@njit(cache=True, nogil=True)
+def unit_separator(
+    scene: SceneArrays, observers: np.ndarray, targets: np.ndarray, grow: float
+) -> np.ndarray:
+    """Blockers standing between two groups of bases as a whole: one convex blocker (see
+    :func:`quick_reject`) or a barrier of several (:func:`chain_separator`), each at least as
+    tall as every model involved and in the way of every model pair (no obscuring area any of
+    them is within); empty when none is found."""
+    hull_a = convex_hull(_unit_points(scene, observers))
+    hull_b = convex_hull(_unit_points(scene, targets))
+    tallest = -math.inf
+    for group in (observers, targets):
+        for m in group:
+            tallest = max(tallest, scene.model_top[m])
+    x0 = min(hull_a[:, 0].min(), hull_b[:, 0].min()) - grow
+    y0 = min(hull_a[:, 1].min(), hull_b[:, 1].min()) - grow
+    x1 = max(hull_a[:, 0].max(), hull_b[:, 0].max()) + grow
+    y1 = max(hull_a[:, 1].max(), hull_b[:, 1].max()) + grow
+    units = (scene.model_unit[observers[0]], scene.model_unit[targets[0]])
+    walls = np.empty(len(scene.blocker_kind), dtype=np.int32)
+    count = 0
+    for k in range(len(scene.blocker_kind)):
+        if scene.blocker_top[k] < tallest:
+            continue
+        kind = scene.blocker_class[k]
+        if kind == MODEL and (
+            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
+        ):
+            continue
+        if kind == SCREEN:
+            if not scene.obscuring_blocks[0]:
+                continue
+            piece = scene.blocker_piece[k]
+            inside = False
+            for group in (observers, targets):
+                for m in group:
+                    inside = inside or scene.within[m, piece]
+            if inside:
+                continue
+        box = scene.blocker_boxes[k]
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
+        walls[count] = k
+        count += 1
+    if count == 0:
+        return np.zeros(0, dtype=np.int32)
+    a = hull_a
+    b = hull_b
+    acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
+    found = quick_reject(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+    if found >= 0:
+        return np.array([found], dtype=np.int32)
+    return chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+
+
+def new_cache() -> Any:
+    """An empty cache of model-pair answers for :func:`unit_pair_visible` and the fully-visible
+    kernels: each key a model pair (and question), each value ``[state, ...]`` as the kernels
+    write it."""
+    return Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+
+
+@njit(cache=True, nogil=True)
+def _record(status: int, numbers: np.ndarray, blockers: np.ndarray) -> np.ndarray:
+    row = np.empty(1 + len(numbers) + len(blockers))
+    row[0] = status
+    row[1 : 1 + len(numbers)] = numbers
+    for m in range(len(blockers)):
+        row[1 + len(numbers) + m] = blockers[m]
+    return row
+
+
+@njit(cache=True, nogil=True)
+def _mark_from(in_the_way: np.ndarray, row: np.ndarray, start: int) -> None:
+    for m in range(start, len(row)):
+        in_the_way[int(row[m])] = True
+
+
+@njit(cache=True, nogil=True)
+def sight_pair(
+    scene: SceneArrays, cache: Any, i: int, j: int, cheap: bool, grow: float, line_half_width: float
+) -> np.ndarray:
+    """The cached top-to-top answer for models ``i`` and ``j``: ``[state, x0, y0, x1, y1,
+    blockers...]`` with the segment running from the lower index's model. With ``cheap`` only
+    the cheap stage runs for a pair not yet known (state :data:`CHEAP_FAILED_PAIR` if it finds
+    nothing)."""
+    lo, hi = min(i, j), max(i, j)
+    key = lo * len(scene.model_top) + hi
+    if key in cache:
+        row = cache[key]
+        if row[0] != CHEAP_FAILED_PAIR or cheap:
+            return row
+    status, segment, blocking = model_pair_search(scene, lo, hi, grow, line_half_width, cheap)
+    if status == FOUND:
+        state = SEEN_PAIR
+    elif cheap:
+        state = CHEAP_FAILED_PAIR
+    elif status == NONE:
+        state = HIDDEN_PAIR
+    else:
+        state = UNPROVEN_PAIR
+    row = _record(state, segment, blocking if state != SEEN_PAIR else blocking[:0])
+    cache[key] = row
+    return row
+
+
+@njit(cache=True, nogil=True)
+def unit_pair_visible(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    cache: Any,
+    in_the_way: np.ndarray,
+    grow: float,
+    line_half_width: float,
+) -> tuple[int, int, int, bool]:
+    """Whether some observing model sees some target model: ``(status, observer, target,
+    separated)``. The model pairs are tried closest first, with the cheap stage for every pair
+    before the full search of any (most visible unit pairs settle there), and a separator of the
+    two groups as a whole (``separated``) before the full searches. ``in_the_way`` collects what
+    blocks a pair found not visible."""
+    count = len(observers) * len(targets)
+    distance = np.empty(count)
+    first = np.empty(count, dtype=np.int64)
+    second = np.empty(count, dtype=np.int64)
+    n = 0
+    for o in observers:
+        for t in targets:
+            distance[n] = math.hypot(
+                scene.model_disc[o, 0] - scene.model_disc[t, 0],
+                scene.model_disc[o, 1] - scene.model_disc[t, 1],
+            )
+            first[n] = o
+            second[n] = t
+            n += 1
+    order = np.argsort(distance, kind="mergesort")
+    for idx in order:
+        row = sight_pair(scene, cache, first[idx], second[idx], True, grow, line_half_width)
+        if row[0] == SEEN_PAIR:
+            return FOUND, first[idx], second[idx], False
+    barrier = unit_separator(scene, observers, targets, grow)
+    if len(barrier):
+        for k in barrier:
+            in_the_way[k] = True
+        return NONE, -1, -1, True
+    unproven = False
+    for idx in order:
+        row = sight_pair(scene, cache, first[idx], second[idx], False, grow, line_half_width)
+        if row[0] == SEEN_PAIR:
+            return FOUND, first[idx], second[idx], False
+        unproven = unproven or row[0] == UNPROVEN_PAIR
+        _mark_from(in_the_way, row, 5)
+    return (UNPROVEN if unproven else NONE), -1, -1, False
+
+
+# ---------------------------------------------------------------------------------------------
+# Fully visible: every facing point of the target seen down to its foot
+
+MIN_PIECE = 0.03
+"""Fully visible: a facing piece of the target's rim shorter than this that no single observer
+point sees whole is given up as hidden (the one conservative step)."""
+
+MAX_PIECES = 96
+"""Fully visible: at most this many facing pieces are examined per model pair."""
+
+_REGION_DIRECTIONS = 48
+_FACING_SAMPLES = 720
+
+FULLY_UNKNOWN = 0
+FULLY_SEEN = 1
+FULLY_HIDDEN = 2
+FULLY_UNPROVEN = 3
+
+
+@njit(cache=True, nogil=True)
+def outline_support(outline: np.ndarray, nx: float, ny: float) -> float:
+    """The support function ``max p . n`` of a true base outline for a unit direction."""
+    kind, cx, cy, a, b, angle = (
+        outline[0],
+        outline[1],
+        outline[2],
+        outline[3],
+        outline[4],
+        outline[5],
+    )
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    nu = nx * cos_a + ny * sin_a
+    nv = -nx * sin_a + ny * cos_a
+    offset = nx * cx + ny * cy
+    if kind == OUTLINE_RECT:
+        return offset + a * abs(nu) + b * abs(nv)
+    return offset + math.hypot(a * nu, b * nv)
+
+
+@njit(cache=True, nogil=True)
+def _outline_point(outline: np.ndarray, u: float, reach: float) -> tuple[float, float]:
+    """The point at eccentric angle ``u`` of an ellipse outline, scaled by ``reach``."""
+    cx, cy, a, b, angle = outline[1], outline[2], outline[3], outline[4], outline[5]
+    x, y = a * reach * math.cos(u), b * reach * math.sin(u)
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    return cx + x * cos_a - y * sin_a, cy + x * sin_a + y * cos_a
+
+
+@njit(cache=True, nogil=True)
+def _facing_gap(target: np.ndarray, observer: np.ndarray, u: float) -> float:
+    """``h_O(n(u)) - n(u) . p(u)`` for the target ellipse's boundary point ``p(u)``."""
+    a, b, angle = target[3], target[4], target[5]
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    x, y = b * math.cos(u), a * math.sin(u)
+    nx, ny = x * cos_a - y * sin_a, x * sin_a + y * cos_a
+    norm = math.hypot(nx, ny)
+    nx, ny = nx / norm, ny / norm
+    px, py = _outline_point(target, u, 1.0)
+    return outline_support(observer, nx, ny) - (nx * px + ny * py)
+
+
+@njit(cache=True, nogil=True)
+def _refine_edge(target: np.ndarray, observer: np.ndarray, outside: float, inside: float) -> float:
+    """Narrows a change from not facing (``outside``) to facing (``inside``); returns a facing
+    parameter."""
+    for _ in range(3):
+        step = (inside - outside) / 32
+        for k in range(33):
+            u = outside + k * step
+            if _facing_gap(target, observer, u) >= -1e-12:
+                if k > 0:
+                    outside, inside = outside + (k - 1) * step, u
+                break
+    return inside
+
+
+@njit(cache=True, nogil=True)
+def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
+    """The parts of the target outline's boundary that face the observer outline, as rows
+    ``(is_edge, u0, u1, x0, y0, x1, y1)``: an arc of eccentric angles ``u0..u1`` (at most a
+    quarter turn each) or a side from ``(x0, y0)`` to ``(x1, y1)`` (``u`` from 0 to 1 along it).
+    A boundary point faces the observer when the observer reaches at least as far along the
+    point's outward normal: ``h_O(n) >= n . p``."""
+    if target[0] == OUTLINE_RECT:
+        cx, cy, a, b, angle = target[1], target[2], target[3], target[4], target[5]
+        cos_a, sin_a = math.cos(angle), math.sin(angle)
+        corners = np.empty((4, 2))
+        for k, (u, v) in enumerate(((-a, -b), (a, -b), (a, b), (-a, b))):
+            corners[k, 0], corners[k, 1] = cx + u * cos_a - v * sin_a, cy + u * sin_a + v * cos_a
+        rows = np.empty((4, 7))
+        count = 0
+        for k in range(4):
+            x0, y0 = corners[k, 0], corners[k, 1]
+            x1, y1 = corners[(k + 1) % 4, 0], corners[(k + 1) % 4, 1]
+            length = math.hypot(x1 - x0, y1 - y0)
+            nx, ny = (y1 - y0) / length, -(x1 - x0) / length
+            if outline_support(observer, nx, ny) >= nx * x0 + ny * y0 - 1e-12:
+                row = rows[count]
+                row[0], row[1], row[2] = 1.0, 0.0, 1.0
+                row[3], row[4], row[5], row[6] = x0, y0, x1, y1
+                count += 1
+        return rows[:count]
+    if target[0] == OUTLINE_CIRCLE and observer[0] == OUTLINE_CIRCLE:
+        spans = _circle_facing(target, observer)
+        if len(spans) == 0:
+            return np.zeros((0, 7))
+        return _arc_pieces(spans)
+    step = 2.0 * math.pi / _FACING_SAMPLES
+    facing = np.empty(_FACING_SAMPLES, dtype=np.bool_)
+    for k in range(_FACING_SAMPLES):
+        facing[k] = _facing_gap(target, observer, k * step) >= -1e-12
+    if facing.all():
+        spans = np.array([[0.0, 2.0 * math.pi]])
+    elif not facing.any():
+        return np.zeros((0, 7))
+    else:
+        first_off = int(np.flatnonzero(~facing)[0])
+        spans = np.empty((_FACING_SAMPLES, 2))
+        n_spans = 0
+        k = 0
+        while k < _FACING_SAMPLES:
+            if not facing[(k + first_off) % _FACING_SAMPLES]:
+                k += 1
+                continue
+            start = k
+            while k < _FACING_SAMPLES and facing[(k + first_off) % _FACING_SAMPLES]:
+                k += 1
+            last = k - 1
+            lo = _refine_edge(
+                target, observer, (first_off + start - 1) * step, (first_off + start) * step
+            )
+            hi = _refine_edge(
+                target, observer, (first_off + last + 1) * step, (first_off + last) * step
+            )
+            spans[n_spans, 0], spans[n_spans, 1] = lo, hi
+            n_spans += 1
+        spans = spans[:n_spans]
+    return _arc_pieces(spans)
+
+
+@njit(cache=True, nogil=True)
+def _circle_facing(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
+    """The facing arc of a round target seen by a round observer, exactly: the outward normal
+    ``n`` at a point faces when ``n . (c_O - c_T) >= r_T - r_O``."""
+    dx, dy = observer[1] - target[1], observer[2] - target[2]
+    distance = math.hypot(dx, dy)
+    need = target[3] - observer[3]
+    if distance <= 1e-12:
+        if need <= 1e-12:
+            return np.array([[0.0, 2.0 * math.pi]])
+        return np.zeros((0, 2))
+    ratio = need / distance
+    if ratio > 1.0:
+        return np.zeros((0, 2))
+    if ratio <= -1.0:
+        return np.array([[0.0, 2.0 * math.pi]])
+    toward = math.atan2(dy, dx)
+    spread = math.acos(ratio)
+    return np.array([[toward - spread, toward + spread]])
+
+
+@njit(cache=True, nogil=True)
+def _arc_pieces(spans: np.ndarray) -> np.ndarray:
+    """Facing arcs cut into pieces of at most a quarter turn (rows as :func:`facing_pieces`)."""
+    total = 0
+    for k in range(len(spans)):
+        total += max(1, math.ceil((spans[k, 1] - spans[k, 0]) / (math.pi / 4)))
+    rows = np.zeros((total, 7))
+    count = 0
+    for k in range(len(spans)):
+        u0, u1 = spans[k, 0], spans[k, 1]
+        parts = max(1, math.ceil((u1 - u0) / (math.pi / 4)))
+        for p in range(parts):
+            rows[count, 1] = u0 + (u1 - u0) * p / parts
+            rows[count, 2] = u0 + (u1 - u0) * (p + 1) / parts
+            count += 1
+    return rows
+
+
+@njit(cache=True, nogil=True)
+def _piece_point(target: np.ndarray, piece: np.ndarray, u: float) -> tuple[float, float]:
+    if piece[0] > 0:
+        return piece[3] + u * (piece[5] - piece[3]), piece[4] + u * (piece[6] - piece[4])
+    return _outline_point(target, u, 1.0)
+
+
+@njit(cache=True, nogil=True)
+def _piece_length(target: np.ndarray, piece: np.ndarray) -> float:
+    if piece[0] > 0:
+        x0, y0 = _piece_point(target, piece, piece[1])
+        x1, y1 = _piece_point(target, piece, piece[2])
+        return math.hypot(x1 - x0, y1 - y0)
+    return max(target[3], target[4]) * (piece[2] - piece[1])
+
+
+@njit(cache=True, nogil=True)
+def _piece_hull(target: np.ndarray, piece: np.ndarray) -> np.ndarray:
+    """A convex polygon's vertices holding the piece: its chord, and for an arc the apex where
+    the tangents at its ends meet."""
+    if piece[0] > 0:
+        points = np.empty((2, 2))
+        points[0] = _piece_point(target, piece, piece[1])
+        points[1] = _piece_point(target, piece, piece[2])
+        return points
+    half = 0.5 * (piece[2] - piece[1])
+    points = np.empty((3, 2))
+    points[0] = _outline_point(target, piece[1], 1.0)
+    points[1] = _outline_point(target, piece[1] + half, 1.0 / math.cos(half))
+    points[2] = _outline_point(target, piece[2], 1.0)
+    return points
+
+
+@njit(cache=True, nogil=True)
+def _swept_region(observer: np.ndarray, target: np.ndarray, t0: float, t1: float) -> np.ndarray:
+    """A polygon holding every point at a fraction ``t0..t1`` along a segment from the observer's
+    base to the target's: its support is the larger of ``(1 - t) h_O + t h_T`` at both ends
+    (vertices where consecutive sides meet)."""
+    n = _REGION_DIRECTIONS
+    normals = np.empty((n, 2))
+    support = np.empty(n)
+    for k in range(n):
+        angle = k * (2.0 * math.pi / n)
+        nx, ny = math.cos(angle), math.sin(angle)
+        h_o, h_t = outline_support(observer, nx, ny), outline_support(target, nx, ny)
+        normals[k, 0], normals[k, 1] = nx, ny
+        support[k] = max((1 - t0) * h_o + t0 * h_t, (1 - t1) * h_o + t1 * h_t)
+    vertices = np.empty((n, 2))
+    for k in range(n):
+        f = (k + 1) % n
+        det = normals[k, 0] * normals[f, 1] - normals[k, 1] * normals[f, 0]
+        vertices[k, 0] = (support[k] * normals[f, 1] - support[f] * normals[k, 1]) / det
+        vertices[k, 1] = (normals[k, 0] * support[f] - normals[f, 0] * support[k]) / det
+    return vertices
+
+
+@njit(cache=True, nogil=True)
+def _polygon_area(v: np.ndarray) -> float:
+    area = 0.0
+    n = len(v)
+    for k in range(n):
+        f = (k + 1) % n
+        area += v[k, 0] * v[f, 1] - v[f, 0] * v[k, 1]
+    return 0.5 * area
+
+
+@njit(cache=True, nogil=True)
+def _fan_is_clear(
+    sx: float,
+    sy: float,
+    target: np.ndarray,
+    piece: np.ndarray,
+    h_observer: float,
+    z_target: float,
+    scene: SceneArrays,
+    blockers: np.ndarray,
+    grow: float,
+) -> bool:
+    """Whether every line from ``(sx, sy)`` at ``h_observer`` to every point of the piece at
+    ``z_target`` is unblocked: for each blocker, the low part of that fan is the hull of the
+    piece's bounding polygon scaled about the source between the ends of the low interval."""
+    corners = _piece_hull(target, piece)
+    n = len(corners)
+    for m in range(len(blockers)):
+        k = blockers[m]
+        low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
+        if not low:
+            continue
+        region = np.empty((2 * n, 2))
+        for c in range(n):
+            for s, t in enumerate((t0, t1)):
+                region[2 * c + s, 0] = sx + t * (corners[c, 0] - sx)
+                region[2 * c + s, 1] = sy + t * (corners[c, 1] - sy)
+        hull = convex_hull(region)
+        if len(hull) < 3 or _polygon_area(hull) <= 0:
+            return False
+        if shapes_touch(scene, k, hull[:, 0].mean(), hull[:, 1].mean(), 0.0, hull, grow):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def model_fully_visible(
+    scene: SceneArrays, i: int, j: int, terrain_only: bool, grow: float
+) -> tuple[int, float, float, np.ndarray]:
+    """Whether every facing point of model ``j``'s base is seen at its foot from some point of
+    model ``i``'s base at its top, by a line meeting no blocker (obscuring areas ``j`` is not
+    within included): ``(status, hidden_x, hidden_y, in_the_way)`` with status
+    :data:`FULLY_SEEN`, :data:`FULLY_HIDDEN` (a facing point no line reaches) or
+    :data:`FULLY_UNPROVEN` (a piece too small to settle: the conservative answer).
+
+    First the hull of both bases, swept by each blocker's low part: clear of every blocker, every
+    line is free. Otherwise facing pieces are settled one by one: the exact search looks for a
+    sight line from the observer's base to the piece's middle point; none proves "not fully
+    visible"; one gives an observer point, and a clear fan from it (or from the observer's
+    centre, or half-way) to the whole piece settles the piece; else the piece is split."""
+    observer = scene.model_outline[i]
+    target = scene.model_outline[j]
+    h_observer = scene.model_top[i]
+    z_target = scene.model_foot[j]
+    candidates = gather(scene, i, j, 2 if terrain_only else 1, 2.0 * grow)
+    touching = np.empty(len(candidates), dtype=np.int32)
+    n_touching = 0
+    seen_intervals = np.empty((len(candidates), 2))
+    regions = np.empty((len(candidates), _REGION_DIRECTIONS, 2))
+    n_regions = 0
+    for m in range(len(candidates)):
+        k = candidates[m]
+        low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
+        if not low:
+            continue
+        found = -1
+        for r in range(n_regions):
+            if seen_intervals[r, 0] == t0 and seen_intervals[r, 1] == t1:
+                found = r
+                break
+        if found < 0:
+            found = n_regions
+            seen_intervals[found, 0], seen_intervals[found, 1] = t0, t1
+            regions[found] = _swept_region(observer, target, t0, t1)
+            n_regions += 1
+        region = regions[found]
+        if shapes_touch(scene, k, region[:, 0].mean(), region[:, 1].mean(), 0.0, region, grow):
+            touching[n_touching] = k
+            n_touching += 1
+    touching = touching[:n_touching]
+    if n_touching == 0:
+        return FULLY_SEEN, 0.0, 0.0, touching
+    acx, acy, ar, av = model_end(scene, i)
+    pieces = facing_pieces(target, observer)
+    queue = np.empty((len(pieces) + 2 * MAX_PIECES + 2, 7))
+    queue[: len(pieces)] = pieces
+    head, tail = 0, len(pieces)
+    steps = 0
+    no_vertices = np.zeros((0, 2))
+    while head < tail:
+        piece = queue[head].copy()
+        head += 1
+        steps += 1
+        if _fan_is_clear(acx, acy, target, piece, h_observer, z_target, scene, touching, grow):
+            continue
+        px, py = _piece_point(target, piece, 0.5 * (piece[1] + piece[2]))
+        status, segment, in_the_way = pair_search(
+            acx,
+            acy,
+            ar,
+            av,
+            h_observer,
+            px,
+            py,
+            0.0,
+            no_vertices,
+            z_target,
+            scene,
+            touching,
+            grow,
+            False,
+        )
+        if status != FOUND:
+            return (FULLY_HIDDEN if status == NONE else FULLY_UNPROVEN), px, py, in_the_way
+        sources = np.empty((3, 2))
+        sources[0, 0], sources[0, 1] = segment[0], segment[1]
+        sources[1, 0], sources[1, 1] = acx, acy
+        sources[2, 0], sources[2, 1] = 0.5 * (segment[0] + acx), 0.5 * (segment[1] + acy)
+        settled = False
+        for s in range(3):
+            if _fan_is_clear(
+                sources[s, 0],
+                sources[s, 1],
+                target,
+                piece,
+                h_observer,
+                z_target,
+                scene,
+                touching,
+                grow,
+            ):
+                settled = True
+                break
+        if settled:
+            continue
+        if _piece_length(target, piece) < MIN_PIECE or steps >= MAX_PIECES:
+            return FULLY_UNPROVEN, px, py, touching
+        middle = 0.5 * (piece[1] + piece[2])
+        queue[tail] = piece
+        queue[tail, 2] = middle
+        queue[tail + 1] = piece
+        queue[tail + 1, 1] = middle
+        tail += 2
+    return FULLY_SEEN, 0.0, 0.0, touching[:0]
+
+
+@njit(cache=True, nogil=True)
+def full_pair(
+    scene: SceneArrays, cache: Any, i: int, j: int, terrain_only: bool, grow: float
+) -> np.ndarray:
+    """The cached :func:`model_fully_visible` answer ``[status, hidden_x, hidden_y,
+    blockers...]`` for observing model ``i`` and target model ``j``. Models can only add
+    blockers, so "not fully visible" with terrain alone settles it with models too."""
+    base = (i * len(scene.model_top) + j) * 2
+    key = base + (1 if terrain_only else 0)
+    if key in cache:
+        return cache[key]
+    if not terrain_only and base + 1 in cache and cache[base + 1][0] != FULLY_SEEN:
+        row = cache[base + 1]
+        cache[key] = row
+        return row
+    status, hx, hy, in_the_way = model_fully_visible(scene, i, j, terrain_only, grow)
+    row = _record(status, np.array([hx, hy]), in_the_way)
+    cache[key] = row
+    if terrain_only and status != FULLY_SEEN and base not in cache:
+        cache[base] = row
+    return row
+
+
+@njit(cache=True, nogil=True)
+def unit_fully_visible(
+    scene: SceneArrays,
+    cache: Any,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    in_the_way: np.ndarray,
+    grow: float,
+) -> tuple[bool, int, int, float, float, bool]:
+    """Whether every target model is fully visible to at least one observing model:
+    ``(fully, target, observer, hidden_x, hidden_y, proven)``, naming on failure the first
+    target model no observer sees whole and what the first observer misses of it (``proven``:
+    a point no line reaches, not a piece too small to settle). ``in_the_way`` collects what
+    hides that target from every observer."""
+    for t in targets:
+        seen = False
+        for o in observers:
+            if full_pair(scene, cache, o, t, False, grow)[0] == FULLY_SEEN:
+                seen = True
+                break
+        if not seen:
+            for o in observers:
+                _mark_from(in_the_way, full_pair(scene, cache, o, t, False, grow), 3)
+            row = full_pair(scene, cache, observers[0], t, False, grow)
+            return False, t, observers[0], row[1], row[2], row[0] == FULLY_HIDDEN
+    return True, -1, -1, 0.0, 0.0, True
+
+
+@njit(cache=True, nogil=True)
+def seen_whole_by_terrain(
+    scene: SceneArrays,
+    full_cache: Any,
+    sight_cache: Any,
+    observers: np.ndarray,
+    exposed: np.ndarray,
+    targets: np.ndarray,
+    grow: float,
+    line_half_width: float,
+) -> tuple[int, int]:
+    """Benefit of cover: the first observing model that sees the target unit and sees one of its
+    ``exposed`` models (those not taking cover within terrain) fully with terrain alone, and
+    that model; ``(-1, -1)`` when there is none."""
+    for o in observers:
+        for t in exposed:
+            if full_pair(scene, full_cache, o, t, True, grow)[0] != FULLY_SEEN:
+                continue
+            for m in targets:
+                if (
+                    sight_pair(scene, sight_cache, o, m, False, grow, line_half_width)[0]
+                    == SEEN_PAIR
+                ):
+                    return o, t
+            break
+    return -1, -1
