@@ -190,12 +190,14 @@ class KernelWarmUp:
     compiled: int
 
     def how(self) -> str:
-        """Its signatures and where their code came from, in words."""
+        """How many signatures it has and where their code came from, in words (the
+        signatures themselves, long for kernels over whole scenes, are in the JSON)."""
         if not self.signatures:
             # Loaded callers carry the code of the kernels they call: nothing is compiled.
             return "called only by other kernels, whose cached code includes it"
+        count = len(self.signatures)
         origin = "compiled" if self.compiled else "loaded from the cache"
-        return f"{', '.join(self.signatures)} ({origin})"
+        return f"{count} signature{'s' if count > 1 else ''}, {origin}"
 
 
 @dataclass(frozen=True)
@@ -243,7 +245,7 @@ class WarmUpReport:
         return "\n".join(lines) + "\n"
 
 
-def _kernel_dispatchers(module: ModuleType) -> list[tuple[str, Dispatcher[Any]]]:
+def kernel_dispatchers(module: ModuleType) -> list[tuple[str, Dispatcher[Any]]]:
     """The numba-compiled functions defined in ``module`` (not the ones it imports)."""
     from numba.core.dispatcher import Dispatcher
 
@@ -268,7 +270,7 @@ def warm_up_kernels() -> WarmUpReport:
     finished = time.perf_counter()
     kernels = []
     cache_dirs = set()
-    for name, dispatcher in _kernel_dispatchers(sight_kernel):
+    for name, dispatcher in kernel_dispatchers(sight_kernel):
         stats = dispatcher.stats
         cache_dirs.add(str(stats.cache_path))
         kernels.append(

@@ -118,8 +118,11 @@ if ! HOME="$selftest_home" XDG_CONFIG_HOME="$selftest_home/.config" \
     exit 1
 fi
 # Twice: the first run compiles the line-of-sight kernels, the second loads them from the cache.
+# The cache stays in WORK/kernel-cache: the package's tests start from it instead of compiling.
+kernel_cache="$WORK/kernel-cache"
+rm -rf "$kernel_cache"
 for run in compile load; do
-    if ! HOME="$selftest_home" XDG_CACHE_HOME="$selftest_home/.cache" LANG=C.UTF-8 \
+    if ! HOME="$selftest_home" XDG_CACHE_HOME="$kernel_cache" LANG=C.UTF-8 \
             "$app/warplan" --selftest-kernels; then
         rm -rf "$selftest_home"
         echo "build.sh: the built app's --selftest-kernels failed ($run)" >&2

@@ -93,8 +93,8 @@ if command -v xdg-mime >/dev/null 2>&1; then
     xdg-mime default warplan.desktop application/x-warplan-scenario >/dev/null 2>&1 || true
 fi
 
-# The first compile of the kernels takes seconds; done now, the app loads them from the cache.
-echo "install.sh: compiling the line-of-sight kernels for $(id -un)"
+# The first compile of the kernels takes minutes; done now, the app loads them from the cache.
+echo "install.sh: compiling the line-of-sight kernels for $(id -un) (minutes, this once)"
 if ! "$APP_DIR/warplan" --selftest-kernels >/dev/null; then
     echo "install.sh: the line-of-sight kernels did not compile; Warplan will try again when" >&2
     echo "  it first needs them (details: $BIN --selftest-kernels)" >&2

@@ -22,6 +22,9 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 
 NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
+NUMBA_LOCATOR_ENV = "NUMBA_CACHE_LOCATOR_CLASSES"
+# numba imports it by this name (packaging/kernel_locator.py, bundled by warplan.spec).
+FOLDER_LOCATOR = "kernel_locator.FolderCacheLocator"
 DIGEST_CHARACTERS = 16
 
 
@@ -68,7 +71,9 @@ def kernel_cache_dir(environ: Mapping[str, str], sources: Sequence[Path]) -> Pat
 
 def configure(environ: MutableMapping[str, str], bundle: Path) -> Path:
     """Points numba's cache at :func:`kernel_cache_dir` for the kernels in ``bundle`` (the
-    package's ``sys._MEIPASS``); returns the folder."""
+    package's ``sys._MEIPASS``), through the locator that keeps no per-path sub-folder;
+    returns the folder."""
     folder = kernel_cache_dir(environ, kernel_sources(bundle))
     environ[NUMBA_CACHE_ENV] = str(folder)
+    environ[NUMBA_LOCATOR_ENV] = FOLDER_LOCATOR
     return folder

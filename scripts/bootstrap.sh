@@ -2,8 +2,8 @@
 # 1. installs the Debian packages Qt needs (when root; otherwise prints the exact command),
 # 2. creates .venv from requirements.lock (again only when the lock file changed),
 # 3. puts the project's source tree on the environment's path,
-# 4. compiles the line-of-sight kernels into numba's cache (when the venv was built or the
-#    cache is missing or older than the kernels' source), so the app never compiles them.
+# 4. compiles the line-of-sight kernels into numba's cache (when the venv was built, or the
+#    kernels changed since the last warm-up), so the app never compiles them.
 set -euo pipefail
 
 WARPLAN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,17 +73,23 @@ warplan_make_venv() {
     warplan_warm_up
 }
 
-# numba caches compiled kernels next to their source (engine/__pycache__/*.nbi and *.nbc) when
-# that folder is writable, else in the user's cache folder, where this check does not look:
-# then warm-up runs every time, which costs half a second once the cache is filled.
-warplan_kernel_cache_fresh() {
-    local source="$WARPLAN_ROOT/engine/sight_kernel.py"
-    [ -n "$(find "$WARPLAN_ROOT/engine/__pycache__" -maxdepth 1 -name 'sight_kernel.*.nbi' \
-        -newer "$source" -print -quit 2>/dev/null)" ]
+# numba caches compiled kernels next to their source (engine/__pycache__) when it can write
+# there. A stamp beside them records the kernels' source and the venv the last warm-up ran
+# with; a test that compiled only some kernels since an edit does not make the cache fresh.
+WARPLAN_WARM_UP_STAMP="$WARPLAN_ROOT/engine/__pycache__/warplan-warm-up.stamp"
+
+warplan_kernel_stamp() {
+    cat "$WARPLAN_ROOT/engine/sight_kernel.py" "$WARPLAN_VENV/.warplan-lock" | sha256sum | cut -d' ' -f1
 }
 
-# The first compile of the kernels takes seconds; done here, the app (and the first test that
-# needs line of sight) loads them from numba's cache instead.
+warplan_kernel_cache_fresh() {
+    [ -f "$WARPLAN_WARM_UP_STAMP" ] && [ "$(cat "$WARPLAN_WARM_UP_STAMP")" = "$(warplan_kernel_stamp)" ]
+}
+
+# The first compile of the kernels takes minutes; done here, the app (and the first test that
+# needs line of sight) loads them from numba's cache instead, in under a second. A read-only
+# tree keeps no stamp, so warm-up runs each time and loads from the user's cache folder.
 warplan_warm_up() {
     (cd "$WARPLAN_ROOT" && "$WARPLAN_VENV/bin/python" -m engine warm-up)
+    { warplan_kernel_stamp > "$WARPLAN_WARM_UP_STAMP"; } 2>/dev/null || true
 }

@@ -41,6 +41,8 @@ class BuiltPackage:
     binary: Path
     tarball: Path
     log: str
+    # XDG_CACHE_HOME of the build's own --selftest-kernels runs: the compiled kernels.
+    kernel_cache_home: Path
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltPackage]:
         pytest.fail(f"packaging/build.sh failed ({result.returncode}):\n{log[-6000:]}")
     tarballs = sorted(dist.glob("warplan-*-linux-*.tar.gz"))
     assert len(tarballs) == 1, log[-3000:]
-    yield BuiltPackage(dist / "warplan", dist / "warplan" / "warplan", tarballs[0], log)
+    yield BuiltPackage(
+        dist / "warplan", dist / "warplan" / "warplan", tarballs[0], log, work / "kernel-cache"
+    )
     # 200+ MB per build: do not leave it in pytest's kept temporary folders.
     shutil.rmtree(dist, ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
@@ -133,21 +137,39 @@ def test_built_app_selftest_passes_offscreen(built: BuiltPackage, tmp_path: Path
     assert result.stdout.startswith("selftest: ok")
 
 
-def test_built_app_compiles_its_kernels_once_then_loads_them_from_the_users_cache(
+def test_build_compiled_the_kernels_once_then_loaded_them_from_the_cache(
+    built: BuiltPackage,
+) -> None:
+    runs = re.findall(r"(\d+) signatures compiled and (\d+) loaded from the cache", built.log)
+    assert len(runs) == 2, built.log[-3000:]
+    (cold_compiled, cold_loaded), (warm_compiled, warm_loaded) = (
+        (int(compiled), int(loaded)) for compiled, loaded in runs
+    )
+    assert cold_compiled > 0
+    assert cold_loaded == 0
+    assert (warm_compiled, warm_loaded) == (0, cold_compiled)
+    assert built.log.count("selftest: kernels ok - ") == 2
+
+
+def seed_kernel_cache(built: BuiltPackage, home: Path) -> Path:
+    """Gives a fresh home the kernels the build compiled (compiling again takes minutes)."""
+    cache = home / ".cache" / "warplan" / "kernels"
+    shutil.copytree(built.kernel_cache_home / "warplan" / "kernels", cache)
+    return cache
+
+
+def test_built_app_keeps_its_kernels_in_the_users_cache_not_in_the_package(
     built: BuiltPackage, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
-    runs = [run_app([str(built.binary)], home, "--selftest-kernels") for _ in range(2)]
-    for result in runs:
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert result.stdout.splitlines()[-1].startswith("selftest: kernels ok - ")
-    cold, warm = (warm_up_counts(result.stdout) for result in runs)
-    assert cold[0] > 0
-    assert cold[1] == 0
-    assert warm == (0, cold[0])
-    cache = home / ".cache" / "warplan" / "kernels"
-    assert list(cache.rglob("sight_kernel.*.nbi"))
-    assert str(cache) in runs[0].stdout
+    cache = seed_kernel_cache(built, home)
+    result = run_app([str(built.binary)], home, "--selftest-kernels")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1].startswith("selftest: kernels ok - ")
+    assert warm_up_counts(result.stdout)[0] == 0
+    [folder] = cache.iterdir()
+    assert f"cache: {folder}\n" in result.stdout
+    assert list(folder.glob("sight_kernel.*.nbi"))
     # The kernels' module is a plain source file in the package, and nothing is cached there.
     assert (built.folder / "_internal" / "engine" / "sight_kernel.py").is_file()
     assert not list(built.folder.rglob("*.nbi"))
@@ -242,6 +264,9 @@ def test_install_script_registers_the_app_and_the_scenario_type(
     prefix = tmp_path / "prefix"
     home = tmp_path / "home"
     env = first_time_user_env(home)
+    # The installed copy finds the kernels compiled for the built one: the cache does not
+    # depend on the folder the package is in.
+    kernel_cache = seed_kernel_cache(built, home)
     subprocess.run(
         ["bash", str(built.folder / "install.sh"), "--prefix", str(prefix)],
         env=env,
@@ -260,9 +285,7 @@ def test_install_script_registers_the_app_and_the_scenario_type(
 
     result = run_app([str(command)], home, "--selftest")
     assert result.returncode == 0, result.stdout + result.stderr
-    # Installing compiled the kernels for this user: the app loads them, compiles nothing.
-    kernel_cache = home / ".cache" / "warplan" / "kernels"
-    assert list(kernel_cache.rglob("sight_kernel.*.nbi"))
+    # The installed app loads the kernels from this user's cache and compiles nothing.
     result = run_app([str(command)], home, "--selftest-kernels")
     assert result.returncode == 0, result.stdout + result.stderr
     assert warm_up_counts(result.stdout)[0] == 0

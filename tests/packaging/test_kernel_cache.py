@@ -41,6 +41,7 @@ def test_cache_lives_in_the_users_xdg_cache_folder(
     environ = {"HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
     folder = kernel_cache.configure(environ, bundle)
     assert environ["NUMBA_CACHE_DIR"] == str(folder)
+    assert environ["NUMBA_CACHE_LOCATOR_CLASSES"] == "kernel_locator.FolderCacheLocator"
     assert folder.parent == tmp_path / "xdg" / "warplan" / "kernels"
     assert folder.is_dir()
 
@@ -98,6 +99,55 @@ def test_unwritable_cache_home_as_a_file_falls_back_too(
     folder = kernel_cache.configure({"XDG_CACHE_HOME": str(blocked)}, bundle)
     assert not folder.is_relative_to(blocked)
     assert folder.parent.name == f"warplan-kernels-{os.getuid()}"
+
+
+TINY_KERNEL = """
+from numba import njit
+
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+"""
+
+CALL_TINY_KERNEL = """
+import sys
+sys.path[:0] = [sys.argv[1], {packaging!r}]
+import tiny_kernel
+assert tiny_kernel.twice(21) == 42
+stats = tiny_kernel.twice.stats
+print(sum(stats.cache_misses.values()), sum(stats.cache_hits.values()))
+"""
+
+
+def test_folder_locator_caches_in_the_folder_itself_wherever_the_source_is(
+    kernel_cache: ModuleType, tmp_path: Path
+) -> None:
+    # The same kernel source in two folders (a package unpacked, then installed elsewhere).
+    folders = [tmp_path / "unpacked", tmp_path / "installed"]
+    for folder in folders:
+        folder.mkdir()
+        (folder / "tiny_kernel.py").write_text(TINY_KERNEL)
+    cache = tmp_path / "cache"
+    environ = {
+        "NUMBA_CACHE_DIR": str(cache),
+        kernel_cache.NUMBA_LOCATOR_ENV: kernel_cache.FOLDER_LOCATOR,
+    }
+    counts = []
+    for folder in folders:
+        result = subprocess.run(
+            [sys.executable, "-c", CALL_TINY_KERNEL.format(packaging=str(PACKAGING)), str(folder)],
+            env=dict(os.environ, **environ),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        counts.append(tuple(int(n) for n in result.stdout.split()))
+    assert counts == [(1, 0), (0, 1)]  # (compiled, loaded): compiled once, then found
+    assert [p.name for p in cache.iterdir() if p.suffix == ".nbi"] == [
+        f"tiny_kernel.twice-5.py{sys.version_info.major}{sys.version_info.minor}.nbi"
+    ]
 
 
 def test_kernel_selftest_from_the_source_tree_passes() -> None:
