@@ -6,8 +6,8 @@
 #    requirements.lock (again only when a lock file changed; PyPI and Debian only),
 # 3. renders the icons, freezes the app with PyInstaller (packaging/warplan.spec),
 # 4. adds the desktop integration (install.sh, .desktop, MIME type, icons) and the docs,
-# 5. runs the built app's --selftest offscreen and --selftest-kernels (twice: compile, then
-#    load from the cache), then packs DIST/warplan-VERSION-linux-ARCH.tar.gz.
+# 5. runs the built app's --selftest-kernels (twice: compile, then load from the cache) and
+#    --selftest offscreen, then packs DIST/warplan-VERSION-linux-ARCH.tar.gz.
 # Output: DIST/warplan/ (default DIST: packaging/dist) and the .tar.gz next to it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/bootstrap.sh"
@@ -109,23 +109,21 @@ echo "$version" > "$app/VERSION"
 
 echo "build.sh: self-test of the built app (offscreen)"
 selftest_home="$(mktemp -d)"
-if ! HOME="$selftest_home" XDG_CONFIG_HOME="$selftest_home/.config" \
-        XDG_DATA_HOME="$selftest_home/.local/share" XDG_STATE_HOME="$selftest_home/.local/state" \
-        XDG_CACHE_HOME="$selftest_home/.cache" QT_QPA_PLATFORM=offscreen LANG=C.UTF-8 \
-        "$app/warplan" --selftest; then
-    rm -rf "$selftest_home"
-    echo "build.sh: the built app's --selftest failed" >&2
-    exit 1
-fi
-# Twice: the first run compiles the line-of-sight kernels, the second loads them from the cache.
-# The cache stays in WORK/kernel-cache: the package's tests start from it instead of compiling.
+# The kernels first, twice: the first run compiles them (minutes), the second loads them from
+# the cache. The app's own --selftest then finds them there too. The cache stays in
+# WORK/kernel-cache: the package's tests start from it instead of compiling again.
 kernel_cache="$WORK/kernel-cache"
 rm -rf "$kernel_cache"
-for run in compile load; do
-    if ! HOME="$selftest_home" XDG_CACHE_HOME="$kernel_cache" LANG=C.UTF-8 \
-            "$app/warplan" --selftest-kernels; then
+selftest() {
+    HOME="$selftest_home" XDG_CONFIG_HOME="$selftest_home/.config" \
+        XDG_DATA_HOME="$selftest_home/.local/share" XDG_STATE_HOME="$selftest_home/.local/state" \
+        XDG_CACHE_HOME="$kernel_cache" QT_QPA_PLATFORM=offscreen LANG=C.UTF-8 \
+        "$app/warplan" "$@"
+}
+for check in --selftest-kernels --selftest-kernels --selftest; do
+    if ! selftest "$check"; then
         rm -rf "$selftest_home"
-        echo "build.sh: the built app's --selftest-kernels failed ($run)" >&2
+        echo "build.sh: the built app's $check failed" >&2
         exit 1
     fi
 done

@@ -73,6 +73,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltPackage]:
     shutil.rmtree(work, ignore_errors=True)
 
 
+def seed_kernel_cache(built: BuiltPackage, home: Path) -> Path:
+    """Gives a fresh home the kernels the build compiled, as install.sh leaves a user's cache:
+    the app works out line of sight as it starts, and compiling again takes minutes."""
+    cache = home / ".cache" / "warplan" / "kernels"
+    shutil.copytree(built.kernel_cache_home / "warplan" / "kernels", cache)
+    return cache
+
+
+def user_home(built: BuiltPackage, tmp_path: Path) -> Path:
+    """A first-time user's home, holding only the kernels' cache."""
+    home = tmp_path / "home"
+    seed_kernel_cache(built, home)
+    return home
+
+
 def run_app(
     command: list[str], home: Path, *args: str, prefix: list[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -132,7 +147,7 @@ def test_built_app_has_no_dangling_links(built: BuiltPackage) -> None:
 
 
 def test_built_app_selftest_passes_offscreen(built: BuiltPackage, tmp_path: Path) -> None:
-    result = run_app([str(built.binary)], tmp_path / "home", "--selftest")
+    result = run_app([str(built.binary)], user_home(built, tmp_path), "--selftest")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("selftest: ok")
 
@@ -151,11 +166,6 @@ def test_build_compiled_the_kernels_once_then_loaded_them_from_the_cache(
     assert built.log.count("selftest: kernels ok - ") == 2
 
 
-def seed_kernel_cache(built: BuiltPackage, home: Path) -> Path:
-    """Gives a fresh home the kernels the build compiled (compiling again takes minutes)."""
-    cache = home / ".cache" / "warplan" / "kernels"
-    shutil.copytree(built.kernel_cache_home / "warplan" / "kernels", cache)
-    return cache
 
 
 def test_built_app_keeps_its_kernels_in_the_users_cache_not_in_the_package(
@@ -185,7 +195,8 @@ def warm_up_counts(stdout: str) -> tuple[int, int]:
 def test_built_app_selftest_passes_with_no_network(built: BuiltPackage, tmp_path: Path) -> None:
     if not network_namespace_available():
         pytest.skip("unshare -n is not available here; test_built_app_opens_no_internet_socket")
-    result = run_app([str(built.binary)], tmp_path / "home", "--selftest", prefix=["unshare", "-n"])
+    home = user_home(built, tmp_path)
+    result = run_app([str(built.binary)], home, "--selftest", prefix=["unshare", "-n"])
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("selftest: ok")
 
@@ -197,7 +208,7 @@ def test_built_app_opens_no_internet_socket(built: BuiltPackage, tmp_path: Path)
     log = tmp_path / "strace.log"
     result = run_app(
         [str(built.binary)],
-        tmp_path / "home",
+        user_home(built, tmp_path),
         "--selftest",
         prefix=[strace, "-f", "-qq", "-e", "trace=execve,socket,connect", "-o", str(log)],
     )
@@ -213,11 +224,12 @@ def test_built_app_opens_a_file_named_on_its_command_line(
     scenario = tmp_path / "my scenarios" / "turn 2.warplan.json"
     scenario.parent.mkdir()
     shutil.copyfile(DEMO_SCENARIO, scenario)
-    result = run_app([str(built.binary)], tmp_path / "home", str(scenario), "--selftest")
+    home = user_home(built, tmp_path)
+    result = run_app([str(built.binary)], home, str(scenario), "--selftest")
     assert result.returncode == 0, result.stdout + result.stderr
     broken = tmp_path / "broken.warplan.json"
     broken.write_text('{"format": "warplan.scenario", "version": 1, "units": [')
-    result = run_app([str(built.binary)], tmp_path / "home", str(broken), "--selftest")
+    result = run_app([str(built.binary)], home, str(broken), "--selftest")
     assert result.returncode == 1
     assert "broken.warplan.json" in result.stderr
     assert "Traceback" not in result.stderr
@@ -225,7 +237,7 @@ def test_built_app_opens_a_file_named_on_its_command_line(
 
 def test_built_app_with_no_display_writes_a_screenshot(built: BuiltPackage, tmp_path: Path) -> None:
     # A first run on a machine with no display: no window to show, so a picture of it.
-    home = tmp_path / "home"
+    home = user_home(built, tmp_path)
     env = first_time_user_env(home)
     del env["QT_QPA_PLATFORM"]
     result = subprocess.run(
@@ -251,8 +263,7 @@ def test_built_app_reports_its_first_paint(built: BuiltPackage, tmp_path: Path) 
     measure_startup = importlib.util.module_from_spec(spec)
     sys.modules["measure_startup"] = measure_startup
     spec.loader.exec_module(measure_startup)
-    home = tmp_path / "home"
-    home.mkdir()
+    home = user_home(built, tmp_path)
     env = measure_startup.fresh_user_environment(home, "offscreen")
     seconds = measure_startup.time_to_first_paint([str(built.binary)], env)
     assert 0.0 < seconds < RUN_TIMEOUT_SECONDS
