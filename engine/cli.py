@@ -203,7 +203,18 @@ class KernelWarmUp:
 @dataclass(frozen=True)
 class WarmUpReport:
     """What :func:`warm_up_kernels` did and how long it took, in seconds: importing numba and
-    the kernel module, then compiling (or loading) every kernel."""
+    the kernel module, then compiling (or loading) every kernel.
+
+    >>> report = WarmUpReport(
+    ...     (KernelWarmUp("first_free", ("(float64, float64)",), 1, 0),
+    ...      KernelWarmUp("inside_polygon", (), 0, 0)),
+    ...     0.31, 0.84, "engine/__pycache__")
+    >>> print(report.text(), end="")  # doctest: +NORMALIZE_WHITESPACE
+    first_free: 1 signature, loaded from the cache
+    inside_polygon: called only by other kernels, whose cached code includes it
+    warm-up: 2 kernels, 0 signatures compiled and 1 loaded from the cache in 0.84 s
+    (importing numba and the kernels: 0.31 s); cache: engine/__pycache__
+    """
 
     kernels: tuple[KernelWarmUp, ...]
     import_seconds: float
