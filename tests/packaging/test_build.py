@@ -162,7 +162,9 @@ def test_build_compiled_the_kernels_once_then_loaded_them_from_the_cache(
     )
     assert cold_compiled > 0
     assert cold_loaded == 0
-    assert (warm_compiled, warm_loaded) == (0, cold_compiled)
+    # Loading needs only the kernels Python calls: their cached code holds the ones they call.
+    assert warm_compiled == 0
+    assert 0 < warm_loaded <= cold_compiled
     assert built.log.count("selftest: kernels ok - ") == 2
 
 
