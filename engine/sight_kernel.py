@@ -302,6 +302,79 @@ def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _blocks(
+    px: float,
+    py: float,
+    dx: float,
+    dy: float,
+    scene: SceneArrays,
+    k: int,
+    lo: float,
+    hi: float,
+    grow: float,
+    slack: float,
+) -> bool:
+    """Whether blocker ``k`` blocks the low part ``[lo, hi]`` of the segment ``p -> p + d``."""
+    ax, ay = px + lo * dx, py + lo * dy
+    bx, by = px + hi * dx, py + hi * dy
+    reach = scene.blocker_disc[k, 2] + grow
+    box = scene.blocker_boxes[k]
+    if (
+        min(ax, bx) > box[2] + reach
+        or max(ax, bx) < box[0] - reach
+        or min(ay, by) > box[3] + reach
+        or max(ay, by) < box[1] - reach
+    ):
+        return False
+    if scene.blocker_kind[k] == 1:
+        cx, cy = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
+        gap = _point_segment(cx, cy, ax, ay, bx - ax, by - ay)
+        return (gap < reach - slack) if slack > 0 else (gap <= reach)
+    start, end = scene.blocker_ranges[k, 0], scene.blocker_ranges[k, 1]
+    vertices = scene.blocker_vertices[start:end]
+    n = end - start
+    for e in range(n):
+        f = (e + 1) % n
+        gap = segment_distance(
+            ax, ay, bx, by, vertices[e, 0], vertices[e, 1], vertices[f, 0], vertices[f, 1]
+        )
+        if (gap < reach - slack) if slack > 0 else (gap <= reach):
+            return True
+    return inside_polygon(ax, ay, vertices)
+
+
+@njit(cache=True, nogil=True)
+def blocking(
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+    scene: SceneArrays,
+    active: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    count: int,
+    grow: float,
+    slack: float,
+    first: int,
+) -> int:
+    """The position in ``active`` of a blocker in the way of segment ``p -> q`` (its low part
+    ``[lo, hi]`` comes within ``grow`` of the blocker's core, or starts inside a polygon), or
+    -1. Position ``first`` is tried first: the blocker that stopped the previous line of a
+    search usually stops the next. With ``slack > 0`` a line penetrating by less than ``slack``
+    grazes (free); with ``slack = 0`` touching counts as blocked."""
+    dx, dy = qx - px, qy - py
+    if 0 <= first < count and _blocks(
+        px, py, dx, dy, scene, active[first], lo[first], hi[first], grow, slack
+    ):
+        return first
+    for m in range(count):
+        if m != first and _blocks(px, py, dx, dy, scene, active[m], lo[m], hi[m], grow, slack):
+            return m
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def segment_blocked(
     px: float,
     py: float,
@@ -315,42 +388,8 @@ def segment_blocked(
     grow: float,
     slack: float,
 ) -> bool:
-    """Does the low part ``[lo, hi]`` of segment ``p -> q`` come within ``grow`` of an active
-    blocker's core, or start inside a polygon? With ``slack > 0`` a line penetrating by less
-    than ``slack`` grazes (free); with ``slack = 0`` touching counts as blocked."""
-    dx, dy = qx - px, qy - py
-    for m in range(count):
-        k = active[m]
-        ax, ay = px + lo[m] * dx, py + lo[m] * dy
-        bx, by = px + hi[m] * dx, py + hi[m] * dy
-        reach = scene.blocker_disc[k, 2] + grow
-        box = scene.blocker_boxes[k]
-        if (
-            min(ax, bx) > box[2] + reach
-            or max(ax, bx) < box[0] - reach
-            or min(ay, by) > box[3] + reach
-            or max(ay, by) < box[1] - reach
-        ):
-            continue
-        if scene.blocker_kind[k] == 1:
-            cx, cy = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
-            gap = _point_segment(cx, cy, ax, ay, bx - ax, by - ay)
-            if (gap < reach - slack) if slack > 0 else (gap <= reach):
-                return True
-            continue
-        start, end = scene.blocker_ranges[k, 0], scene.blocker_ranges[k, 1]
-        vertices = scene.blocker_vertices[start:end]
-        n = end - start
-        for e in range(n):
-            f = (e + 1) % n
-            gap = segment_distance(
-                ax, ay, bx, by, vertices[e, 0], vertices[e, 1], vertices[f, 0], vertices[f, 1]
-            )
-            if (gap < reach - slack) if slack > 0 else (gap <= reach):
-                return True
-        if inside_polygon(ax, ay, vertices):
-            return True
-    return False
+    """Whether some active blocker is in the way of segment ``p -> q`` (see :func:`blocking`)."""
+    return blocking(px, py, qx, qy, scene, active, lo, hi, count, grow, slack, -1) >= 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -627,6 +666,7 @@ def first_free(
 ) -> tuple[bool, float, float, float, float]:
     """The first line (in order) carrying a free segment, trying the first ``variants`` segment
     choices of :func:`_line_segment` on each."""
+    hint = -1
     for k in range(len(lines)):
         for variant in range(variants):
             ok, sx, sy, ex, ey = _line_segment(
@@ -634,8 +674,10 @@ def first_free(
             )
             if not ok:
                 break
-            if not segment_blocked(sx, sy, ex, ey, scene, active, lo, hi, count, grow, GRAZE):
+            found = blocking(sx, sy, ex, ey, scene, active, lo, hi, count, grow, GRAZE, hint)
+            if found < 0:
                 return True, sx, sy, ex, ey
+            hint = found
     return False, 0.0, 0.0, 0.0, 0.0
 
 
@@ -2285,12 +2327,15 @@ def _fan_is_clear(
 @njit(cache=True, nogil=True)
 def model_fully_visible(
     scene: SceneArrays, i: int, j: int, terrain_only: bool, grow: float
-) -> tuple[int, float, float, np.ndarray]:
+) -> tuple[int, float, float, np.ndarray, np.ndarray]:
     """Whether every facing point of model ``j``'s base is seen at its foot from some point of
     model ``i``'s base at its top, by a line meeting no blocker (obscuring areas ``j`` is not
-    within included): ``(status, hidden_x, hidden_y, in_the_way)`` with status
+    within included): ``(status, hidden_x, hidden_y, in_the_way, fans)`` with status
     :data:`FULLY_SEEN`, :data:`FULLY_HIDDEN` (a facing point no line reaches) or
-    :data:`FULLY_UNPROVEN` (a piece too small to settle: the conservative answer).
+    :data:`FULLY_UNPROVEN` (a piece too small to settle: the conservative answer). ``fans``
+    certify a "seen": rows ``(x, y, piece...)``, an observer point and a facing piece (rows as
+    :func:`facing_pieces`) every line between which is clear; empty when the swept hull of both
+    bases is clear of every blocker.
 
     First the hull of both bases, swept by each blocker's low part: clear of every blocker, every
     line is free. Otherwise facing pieces are settled one by one: the exact search looks for a
@@ -2328,7 +2373,7 @@ def model_fully_visible(
             n_touching += 1
     touching = touching[:n_touching]
     if n_touching == 0:
-        return FULLY_SEEN, 0.0, 0.0, touching
+        return FULLY_SEEN, 0.0, 0.0, touching, np.empty((0, 9))
     acx, acy, ar, av = model_end(scene, i)
     pieces = facing_pieces(target, observer)
     queue = np.empty((len(pieces) + 2 * MAX_PIECES + 2, 7))
@@ -2336,11 +2381,16 @@ def model_fully_visible(
     head, tail = 0, len(pieces)
     steps = 0
     no_vertices = np.zeros((0, 2))
+    fans = np.empty((len(queue), 9))
+    n_fans = 0
     while head < tail:
         piece = queue[head].copy()
         head += 1
         steps += 1
         if _fan_is_clear(acx, acy, target, piece, h_observer, z_target, scene, touching, grow):
+            fans[n_fans, 0], fans[n_fans, 1] = acx, acy
+            fans[n_fans, 2:] = piece
+            n_fans += 1
             continue
         px, py = _piece_point(target, piece, 0.5 * (piece[1] + piece[2]))
         status, segment, in_the_way = pair_search(
@@ -2360,7 +2410,8 @@ def model_fully_visible(
             False,
         )
         if status != FOUND:
-            return (FULLY_HIDDEN if status == NONE else FULLY_UNPROVEN), px, py, in_the_way
+            hidden = FULLY_HIDDEN if status == NONE else FULLY_UNPROVEN
+            return hidden, px, py, in_the_way, fans[:0]
         sources = np.empty((3, 2))
         sources[0, 0], sources[0, 1] = segment[0], segment[1]
         sources[1, 0], sources[1, 1] = acx, acy
@@ -2378,19 +2429,22 @@ def model_fully_visible(
                 touching,
                 grow,
             ):
+                fans[n_fans, 0], fans[n_fans, 1] = sources[s, 0], sources[s, 1]
+                fans[n_fans, 2:] = piece
+                n_fans += 1
                 settled = True
                 break
         if settled:
             continue
         if _piece_length(target, piece) < MIN_PIECE or steps >= MAX_PIECES:
-            return FULLY_UNPROVEN, px, py, touching
+            return FULLY_UNPROVEN, px, py, touching, fans[:0]
         middle = 0.5 * (piece[1] + piece[2])
         queue[tail] = piece
         queue[tail, 2] = middle
         queue[tail + 1] = piece
         queue[tail + 1, 1] = middle
         tail += 2
-    return FULLY_SEEN, 0.0, 0.0, touching[:0]
+    return FULLY_SEEN, 0.0, 0.0, touching[:0], fans[:n_fans].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -2408,7 +2462,7 @@ def full_pair(
         row = cache[base + 1]
         cache[key] = row
         return row
-    status, hx, hy, in_the_way = model_fully_visible(scene, i, j, terrain_only, grow)
+    status, hx, hy, in_the_way, _ = model_fully_visible(scene, i, j, terrain_only, grow)
     row = _record(status, np.array([hx, hy]), in_the_way)
     cache[key] = row
     if terrain_only and status != FULLY_SEEN and base not in cache:
