@@ -103,6 +103,34 @@ OUTLINE_OVAL = 1
 OUTLINE_RECT = 2
 
 
+@njit(cache=True, nogil=True)
+def _derive_blockers(
+    kind: np.ndarray, disc: np.ndarray, vertices: np.ndarray, ranges: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each blocker's box and convexity; a polygon's centre (its vertex mean) into ``disc``."""
+    count = len(kind)
+    boxes = np.zeros((count, 4))
+    convex = np.ones(count, dtype=np.bool_)
+    for k in range(count):
+        if kind[k] == 1:
+            cx, cy, r = disc[k, 0], disc[k, 1], disc[k, 2]
+            boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3] = cx - r, cy - r, cx + r, cy + r
+            continue
+        pts = vertices[ranges[k, 0] : ranges[k, 1]]
+        n = len(pts)
+        boxes[k, 0], boxes[k, 1] = pts[:, 0].min(), pts[:, 1].min()
+        boxes[k, 2], boxes[k, 3] = pts[:, 0].max(), pts[:, 1].max()
+        disc[k, 0], disc[k, 1], disc[k, 2] = pts[:, 0].mean(), pts[:, 1].mean(), 0.0
+        for e in range(n):
+            f, g = (e + 1) % n, (e + 2) % n
+            ex, ey = pts[f, 0] - pts[e, 0], pts[f, 1] - pts[e, 1]
+            gx, gy = pts[g, 0] - pts[f, 0], pts[g, 1] - pts[f, 1]
+            if ex * gy - ey * gx < -1e-12:
+                convex[k] = False
+                break
+    return boxes, convex
+
+
 def _ints(values: Any, columns: int = 0) -> np.ndarray:
     array = np.ascontiguousarray(values, dtype=np.int32)
     return array.reshape(-1, columns) if columns else array.reshape(-1)
@@ -140,20 +168,7 @@ def scene_arrays(
     disc = _floats(blocker_disc, 3).copy()
     vertices = _floats(blocker_vertices, 2)
     ranges = _ints(blocker_ranges, 2)
-    boxes = np.zeros((count, 4))
-    convex = np.ones(count, dtype=np.bool_)
-    for k in range(count):
-        if kind[k] == 1:
-            cx, cy, r = disc[k]
-            boxes[k] = (cx - r, cy - r, cx + r, cy + r)
-            continue
-        pts = vertices[ranges[k, 0] : ranges[k, 1]]
-        boxes[k] = (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max())
-        disc[k, :2] = pts.mean(axis=0)
-        disc[k, 2] = 0.0
-        edge = np.roll(pts, -1, axis=0) - pts
-        turns = edge[:, 0] * np.roll(edge[:, 1], -1) - edge[:, 1] * np.roll(edge[:, 0], -1)
-        convex[k] = bool((turns >= -1e-12).all())
+    boxes, convex = _derive_blockers(kind, disc, vertices, ranges)
     models = len(_floats(model_top))
     part_vertices: list[np.ndarray] = []
     part_ranges: list[tuple[int, int]] = []
@@ -2092,31 +2107,66 @@ def _outline_point(outline: np.ndarray, u: float, reach: float) -> tuple[float, 
     return cx + x * cos_a - y * sin_a, cy + x * sin_a + y * cos_a
 
 
+_SAMPLE_COS = np.cos(np.arange(_FACING_SAMPLES) * (2.0 * math.pi / _FACING_SAMPLES))
+_SAMPLE_SIN = np.sin(np.arange(_FACING_SAMPLES) * (2.0 * math.pi / _FACING_SAMPLES))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _gap_at(
+    target: np.ndarray,
+    observer: np.ndarray,
+    cos_t: float,
+    sin_t: float,
+    cos_o: float,
+    sin_o: float,
+    cos_u: float,
+    sin_u: float,
+) -> float:
+    """``h_O(n) - n . p`` at the target ellipse's point of eccentric angle ``u`` (given by its
+    cosine and sine), ``n`` the outward normal there; ``cos_t, sin_t`` and ``cos_o, sin_o``
+    turn the target's and the observer's frames."""
+    a, b = target[3], target[4]
+    x, y = b * cos_u, a * sin_u
+    nx, ny = x * cos_t - y * sin_t, x * sin_t + y * cos_t
+    norm = math.hypot(nx, ny)
+    nx, ny = nx / norm, ny / norm
+    u, v = a * cos_u, b * sin_u
+    px, py = target[1] + u * cos_t - v * sin_t, target[2] + u * sin_t + v * cos_t
+    nu = nx * cos_o + ny * sin_o
+    nv = -nx * sin_o + ny * cos_o
+    reach = nx * observer[1] + ny * observer[2]
+    if observer[0] == OUTLINE_RECT:
+        reach += observer[3] * abs(nu) + observer[4] * abs(nv)
+    else:
+        reach += math.hypot(observer[3] * nu, observer[4] * nv)
+    return reach - (nx * px + ny * py)
+
+
 @njit(cache=True, nogil=True)
 def _facing_gap(target: np.ndarray, observer: np.ndarray, u: float) -> float:
     """``h_O(n(u)) - n(u) . p(u)`` for the target ellipse's boundary point ``p(u)``."""
-    a, b, angle = target[3], target[4], target[5]
-    cos_a, sin_a = math.cos(angle), math.sin(angle)
-    x, y = b * math.cos(u), a * math.sin(u)
-    nx, ny = x * cos_a - y * sin_a, x * sin_a + y * cos_a
-    norm = math.hypot(nx, ny)
-    nx, ny = nx / norm, ny / norm
-    px, py = _outline_point(target, u, 1.0)
-    return outline_support(observer, nx, ny) - (nx * px + ny * py)
+    return _gap_at(
+        target,
+        observer,
+        math.cos(target[5]),
+        math.sin(target[5]),
+        math.cos(observer[5]),
+        math.sin(observer[5]),
+        math.cos(u),
+        math.sin(u),
+    )
 
 
 @njit(cache=True, nogil=True)
 def _refine_edge(target: np.ndarray, observer: np.ndarray, outside: float, inside: float) -> float:
-    """Narrows a change from not facing (``outside``) to facing (``inside``); returns a facing
+    """Bisects a change from not facing (``outside``) to facing (``inside``); returns a facing
     parameter."""
-    for _ in range(3):
-        step = (inside - outside) / 32
-        for k in range(33):
-            u = outside + k * step
-            if _facing_gap(target, observer, u) >= -1e-12:
-                if k > 0:
-                    outside, inside = outside + (k - 1) * step, u
-                break
+    for _ in range(24):
+        middle = 0.5 * (outside + inside)
+        if _facing_gap(target, observer, middle) >= -1e-12:
+            inside = middle
+        else:
+            outside = middle
     return inside
 
 
@@ -2153,8 +2203,11 @@ def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
         return _arc_pieces(spans)
     step = 2.0 * math.pi / _FACING_SAMPLES
     facing = np.empty(_FACING_SAMPLES, dtype=np.bool_)
+    cos_t, sin_t = math.cos(target[5]), math.sin(target[5])
+    cos_o, sin_o = math.cos(observer[5]), math.sin(observer[5])
     for k in range(_FACING_SAMPLES):
-        facing[k] = _facing_gap(target, observer, k * step) >= -1e-12
+        gap = _gap_at(target, observer, cos_t, sin_t, cos_o, sin_o, _SAMPLE_COS[k], _SAMPLE_SIN[k])
+        facing[k] = gap >= -1e-12
     if facing.all():
         spans = np.array([[0.0, 2.0 * math.pi]])
     elif not facing.any():
