@@ -340,6 +340,21 @@ class _Scene:
             ],
         )
 
+    def carry_over(self, old: _Scene, changed: set[str]) -> None:
+        """Keeps the model-pair answers of ``old`` (the same models, in the same rows) that
+        moving the ``changed`` units cannot change: pairs of unmoved models whose bases' hull
+        no moved base met before or meets now."""
+        moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
+        rows = len(self.terrain) + np.flatnonzero(moved)
+        boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
+        grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
+        kernel.carry_over(
+            self.arrays, old.sight_cache, self.sight_cache, moved, grown, SEARCH_GROW, False
+        )
+        kernel.carry_over(
+            self.arrays, old.full_cache, self.full_cache, moved, grown, SEARCH_GROW, True
+        )
+
     # Lookups
 
     def model(self, model_id: str) -> Model:
@@ -671,6 +686,8 @@ class VisibilityEngine:
             terrain=old_scene.terrain,
             within=old_scene.within_cache,
         )
+        if old_scene.ids == self._scene.ids:
+            self._scene.carry_over(old_scene, changed)
         moved_boxes = np.array(
             [
                 _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
