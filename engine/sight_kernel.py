@@ -546,6 +546,32 @@ def _supports(line: np.ndarray, v: np.ndarray, vertex: int) -> bool:
     return result
 
 
+@_compiled_inline
+def _may_support(v: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
+    """Whether some line through the convex polygon's ``vertex`` and touching the disc ``atom``
+    ``(x, y, r)`` can leave the polygon on one side: the line towards the disc's centre does,
+    or turning it by the disc's angular radius can bring it onto a side's direction."""
+    n = len(v)
+    x, y = v[vertex, 0], v[vertex, 1]
+    ux, uy = atom[0] - x, atom[1] - y
+    distance = math.hypot(ux, uy)
+    if distance <= atom[2] + 1e-12:
+        return True
+    ux, uy = ux / distance, uy / distance
+    ax, ay = v[(vertex - 1) % n, 0] - x, v[(vertex - 1) % n, 1] - y
+    bx, by = v[(vertex + 1) % n, 0] - x, v[(vertex + 1) % n, 1] - y
+    la, lb = math.hypot(ax, ay), math.hypot(bx, by)
+    if la <= 0 or lb <= 0:
+        return True
+    across_a = (ux * ay - uy * ax) / la
+    across_b = (ux * by - uy * bx) / lb
+    if across_a * across_b >= 0:
+        return True
+    turn = atom[2] / distance + 1e-9
+    near_a_side: bool = abs(across_a) <= turn or abs(across_b) <= turn
+    return near_a_side
+
+
 @_compiled
 def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     if len(v) == 0:
@@ -592,6 +618,14 @@ def tangent_lines(
         for j in range(i + 1, total):
             gj = 0 if j < na else (1 if j < na + nb else 2)
             if gi == gj and gi != 2:
+                continue
+            # A line through a polygon end's vertex must support the polygon there: most
+            # vertex/atom pairs cannot, and are passed over before their tangents are made.
+            if gi == 0 and len(av) > 0 and not _may_support(av, i, atoms[j]):
+                continue
+            if gi == 1 and len(bv) > 0 and not _may_support(bv, i - na, atoms[j]):
+                continue
+            if gj == 1 and len(bv) > 0 and not _may_support(bv, j - na, atoms[i]):
                 continue
             found = _tangents_of(
                 atoms[i, 0],
