@@ -328,3 +328,29 @@ def test_column_is_the_pairs_where_the_unit_is_the_target() -> None:
     everything = {(p.observer, p.target): p for p in visibility(s)}
     assert list(column) == [everything[(p.observer, p.target)] for p in column]
     assert engine.row("red-0") == visibility(s, observers=["red-0"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="the kernel leaves this pair undecided (UNPROVEN: 'a line over mixed-height "
+    "blockers may exist'); the reference finds no line even with 0.002\" clearance",
+)
+def test_a_rising_line_past_an_l_wall_and_a_container_is_decided() -> None:
+    # From random_scene(4) of test_visibility_random: a 50 x 30 mm base at 1.2" sees up to a
+    # 40 mm base standing on a 3" floor (top 5.5") past a 5" L-shaped ruin wall and a 2"
+    # container; both are low over part of the line only (mixed heights).
+    observer = polygon_end(
+        (
+            (18.610865256744383, 2.755885314636193),
+            (18.86439989567659, 4.707993902004481),
+            (17.69313474325562, 4.860114685363807),
+            (17.43960010432341, 2.9080060979955187),
+        )
+    )
+    target = disc(5.22, 12.97, 40 / 25.4 / 2)
+    ell = ((8.6631, 8.4402), (7.9287, 12.7798), (7.6822, 12.7381), (8.3749, 8.6449))
+    ell += ((5.2564, 8.1172), (5.2981, 7.8707))
+    container = ((17.2964, 5.327), (14.9177, 6.0961), (14.5485, 4.9543), (16.9273, 4.1852))
+    scene = blocker_scene([(ell, 5.0), (container, 2.0)])
+    assert search(observer, 1.2, target, 5.5, scene, SEARCH_GROW)[0] == kernel.NONE
