@@ -38,7 +38,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import namedtuple
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import shapely
@@ -51,6 +52,20 @@ grazing it (free), and a line that misses an end shape by less than this still m
 
 HEIGHT_TOLERANCE = 1e-6
 """Heights closer than this (inches) are equal: a line level with a blocker's top is blocked."""
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _compiled(function: _Function) -> _Function:
+    """Compiled to machine code on first use (kept in numba's on-disk cache), releasing the GIL
+    while it runs; typed as the Python function it compiles."""
+    return cast(_Function, njit(cache=True, nogil=True)(function))
+
+
+def _compiled_inline(function: _Function) -> _Function:
+    """As :func:`_compiled`, and inlined into its callers (small helpers of hot loops)."""
+    return cast(_Function, njit(cache=True, nogil=True, inline="always")(function))
+
 
 FOUND = 1
 NONE = 0
@@ -103,6 +118,34 @@ OUTLINE_OVAL = 1
 OUTLINE_RECT = 2
 
 
+@_compiled
+def _derive_blockers(
+    kind: np.ndarray, disc: np.ndarray, vertices: np.ndarray, ranges: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each blocker's box and convexity; a polygon's centre (its vertex mean) into ``disc``."""
+    count = len(kind)
+    boxes = np.zeros((count, 4))
+    convex = np.ones(count, dtype=np.bool_)
+    for k in range(count):
+        if kind[k] == 1:
+            cx, cy, r = disc[k, 0], disc[k, 1], disc[k, 2]
+            boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3] = cx - r, cy - r, cx + r, cy + r
+            continue
+        pts = vertices[ranges[k, 0] : ranges[k, 1]]
+        n = len(pts)
+        boxes[k, 0], boxes[k, 1] = pts[:, 0].min(), pts[:, 1].min()
+        boxes[k, 2], boxes[k, 3] = pts[:, 0].max(), pts[:, 1].max()
+        disc[k, 0], disc[k, 1], disc[k, 2] = pts[:, 0].mean(), pts[:, 1].mean(), 0.0
+        for e in range(n):
+            f, g = (e + 1) % n, (e + 2) % n
+            ex, ey = pts[f, 0] - pts[e, 0], pts[f, 1] - pts[e, 1]
+            gx, gy = pts[g, 0] - pts[f, 0], pts[g, 1] - pts[f, 1]
+            if ex * gy - ey * gx < -1e-12:
+                convex[k] = False
+                break
+    return boxes, convex
+
+
 def _ints(values: Any, columns: int = 0) -> np.ndarray:
     array = np.ascontiguousarray(values, dtype=np.int32)
     return array.reshape(-1, columns) if columns else array.reshape(-1)
@@ -140,20 +183,7 @@ def scene_arrays(
     disc = _floats(blocker_disc, 3).copy()
     vertices = _floats(blocker_vertices, 2)
     ranges = _ints(blocker_ranges, 2)
-    boxes = np.zeros((count, 4))
-    convex = np.ones(count, dtype=np.bool_)
-    for k in range(count):
-        if kind[k] == 1:
-            cx, cy, r = disc[k]
-            boxes[k] = (cx - r, cy - r, cx + r, cy + r)
-            continue
-        pts = vertices[ranges[k, 0] : ranges[k, 1]]
-        boxes[k] = (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max())
-        disc[k, :2] = pts.mean(axis=0)
-        disc[k, 2] = 0.0
-        edge = np.roll(pts, -1, axis=0) - pts
-        turns = edge[:, 0] * np.roll(edge[:, 1], -1) - edge[:, 1] * np.roll(edge[:, 0], -1)
-        convex[k] = bool((turns >= -1e-12).all())
+    boxes, convex = _derive_blockers(kind, disc, vertices, ranges)
     models = len(_floats(model_top))
     part_vertices: list[np.ndarray] = []
     part_ranges: list[tuple[int, int]] = []
@@ -230,7 +260,7 @@ def convex_parts(outline: np.ndarray) -> tuple[np.ndarray, ...]:
 # Heights
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def low_interval(h_start: float, h_end: float, top: float) -> tuple[bool, float, float]:
     """``(low, t0, t1)``: where the line from ``h_start`` to ``h_end`` is at or below ``top``
     (touching only at the lower end point counts as standing on the blocker)."""
@@ -255,7 +285,7 @@ def low_interval(h_start: float, h_end: float, top: float) -> tuple[bool, float,
 # Distances
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_compiled_inline
 def _point_segment(x: float, y: float, ax: float, ay: float, vx: float, vy: float) -> float:
     ll = vx * vx + vy * vy
     t = 0.0
@@ -264,7 +294,7 @@ def _point_segment(x: float, y: float, ax: float, ay: float, vx: float, vy: floa
     return math.hypot(x - (ax + t * vx), y - (ay + t * vy))
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def segment_distance(
     px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float, by: float
 ) -> float:
@@ -282,7 +312,7 @@ def segment_distance(
     )
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
     """Even-odd test of a point against a polygon's vertices."""
     n = len(vertices)
@@ -301,7 +331,7 @@ def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
 # Blocked segments
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _blocks(
     px: float,
     py: float,
@@ -329,7 +359,8 @@ def _blocks(
     if scene.blocker_kind[k] == 1:
         cx, cy = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
         gap = _point_segment(cx, cy, ax, ay, bx - ax, by - ay)
-        return (gap < reach - slack) if slack > 0 else (gap <= reach)
+        result: bool = (gap < reach - slack) if slack > 0 else (gap <= reach)
+        return result
     start, end = scene.blocker_ranges[k, 0], scene.blocker_ranges[k, 1]
     vertices = scene.blocker_vertices[start:end]
     n = end - start
@@ -343,7 +374,7 @@ def _blocks(
     return inside_polygon(ax, ay, vertices)
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def blocking(
     px: float,
     py: float,
@@ -374,7 +405,7 @@ def blocking(
     return -1
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def segment_blocked(
     px: float,
     py: float,
@@ -396,7 +427,7 @@ def segment_blocked(
 # End shapes and lines
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _chord(
     px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float, v: np.ndarray
 ) -> tuple[bool, float, float]:
@@ -435,7 +466,7 @@ def _chord(
     return True, lower if math.isfinite(lower) else 0.0, upper if math.isfinite(upper) else 0.0
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _line_segment(
     line: np.ndarray,
     acx: float,
@@ -475,7 +506,7 @@ def _line_segment(
     return True, px + tp * sx, py + tp * sy, px + tq * sx, py + tq * sy
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _tangents_of(
     c1x: float, c1y: float, r1: float, c2x: float, c2y: float, r2: float, out: np.ndarray
 ) -> int:
@@ -504,17 +535,44 @@ def _tangents_of(
     return count
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_compiled_inline
 def _supports(line: np.ndarray, v: np.ndarray, vertex: int) -> bool:
     """Whether a line through a convex polygon's vertex leaves the polygon on one side."""
     n = len(v)
     nx, ny = -line[3], line[2]
     before = (v[(vertex - 1) % n, 0] - line[0]) * nx + (v[(vertex - 1) % n, 1] - line[1]) * ny
     after = (v[(vertex + 1) % n, 0] - line[0]) * nx + (v[(vertex + 1) % n, 1] - line[1]) * ny
-    return (before <= 1e-9 and after <= 1e-9) or (before >= -1e-9 and after >= -1e-9)
+    result: bool = (before <= 1e-9 and after <= 1e-9) or (before >= -1e-9 and after >= -1e-9)
+    return result
 
 
-@njit(cache=True, nogil=True)
+@_compiled_inline
+def _may_support(v: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
+    """Whether some line through the convex polygon's ``vertex`` and touching the disc ``atom``
+    ``(x, y, r)`` can leave the polygon on one side: the line towards the disc's centre does,
+    or turning it by the disc's angular radius can bring it onto a side's direction."""
+    n = len(v)
+    x, y = v[vertex, 0], v[vertex, 1]
+    ux, uy = atom[0] - x, atom[1] - y
+    distance = math.hypot(ux, uy)
+    if distance <= atom[2] + 1e-12:
+        return True
+    ux, uy = ux / distance, uy / distance
+    ax, ay = v[(vertex - 1) % n, 0] - x, v[(vertex - 1) % n, 1] - y
+    bx, by = v[(vertex + 1) % n, 0] - x, v[(vertex + 1) % n, 1] - y
+    la, lb = math.hypot(ax, ay), math.hypot(bx, by)
+    if la <= 0 or lb <= 0:
+        return True
+    across_a = (ux * ay - uy * ax) / la
+    across_b = (ux * by - uy * bx) / lb
+    if across_a * across_b >= 0:
+        return True
+    turn = atom[2] / distance + 1e-9
+    near_a_side: bool = abs(across_a) <= turn or abs(across_b) <= turn
+    return near_a_side
+
+
+@_compiled
 def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     if len(v) == 0:
         atoms = np.empty((1, 3))
@@ -525,7 +583,7 @@ def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     return atoms
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def tangent_lines(
     acx: float,
     acy: float,
@@ -560,6 +618,14 @@ def tangent_lines(
         for j in range(i + 1, total):
             gj = 0 if j < na else (1 if j < na + nb else 2)
             if gi == gj and gi != 2:
+                continue
+            # A line through a polygon end's vertex must support the polygon there: most
+            # vertex/atom pairs cannot, and are passed over before their tangents are made.
+            if gi == 0 and len(av) > 0 and not _may_support(av, i, atoms[j]):
+                continue
+            if gi == 1 and len(bv) > 0 and not _may_support(bv, i - na, atoms[j]):
+                continue
+            if gj == 1 and len(bv) > 0 and not _may_support(bv, j - na, atoms[i]):
                 continue
             found = _tangents_of(
                 atoms[i, 0],
@@ -601,7 +667,7 @@ def tangent_lines(
     return lines[:count]
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _parallel_tangents(atoms: np.ndarray, dx: float, dy: float) -> np.ndarray:
     """Lines of direction ``(dx, dy)`` tangent to each atom, on both sides."""
     nx, ny = -dy, dx
@@ -616,7 +682,7 @@ def _parallel_tangents(atoms: np.ndarray, dx: float, dy: float) -> np.ndarray:
     return lines
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _direction(acx: float, acy: float, bcx: float, bcy: float) -> tuple[float, float]:
     dx, dy = bcx - acx, bcy - acy
     length = math.hypot(dx, dy)
@@ -625,7 +691,7 @@ def _direction(acx: float, acy: float, bcx: float, bcy: float) -> tuple[float, f
     return 1.0, 0.0
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def cheap_lines(
     acx: float,
     acy: float,
@@ -645,7 +711,7 @@ def cheap_lines(
     return lines
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def first_free(
     lines: np.ndarray,
     acx: float,
@@ -685,7 +751,7 @@ def first_free(
 # Shapes touching
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _shape_bounds(
     cx: float, cy: float, r: float, v: np.ndarray
 ) -> tuple[float, float, float, float]:
@@ -694,12 +760,15 @@ def _shape_bounds(
     return v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _blocker_vertices(scene: SceneArrays, k: int) -> np.ndarray:
-    return scene.blocker_vertices[scene.blocker_ranges[k, 0] : scene.blocker_ranges[k, 1]]
+    result: np.ndarray = scene.blocker_vertices[
+        scene.blocker_ranges[k, 0] : scene.blocker_ranges[k, 1]
+    ]
+    return result
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray) -> float:
     """The smallest distance between the blocker's core boundary and the shape's boundary, less
     both radii (discs are degenerate capsules)."""
@@ -727,7 +796,7 @@ def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.
     return best
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> bool:
     """Whether blocker ``k`` grown by ``grow`` lies wholly beyond one side of the convex
     polygon ``v`` (counter-clockwise): then they cannot touch (a cheap exit before distances)."""
@@ -758,7 +827,7 @@ def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> 
     return False
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def shapes_touch(
     scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray, grow: float
 ) -> bool:
@@ -790,7 +859,7 @@ def shapes_touch(
 # Corridors and hulls
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def convex_hull(points: np.ndarray) -> np.ndarray:
     """Counter-clockwise hull vertices of the points (monotone chain)."""
     order = np.argsort(points[:, 1], kind="mergesort")
@@ -816,7 +885,7 @@ def convex_hull(points: np.ndarray) -> np.ndarray:
     return hull[:count].copy()
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _shape_points(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     if len(v) > 0:
         return v
@@ -828,7 +897,7 @@ def _shape_points(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     return pts
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def corridor(
     acx: float,
     acy: float,
@@ -858,7 +927,7 @@ def corridor(
     return planes
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_compiled_inline
 def _disc_meets(planes: np.ndarray, x: float, y: float, r: float) -> bool:
     for k in range(len(planes)):
         if planes[k, 0] * x + planes[k, 1] * y - planes[k, 2] > r + GRAZE:
@@ -866,7 +935,7 @@ def _disc_meets(planes: np.ndarray, x: float, y: float, r: float) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def blocker_meets(scene: SceneArrays, k: int, planes: np.ndarray, grow: float) -> bool:
     """Whether blocker ``k`` grown by ``grow`` may meet the corridor (no side has every point of
     it beyond reach)."""
@@ -890,7 +959,7 @@ def blocker_meets(scene: SceneArrays, k: int, planes: np.ndarray, grow: float) -
 # Critical lines
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _push(buffer: np.ndarray, count: int, x: float, y: float) -> np.ndarray:
     if count == len(buffer):
         bigger = np.empty((2 * len(buffer) + 8, 2))
@@ -900,7 +969,7 @@ def _push(buffer: np.ndarray, count: int, x: float, y: float) -> np.ndarray:
     return buffer
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _circle_circle(
     buffer: np.ndarray, count: int, x1: float, y1: float, r1: float, x2: float, y2: float, r2: float
 ) -> tuple[np.ndarray, int]:
@@ -917,7 +986,7 @@ def _circle_circle(
     return buffer, count + 2
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _segment_circle(
     buffer: np.ndarray,
     count: int,
@@ -946,7 +1015,7 @@ def _segment_circle(
     return buffer, count
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _segment_segment(
     buffer: np.ndarray,
     count: int,
@@ -972,7 +1041,7 @@ def _segment_segment(
     return buffer, count
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _boundary(cx: float, cy: float, r: float, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A shape's boundary pieces: circles ``(x, y, r)`` and segments ``(x0, y0, x1, y1)``."""
     if len(v) == 0:
@@ -990,7 +1059,7 @@ def _boundary(cx: float, cy: float, r: float, v: np.ndarray) -> tuple[np.ndarray
     return circles, segments
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _grown_boundary(scene: SceneArrays, k: int, grow: float) -> tuple[np.ndarray, np.ndarray]:
     """Blocker ``k`` grown by ``grow``: vertex circles and edges moved out by ``grow``."""
     if scene.blocker_kind[k] == 1:
@@ -1015,7 +1084,7 @@ def _grown_boundary(scene: SceneArrays, k: int, grow: float) -> tuple[np.ndarray
     return circles, segments
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _crossings(
     buffer: np.ndarray,
     count: int,
@@ -1068,7 +1137,7 @@ def _crossings(
     return buffer, count
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def critical_lines(
     acx: float,
     acy: float,
@@ -1198,7 +1267,7 @@ def critical_lines(
 # Proofs of "blocked" that need no critical line
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def outer_tangents(
     acx: float,
     acy: float,
@@ -1251,14 +1320,15 @@ def outer_tangents(
     return True, segments
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bool:
     """Whether an edge of blocker ``k`` grown by ``grow`` comes within reach of the segment by
     more than the graze."""
     x0, y0, x1, y1 = segment[0], segment[1], segment[2], segment[3]
     if scene.blocker_kind[k] == 1:
         d = scene.blocker_disc[k]
-        return _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
+        result: bool = _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
+        return result
     v = _blocker_vertices(scene, k)
     n = len(v)
     for e in range(n):
@@ -1268,7 +1338,7 @@ def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bo
     return False
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def quick_reject(
     acx: float,
     acy: float,
@@ -1310,7 +1380,7 @@ def quick_reject(
     return best
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _reach(cx: float, cy: float, r: float, v: np.ndarray) -> float:
     if len(v) == 0:
         return r
@@ -1320,7 +1390,7 @@ def _reach(cx: float, cy: float, r: float, v: np.ndarray) -> float:
     return best
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _always_low(
     acx: float,
     acy: float,
@@ -1352,7 +1422,7 @@ def _always_low(
     return False
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _spread(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     """Points over a shape: its centre, and rings at full and half size (a polygon's vertices
     and side midpoints; points round a disc)."""
@@ -1379,7 +1449,7 @@ def _spread(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     return points
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     """A convex polygon clipped to the half-planes ``n . x <= c`` (Sutherland-Hodgman)."""
     current = points.copy()
@@ -1407,7 +1477,7 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     return current
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _polygon_gap(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray) -> float:
     """The distance between a (possibly degenerate) convex polygon and a convex end shape, or
     -1 when one holds a point of the other."""
@@ -1439,7 +1509,7 @@ def _polygon_gap(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray) -
     return best
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _root(parent: np.ndarray, k: int) -> int:
     while parent[k] != k:
         parent[k] = parent[parent[k]]
@@ -1447,7 +1517,7 @@ def _root(parent: np.ndarray, k: int) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _disc_part(cx: float, cy: float, r: float) -> np.ndarray:
     """A 16-gon inscribed in a disc: a convex part of it."""
     points = np.empty((16, 2))
@@ -1457,7 +1527,7 @@ def _disc_part(cx: float, cy: float, r: float) -> np.ndarray:
     return points
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def chain_separator(
     acx: float,
     acy: float,
@@ -1601,7 +1671,7 @@ def chain_separator(
 # The search of one pair of end shapes
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def pair_search(
     acx: float,
     acy: float,
@@ -1741,7 +1811,7 @@ UNPROVEN_PAIR = 3
 CHEAP_FAILED_PAIR = 4
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def model_end(scene: SceneArrays, i: int) -> tuple[float, float, float, np.ndarray]:
     """Model ``i``'s base as an end shape ``(cx, cy, r, vertices)``."""
     d = scene.model_disc[i]
@@ -1749,7 +1819,7 @@ def model_end(scene: SceneArrays, i: int) -> tuple[float, float, float, np.ndarr
     return d[0], d[1], d[2], v
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.ndarray:
     """The blockers that may stand between models ``i`` and ``j``, in order: ``mode`` 0 for
     *visible* (models of other units, features, obscuring areas neither model is within, when
@@ -1791,7 +1861,7 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     return found[:count]
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def checked_search(
     acx: float,
     acy: float,
@@ -1847,7 +1917,7 @@ def checked_search(
     return FOUND, segment, in_the_way
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def model_pair_search(
     scene: SceneArrays, i: int, j: int, grow: float, line_half_width: float, cheap: bool
 ) -> tuple[int, np.ndarray, np.ndarray]:
@@ -1874,7 +1944,7 @@ def model_pair_search(
     )
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _unit_points(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
     total = 0
     for m in models:
@@ -1889,7 +1959,7 @@ def _unit_points(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
     return points[:count]
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def unit_separator(
     scene: SceneArrays, observers: np.ndarray, targets: np.ndarray, grow: float
 ) -> np.ndarray:
@@ -1951,7 +2021,7 @@ def new_cache() -> Any:
     return Dict.empty(key_type=types.int64, value_type=types.float64[::1])
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _record(status: int, numbers: np.ndarray, blockers: np.ndarray) -> np.ndarray:
     row = np.empty(1 + len(numbers) + len(blockers))
     row[0] = status
@@ -1961,13 +2031,13 @@ def _record(status: int, numbers: np.ndarray, blockers: np.ndarray) -> np.ndarra
     return row
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _mark_from(in_the_way: np.ndarray, row: np.ndarray, start: int) -> None:
     for m in range(start, len(row)):
         in_the_way[int(row[m])] = True
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def sight_pair(
     scene: SceneArrays, cache: Any, i: int, j: int, cheap: bool, grow: float, line_half_width: float
 ) -> np.ndarray:
@@ -1980,7 +2050,8 @@ def sight_pair(
     if key in cache:
         row = cache[key]
         if row[0] != CHEAP_FAILED_PAIR or cheap:
-            return row
+            result: np.ndarray = row
+            return result
     status, segment, blocking = model_pair_search(scene, lo, hi, grow, line_half_width, cheap)
     if status == FOUND:
         state = SEEN_PAIR
@@ -1995,7 +2066,7 @@ def sight_pair(
     return row
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def unit_pair_visible(
     scene: SceneArrays,
     observers: np.ndarray,
@@ -2063,7 +2134,7 @@ FULLY_HIDDEN = 2
 FULLY_UNPROVEN = 3
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def outline_support(outline: np.ndarray, nx: float, ny: float) -> float:
     """The support function ``max p . n`` of a true base outline for a unit direction."""
     kind, cx, cy, a, b, angle = (
@@ -2078,12 +2149,15 @@ def outline_support(outline: np.ndarray, nx: float, ny: float) -> float:
     nu = nx * cos_a + ny * sin_a
     nv = -nx * sin_a + ny * cos_a
     offset = nx * cx + ny * cy
+    result: float = offset
     if kind == OUTLINE_RECT:
-        return offset + a * abs(nu) + b * abs(nv)
-    return offset + math.hypot(a * nu, b * nv)
+        result += a * abs(nu) + b * abs(nv)
+    else:
+        result += math.hypot(a * nu, b * nv)
+    return result
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _outline_point(outline: np.ndarray, u: float, reach: float) -> tuple[float, float]:
     """The point at eccentric angle ``u`` of an ellipse outline, scaled by ``reach``."""
     cx, cy, a, b, angle = outline[1], outline[2], outline[3], outline[4], outline[5]
@@ -2092,35 +2166,71 @@ def _outline_point(outline: np.ndarray, u: float, reach: float) -> tuple[float, 
     return cx + x * cos_a - y * sin_a, cy + x * sin_a + y * cos_a
 
 
-@njit(cache=True, nogil=True)
-def _facing_gap(target: np.ndarray, observer: np.ndarray, u: float) -> float:
-    """``h_O(n(u)) - n(u) . p(u)`` for the target ellipse's boundary point ``p(u)``."""
-    a, b, angle = target[3], target[4], target[5]
-    cos_a, sin_a = math.cos(angle), math.sin(angle)
-    x, y = b * math.cos(u), a * math.sin(u)
-    nx, ny = x * cos_a - y * sin_a, x * sin_a + y * cos_a
+_SAMPLE_COS = np.cos(np.arange(_FACING_SAMPLES) * (2.0 * math.pi / _FACING_SAMPLES))
+_SAMPLE_SIN = np.sin(np.arange(_FACING_SAMPLES) * (2.0 * math.pi / _FACING_SAMPLES))
+
+
+@_compiled_inline
+def _gap_at(
+    target: np.ndarray,
+    observer: np.ndarray,
+    cos_t: float,
+    sin_t: float,
+    cos_o: float,
+    sin_o: float,
+    cos_u: float,
+    sin_u: float,
+) -> float:
+    """``h_O(n) - n . p`` at the target ellipse's point of eccentric angle ``u`` (given by its
+    cosine and sine), ``n`` the outward normal there; ``cos_t, sin_t`` and ``cos_o, sin_o``
+    turn the target's and the observer's frames."""
+    a, b = target[3], target[4]
+    x, y = b * cos_u, a * sin_u
+    nx, ny = x * cos_t - y * sin_t, x * sin_t + y * cos_t
     norm = math.hypot(nx, ny)
     nx, ny = nx / norm, ny / norm
-    px, py = _outline_point(target, u, 1.0)
-    return outline_support(observer, nx, ny) - (nx * px + ny * py)
+    u, v = a * cos_u, b * sin_u
+    px, py = target[1] + u * cos_t - v * sin_t, target[2] + u * sin_t + v * cos_t
+    nu = nx * cos_o + ny * sin_o
+    nv = -nx * sin_o + ny * cos_o
+    reach = nx * observer[1] + ny * observer[2]
+    if observer[0] == OUTLINE_RECT:
+        reach += observer[3] * abs(nu) + observer[4] * abs(nv)
+    else:
+        reach += math.hypot(observer[3] * nu, observer[4] * nv)
+    result: float = reach - (nx * px + ny * py)
+    return result
 
 
-@njit(cache=True, nogil=True)
+@_compiled
+def _facing_gap(target: np.ndarray, observer: np.ndarray, u: float) -> float:
+    """``h_O(n(u)) - n(u) . p(u)`` for the target ellipse's boundary point ``p(u)``."""
+    return _gap_at(
+        target,
+        observer,
+        math.cos(target[5]),
+        math.sin(target[5]),
+        math.cos(observer[5]),
+        math.sin(observer[5]),
+        math.cos(u),
+        math.sin(u),
+    )
+
+
+@_compiled
 def _refine_edge(target: np.ndarray, observer: np.ndarray, outside: float, inside: float) -> float:
-    """Narrows a change from not facing (``outside``) to facing (``inside``); returns a facing
+    """Bisects a change from not facing (``outside``) to facing (``inside``); returns a facing
     parameter."""
-    for _ in range(3):
-        step = (inside - outside) / 32
-        for k in range(33):
-            u = outside + k * step
-            if _facing_gap(target, observer, u) >= -1e-12:
-                if k > 0:
-                    outside, inside = outside + (k - 1) * step, u
-                break
+    for _ in range(24):
+        middle = 0.5 * (outside + inside)
+        if _facing_gap(target, observer, middle) >= -1e-12:
+            inside = middle
+        else:
+            outside = middle
     return inside
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
     """The parts of the target outline's boundary that face the observer outline, as rows
     ``(is_edge, u0, u1, x0, y0, x1, y1)``: an arc of eccentric angles ``u0..u1`` (at most a
@@ -2153,8 +2263,11 @@ def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
         return _arc_pieces(spans)
     step = 2.0 * math.pi / _FACING_SAMPLES
     facing = np.empty(_FACING_SAMPLES, dtype=np.bool_)
+    cos_t, sin_t = math.cos(target[5]), math.sin(target[5])
+    cos_o, sin_o = math.cos(observer[5]), math.sin(observer[5])
     for k in range(_FACING_SAMPLES):
-        facing[k] = _facing_gap(target, observer, k * step) >= -1e-12
+        gap = _gap_at(target, observer, cos_t, sin_t, cos_o, sin_o, _SAMPLE_COS[k], _SAMPLE_SIN[k])
+        facing[k] = gap >= -1e-12
     if facing.all():
         spans = np.array([[0.0, 2.0 * math.pi]])
     elif not facing.any():
@@ -2184,7 +2297,7 @@ def facing_pieces(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
     return _arc_pieces(spans)
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _circle_facing(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
     """The facing arc of a round target seen by a round observer, exactly: the outward normal
     ``n`` at a point faces when ``n . (c_O - c_T) >= r_T - r_O``."""
@@ -2205,7 +2318,7 @@ def _circle_facing(target: np.ndarray, observer: np.ndarray) -> np.ndarray:
     return np.array([[toward - spread, toward + spread]])
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _arc_pieces(spans: np.ndarray) -> np.ndarray:
     """Facing arcs cut into pieces of at most a quarter turn (rows as :func:`facing_pieces`)."""
     total = 0
@@ -2223,23 +2336,24 @@ def _arc_pieces(spans: np.ndarray) -> np.ndarray:
     return rows
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _piece_point(target: np.ndarray, piece: np.ndarray, u: float) -> tuple[float, float]:
     if piece[0] > 0:
         return piece[3] + u * (piece[5] - piece[3]), piece[4] + u * (piece[6] - piece[4])
     return _outline_point(target, u, 1.0)
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _piece_length(target: np.ndarray, piece: np.ndarray) -> float:
     if piece[0] > 0:
         x0, y0 = _piece_point(target, piece, piece[1])
         x1, y1 = _piece_point(target, piece, piece[2])
         return math.hypot(x1 - x0, y1 - y0)
-    return max(target[3], target[4]) * (piece[2] - piece[1])
+    result: float = max(target[3], target[4]) * (piece[2] - piece[1])
+    return result
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _piece_hull(target: np.ndarray, piece: np.ndarray) -> np.ndarray:
     """A convex polygon's vertices holding the piece: its chord, and for an arc the apex where
     the tangents at its ends meet."""
@@ -2256,7 +2370,7 @@ def _piece_hull(target: np.ndarray, piece: np.ndarray) -> np.ndarray:
     return points
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _swept_region(observer: np.ndarray, target: np.ndarray, t0: float, t1: float) -> np.ndarray:
     """A polygon holding every point at a fraction ``t0..t1`` along a segment from the observer's
     base to the target's: its support is the larger of ``(1 - t) h_O + t h_T`` at both ends
@@ -2279,7 +2393,7 @@ def _swept_region(observer: np.ndarray, target: np.ndarray, t0: float, t1: float
     return vertices
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _polygon_area(v: np.ndarray) -> float:
     area = 0.0
     n = len(v)
@@ -2289,7 +2403,7 @@ def _polygon_area(v: np.ndarray) -> float:
     return 0.5 * area
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def _fan_is_clear(
     sx: float,
     sy: float,
@@ -2324,7 +2438,7 @@ def _fan_is_clear(
     return True
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def model_fully_visible(
     scene: SceneArrays, i: int, j: int, terrain_only: bool, grow: float
 ) -> tuple[int, float, float, np.ndarray, np.ndarray]:
@@ -2447,7 +2561,7 @@ def model_fully_visible(
     return FULLY_SEEN, 0.0, 0.0, touching[:0], fans[:n_fans].copy()
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def full_pair(
     scene: SceneArrays, cache: Any, i: int, j: int, terrain_only: bool, grow: float
 ) -> np.ndarray:
@@ -2457,11 +2571,12 @@ def full_pair(
     base = (i * len(scene.model_top) + j) * 2
     key = base + (1 if terrain_only else 0)
     if key in cache:
-        return cache[key]
+        known: np.ndarray = cache[key]
+        return known
     if not terrain_only and base + 1 in cache and cache[base + 1][0] != FULLY_SEEN:
-        row = cache[base + 1]
-        cache[key] = row
-        return row
+        alone: np.ndarray = cache[base + 1]
+        cache[key] = alone
+        return alone
     status, hx, hy, in_the_way, _ = model_fully_visible(scene, i, j, terrain_only, grow)
     row = _record(status, np.array([hx, hy]), in_the_way)
     cache[key] = row
@@ -2470,7 +2585,7 @@ def full_pair(
     return row
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def unit_fully_visible(
     scene: SceneArrays,
     cache: Any,
@@ -2498,7 +2613,7 @@ def unit_fully_visible(
     return True, -1, -1, 0.0, 0.0, True
 
 
-@njit(cache=True, nogil=True)
+@_compiled
 def seen_whole_by_terrain(
     scene: SceneArrays,
     full_cache: Any,
@@ -2524,3 +2639,112 @@ def seen_whole_by_terrain(
                     return o, t
             break
     return -1, -1
+
+
+def warm_up() -> None:
+    """Compiles (or loads from numba's cache) every kernel the line-of-sight engine calls, by
+    working out a small board that reaches each stage: round, oval and rectangular bases, a wall,
+    a low crate under taller models, an L-shaped ruin wall, an obscuring area and cover."""
+    from engine.model import (
+        CircleBase,
+        Model,
+        OvalBase,
+        Player,
+        RectBase,
+        Scenario,
+        TerrainFeature,
+        TerrainPiece,
+        Unit,
+    )
+    from engine.visibility import visibility
+
+    def square(x: float, y: float, w: float, d: float) -> tuple[tuple[float, float], ...]:
+        return ((x, y), (x + w, y), (x + w, y + d), (x, y + d))
+
+    ell = ((20.0, 10.0), (26.0, 10.0), (26.0, 10.5), (20.5, 10.5), (20.5, 16.0), (20.0, 16.0))
+    terrain = (
+        TerrainPiece(
+            "wall", square(14, 0, 1, 8), features=(TerrainFeature(square(14, 0, 1, 8), 5.0),)
+        ),
+        TerrainPiece(
+            "crate", square(14, 12, 1, 2), features=(TerrainFeature(square(14, 12, 1, 2), 2.0),)
+        ),
+        TerrainPiece("ruin", square(20, 10, 6, 6), features=(TerrainFeature(ell, 5.0),)),
+        TerrainPiece("woods", square(30, 0, 4, 20), obscuring=True),
+    )
+    red = Unit(
+        "red",
+        "red",
+        (
+            Model("r1", 10.0, 4.0, CircleBase(32), height=1.5),
+            Model("r2", 10.0, 13.0, OvalBase(60, 35), height=3.0),
+            Model("r3", 22.0, 14.0, CircleBase(32), height=1.5),
+        ),
+        keywords=("INFANTRY",),
+    )
+    blue = Unit(
+        "blue",
+        "blue",
+        (
+            Model("b1", 18.0, 4.0, CircleBase(32), height=1.5),
+            Model("b2", 18.0, 13.0, RectBase(50, 30), height=2.5),
+            Model("b3", 40.0, 10.0, CircleBase(40), height=1.5),
+        ),
+    )
+    board = Scenario(
+        "wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue), terrain=terrain
+    )
+    visibility(board)
+
+
+@_compiled
+def carry_over(
+    scene: SceneArrays,
+    old_cache: Any,
+    new_cache: Any,
+    moved: np.ndarray,
+    boxes: np.ndarray,
+    grow: float,
+    full: bool,
+) -> int:
+    """Copies into ``new_cache`` every answer of ``old_cache`` (a :func:`sight_pair` cache, or
+    with ``full`` a :func:`full_pair` one) that a move cannot have changed: neither model of
+    the pair is ``moved``, and no box of ``boxes`` (where the moved models' bases stood and
+    stand, grown by what can block) meets the hull of the pair's bases. ``scene`` is the new
+    scene, whose models keep the old rows. Returns how many answers were kept."""
+    models = len(scene.model_top)
+    margin = 2.0 * grow
+    kept = 0
+    for key in old_cache:
+        if full:
+            i, j = (key // 2) // models, (key // 2) % models
+        else:
+            i, j = key // models, key % models
+        if moved[i] or moved[j]:
+            continue
+        acx, acy, ar, av = model_end(scene, i)
+        bcx, bcy, br, bv = model_end(scene, j)
+        ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
+        bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
+        x0, y0 = min(ax0, bx0) - margin, min(ay0, by0) - margin
+        x1, y1 = max(ax1, bx1) + margin, max(ay1, by1) + margin
+        planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+        touched = False
+        for b in range(len(boxes)):
+            box = boxes[b]
+            if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+                continue
+            apart = False
+            for p in range(len(planes)):
+                nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+                nearest = min(nx * box[0], nx * box[2]) + min(ny * box[1], ny * box[3])
+                if nearest - c > margin:
+                    apart = True
+                    break
+            if not apart:
+                touched = True
+                break
+        if not touched:
+            new_cache[key] = old_cache[key]
+            kept += 1
+    return kept

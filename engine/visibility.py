@@ -49,6 +49,7 @@ Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -220,6 +221,23 @@ def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_Te
     return (*features, *screens)
 
 
+_NO_VERTICES = np.zeros((0, 2))
+
+
+@functools.lru_cache(maxsize=4096)
+def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
+    """A base as a blocker (a round base: its disc, no polygon; a rectangle: itself; an oval:
+    its circumscribed polygon, never smaller than the base) and as an end of sight lines (a
+    disc: none; otherwise the inscribed polygon, every point of it on the base)."""
+    if outline.kind == "circle":
+        return _NO_VERTICES, _NO_VERTICES
+    end = _counter_clockwise(np.asarray(outline.inner.exterior.coords, dtype=float)[:-1])
+    if outline.kind == "rect":
+        return end, end
+    blocker = _counter_clockwise(np.asarray(outline.outer.exterior.coords, dtype=float)[:-1])
+    return blocker, end
+
+
 _OUTLINE_KINDS = {
     "circle": kernel.OUTLINE_CIRCLE,
     "oval": kernel.OUTLINE_OVAL,
@@ -286,25 +304,14 @@ class _Scene:
         tops = [b.top for b in self.terrain]
         discs: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * len(self.terrain)
         polygons = [b.vertices for b in self.terrain]
+        ends = []
         for outline, model in zip(outlines, models, strict=True):
             tops.append(model.z + model.height)
-            if outline.kind == "circle":
-                kinds.append(1)
-                discs.append((outline.cx, outline.cy, outline.a))
-                polygons.append(np.zeros((0, 2)))
-                continue
-            kinds.append(0)
-            discs.append((0.0, 0.0, 0.0))
-            blocker = outline.inner if outline.kind == "rect" else outline.outer
-            polygons.append(
-                _counter_clockwise(np.asarray(blocker.exterior.coords, dtype=float)[:-1])
-            )
-        ends = [
-            np.zeros((0, 2))
-            if o.kind == "circle"
-            else _counter_clockwise(np.asarray(o.inner.exterior.coords, dtype=float)[:-1])
-            for o in outlines
-        ]
+            blocker, end = _polygons_of(outline)
+            kinds.append(1 if outline.kind == "circle" else 0)
+            discs.append((outline.cx, outline.cy, outline.a))
+            polygons.append(blocker)
+            ends.append(end)
         within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
         for row, model_id in enumerate(self.ids):
             for piece_id in self.within_areas(model_id):
@@ -319,8 +326,7 @@ class _Scene:
             blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * len(models),
             blocker_unit=[-1] * len(self.terrain) + [units[self.unit_of[m].id] for m in self.ids],
             model_disc=[
-                (o.cx, o.cy, o.a) if o.kind == "circle" else (*end.mean(axis=0), 0.0)
-                for o, end in zip(outlines, ends, strict=True)
+                (o.cx, o.cy, o.a) if o.kind == "circle" else (o.cx, o.cy, 0.0) for o in outlines
             ],
             model_vertices=_stack(ends),
             model_ranges=_ranges(ends),
@@ -332,6 +338,21 @@ class _Scene:
             model_outline=[
                 (_OUTLINE_KINDS[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
             ],
+        )
+
+    def carry_over(self, old: _Scene, changed: set[str]) -> None:
+        """Keeps the model-pair answers of ``old`` (the same models, in the same rows) that
+        moving the ``changed`` units cannot change: pairs of unmoved models whose bases' hull
+        no moved base met before or meets now."""
+        moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
+        rows = len(self.terrain) + np.flatnonzero(moved)
+        boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
+        grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
+        kernel.carry_over(
+            self.arrays, old.sight_cache, self.sight_cache, moved, grown, SEARCH_GROW, False
+        )
+        kernel.carry_over(
+            self.arrays, old.full_cache, self.full_cache, moved, grown, SEARCH_GROW, True
         )
 
     # Lookups
@@ -665,6 +686,8 @@ class VisibilityEngine:
             terrain=old_scene.terrain,
             within=old_scene.within_cache,
         )
+        if old_scene.ids == self._scene.ids:
+            self._scene.carry_over(old_scene, changed)
         moved_boxes = np.array(
             [
                 _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
