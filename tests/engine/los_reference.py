@@ -1,6 +1,6 @@
 """An independent brute-force line-of-sight reference for the tests (never used by the engine).
 
-It shares no code with ``engine/visibility.py`` or ``engine/sightlines.py``: footprints are
+It shares no code with ``engine/visibility.py`` or ``engine/sight_kernel.py``: footprints are
 sampled on grids, distances are plain numpy point/segment algebra, and the rules are read
 from the spec ("Line of sight (2.5-D)") and the engine's documented choices:
 
@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from engine.model import CircleBase, Model, OvalBase, RectBase, Scenario
+
+if TYPE_CHECKING:
+    from engine.visibility import PairVisibility
 
 MM = 1.0 / 25.4
 HALF_WIDTH = 0.5 * MM
@@ -50,6 +54,12 @@ class RefShape:
             return np.hypot(u, v) <= self.a + slack
         return (u / (self.a + slack)) ** 2 + (v / (self.b + slack)) ** 2 <= 1.0
 
+    def on_boundary(self, x: np.ndarray, y: np.ndarray, tolerance: float = 1e-6) -> np.ndarray:
+        """Whether each point lies within ``tolerance`` of the footprint's outline."""
+        if self.kind == "polygon":
+            return _polygon_distance(np.asarray(self.points), x, y) <= tolerance
+        return self.contains(x, y, slack=tolerance) & ~self.contains(x, y, slack=-tolerance)
+
     def boundary(self, spacing: float) -> tuple[np.ndarray, np.ndarray]:
         """Boundary points about ``spacing`` apart and their outward unit normals."""
         if self.kind == "polygon":
@@ -80,16 +90,15 @@ class RefShape:
         normals = np.column_stack([(nu * c - nv * s) / norm, (nu * s + nv * c) / norm])
         return points, normals
 
-    def grid(self, spacing: float = SPACING, rim: float | None = None) -> np.ndarray:
-        """Points inside the footprint on a grid of ``spacing``, plus boundary points ``rim``
-        apart (default: ``spacing``)."""
+    def grid(self, spacing: float = SPACING) -> np.ndarray:
+        """Points inside the footprint on a grid of ``spacing``, plus boundary points."""
         x0, y0, x1, y1 = self.bounds()
         xs = np.arange(x0, x1 + spacing, spacing)
         ys = np.arange(y0, y1 + spacing, spacing)
         gx, gy = np.meshgrid(xs, ys)
         gx, gy = gx.ravel(), gy.ravel()
         inside = self.contains(gx, gy)
-        boundary, normals = self.boundary(spacing if rim is None else rim)
+        boundary, normals = self.boundary(spacing)
         # Boundary samples pulled in by a hair stay inside the footprint.
         pulled = boundary - 1e-7 * normals
         return np.vstack([np.column_stack([gx[inside], gy[inside]]), pulled])
@@ -101,14 +110,31 @@ class RefShape:
         r = max(self.a, self.b) if self.kind != "rect" else math.hypot(self.a, self.b)
         return self.cx - r, self.cy - r, self.cx + r, self.cy + r
 
-    def distance(self, p0: np.ndarray, p1: np.ndarray, sides: int = 96) -> np.ndarray:
-        """Plan distance from each segment ``p0[i] -> p1[i]`` to this footprint (0 if touching).
+    def distance(
+        self, p0: np.ndarray, p1: np.ndarray, sides: int = 96, cap: float = math.inf
+    ) -> np.ndarray:
+        """Plan distance from each segment ``p0[i] -> p1[i]`` to this footprint (0 if touching);
+        a distance of ``cap`` or more may be reported as ``cap``.
 
         Ovals are measured as an inscribed ``sides``-gon, so the figure may exceed the truth by
-        ``a (1 - cos(pi / sides))`` (under 0.001" at 96 sides for bases up to 170 mm)."""
+        ``a (1 - cos(pi / sides))`` (under 0.001" at 96 sides for bases up to 170 mm). In the
+        oval's own frame scaled to a unit circle the polygon is regular: a segment passing within
+        ``cos(pi / sides)`` of the centre there meets it, one staying ``d`` from the centre there
+        is at least ``min(a, b) (d - 1)`` from it; only the others are measured edge by edge."""
         if self.kind == "circle":
             return np.maximum(0.0, _point_segment(self.cx, self.cy, p0, p1) - self.a)
-        return _segments_polygon_distance(self.polygon_points(sides), p0, p1)
+        if self.kind == "polygon":
+            return _segments_polygon_distance(self.polygon_points(sides), p0, p1)
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        scale = np.array([[c / self.a, -s / self.b], [s / self.a, c / self.b]])
+        centre = np.array([self.cx, self.cy])
+        scaled = _point_segment(0.0, 0.0, (p0 - centre) @ scale, (p1 - centre) @ scale)
+        out = np.full(len(p0), np.nan)
+        out[min(self.a, self.b) * (scaled - 1.0) >= cap] = cap
+        out[scaled <= math.cos(math.pi / sides)] = 0.0
+        rest = np.isnan(out)
+        out[rest] = _segments_polygon_distance(self.polygon_points(sides), p0[rest], p1[rest])
+        return out
 
     def polygon_points(self, sides: int = 96) -> np.ndarray:
         if self.kind == "polygon":
@@ -319,7 +345,7 @@ def segment_gaps(
         f0, f1 = part
         p0 = starts + f0 * (ends - starts)
         p1 = starts + f1 * (ends - starts)
-        gaps = np.minimum(gaps, blocker.shape.distance(p0, p1, sides))
+        gaps = np.minimum(gaps, blocker.shape.distance(p0, p1, sides, cap))
     return gaps
 
 
@@ -330,29 +356,54 @@ def segment_is_free(start, end, h0, h1, blockers) -> bool:  # noqa: ANN001 - tes
     return bool(gap > HALF_WIDTH - 1e-7)
 
 
-INTERIOR_SPACING = 0.1
-"""Sight lines between two convex bases can always be slid to end on their rims (the part
-between the rims is free when the whole is); interior points matter only for lines over
-blockers of mixed height, so the interior is sampled more coarsely than the rims."""
-
-
 def sees_with_clearance(
-    observer: Model, target: Model, blockers: list[RefBlocker], chunk: int = 200_000
+    observer: Model, target: Model, blockers: list[RefBlocker], chunk: int = 250_000
 ) -> bool:
-    """Some top-to-top segment between the two footprints keeps ``CLEARANCE`` from blockers."""
-    a = model_shape(observer).grid(INTERIOR_SPACING, rim=SPACING)
-    b = model_shape(target).grid(INTERIOR_SPACING, rim=SPACING)
-    box = np.vstack([a, b])
-    blockers = _near(blockers, box)
+    """Some top-to-top segment between the two footprints (every pair of their grid points,
+    ``SPACING`` apart) keeps ``CLEARANCE`` from every blocker."""
+    a = model_shape(observer).grid()
+    b = model_shape(target).grid()
+    blockers = _near(blockers, np.vstack([a, b]))
     h0, h1 = observer.z + observer.height, target.z + target.height
     rows_per_chunk = max(1, chunk // len(b))
     for i in range(0, len(a), rows_per_chunk):
         block = a[i : i + rows_per_chunk]
-        s = np.repeat(block, len(b), axis=0)
-        e = np.tile(b, (len(block), 1))
-        if (segment_gaps(s, e, h0, h1, blockers) >= CLEARANCE).any():
+        starts = np.repeat(block, len(b), axis=0)
+        ends = np.tile(b, (len(block), 1))
+        if any_clear(starts, ends, h0, h1, blockers):
             return True
     return False
+
+
+def any_clear(
+    starts: np.ndarray, ends: np.ndarray, h0: float, h1: float, blockers: list[RefBlocker]
+) -> bool:
+    """Whether some segment keeps ``CLEARANCE`` from every blocker. Each blocker in turn drops
+    the segments it comes too close to (measuring only those whose box comes near its box),
+    the blockers that drop most of a sample first, so most segments meet one blocker."""
+    sample = np.linspace(0, len(starts) - 1, min(len(starts), 512)).astype(int)
+    first, last = starts[sample], ends[sample]
+    kills = [
+        -int((segment_gaps(first, last, h0, h1, [b], cap=CLEARANCE) < CLEARANCE).sum())
+        for b in blockers
+    ]
+    for k in np.argsort(kills, kind="stable"):
+        blocker = blockers[k]
+        x0, y0, x1, y1 = blocker.shape.bounds()
+        near = (
+            (np.minimum(starts[:, 0], ends[:, 0]) <= x1 + CLEARANCE)
+            & (np.maximum(starts[:, 0], ends[:, 0]) >= x0 - CLEARANCE)
+            & (np.minimum(starts[:, 1], ends[:, 1]) <= y1 + CLEARANCE)
+            & (np.maximum(starts[:, 1], ends[:, 1]) >= y0 - CLEARANCE)
+        )
+        if near.any():
+            clear = ~near
+            gaps = segment_gaps(starts[near], ends[near], h0, h1, [blocker], cap=CLEARANCE)
+            clear[near] = gaps >= CLEARANCE
+            starts, ends = starts[clear], ends[clear]
+        if not len(starts):
+            return False
+    return True
 
 
 def _near(blockers: list[RefBlocker], points: np.ndarray) -> list[RefBlocker]:
@@ -385,9 +436,57 @@ def fully_visible_with_clearance(
     obs = model_shape(observer).grid()
     h0, h1 = observer.z + observer.height, target.z
     near = _near(blockers + screens, np.vstack([obs, model_shape(target).grid()]))
-    for p in facing_points(observer, target):
-        ends = np.repeat(p[None, :], len(obs), axis=0)
-        gaps = segment_gaps(obs, ends, h0, h1, near)
-        if not (gaps >= CLEARANCE).any():
+    return all(
+        point_seen_with_clearance(obs, p, h0, h1, near) for p in facing_points(observer, target)
+    )
+
+
+def point_seen_with_clearance(
+    starts: np.ndarray, point: np.ndarray, h0: float, h1: float, blockers: list[RefBlocker]
+) -> bool:
+    """Some segment from one of ``starts`` (at ``h0``) to ``point`` (at ``h1``) keeps
+    ``CLEARANCE`` from every blocker."""
+    ends = np.repeat(np.asarray(point, dtype=float)[None, :], len(starts), axis=0)
+    return any_clear(starts, ends, h0, h1, blockers)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking the engine's unit-pair answers
+
+
+def witness_confirmed(scenario: Scenario, pair: PairVisibility) -> bool:
+    """A visible pair's witness joins a model of the observing unit at its top to a model of
+    the target unit at its top, both ends on the bases, and its 1 mm line is free for the
+    reference (other units' models, solid features, obscuring areas neither end model is
+    within)."""
+    w = pair.witness
+    if w is None:
+        return False
+    obs, tgt = scenario.model(w.observer_model), scenario.model(w.target_model)
+    if scenario.unit_of_model(obs.id).id != pair.observer:
+        return False
+    if scenario.unit_of_model(tgt.id).id != pair.target:
+        return False
+    for model, (x, y, z) in ((obs, w.start), (tgt, w.end)):
+        if not model_shape(model).contains(np.array([x]), np.array([y]), slack=1e-6)[0]:
             return False
-    return True
+        if abs(z - (model.z + model.height)) > 1e-9:
+            return False
+    sight = blockers_for(scenario, pair.observer, pair.target) + screens_for(scenario, tgt, obs)
+    return segment_is_free(w.start[:2], w.end[:2], w.start[2], w.end[2], sight)
+
+
+def clear_model_pair(
+    scenario: Scenario, pair: PairVisibility, model_pairs: list[tuple[Model, Model]] | None = None
+) -> tuple[str, str] | None:
+    """A model pair (of ``model_pairs``, default every pair of the two units) the reference
+    sees with ``CLEARANCE``: proof that the engine's "not visible" is wrong. ``None`` when it
+    finds none."""
+    observer, target = scenario.unit(pair.observer), scenario.unit(pair.target)
+    if model_pairs is None:
+        model_pairs = [(o, t) for o in observer.models for t in target.models]
+    blockers = blockers_for(scenario, observer.id, target.id)
+    for obs, tgt in model_pairs:
+        if sees_with_clearance(obs, tgt, blockers + screens_for(scenario, tgt, obs)):
+            return obs.id, tgt.id
+    return None

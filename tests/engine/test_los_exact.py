@@ -1,4 +1,4 @@
-"""The exact line-of-sight kernel: its primitives, pathological scenes, and game-scale boards.
+"""The exact line-of-sight kernel: its primitives, separators and pathological scenes.
 
 Every answer must be decided: "not visible" and "not fully visible" are proofs, never a search
 that ran out; a "visible" carries a witness the independent reference confirms; bad input
@@ -8,21 +8,11 @@ never raises a geometry library's exception.
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pytest
 
-from benchmarks.ruin_layout import make_ruin_layout
-from benchmarks.stress import make_stress_scenario
-from engine.critical_lines import (
-    Blocker,
-    Convex,
-    common_tangents,
-    convex_hull,
-    search,
-    segment_distances,
-)
+from engine import sight_kernel as kernel
 from engine.model import (
     CircleBase,
     Model,
@@ -32,41 +22,81 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
+from engine.sightlines import SEARCH_GROW
 from engine.visibility import PairVisibility, VisibilityEngine, visibility
+from tests.engine import kernel_scenes
 from tests.engine import los_reference as ref
+from tests.engine.kernel_scenes import blocker_scene, box, disc, polygon_end, search
 
 # ---------------------------------------------------------------------------------------------
 # Primitives
 
 
+def _side(line: np.ndarray, x: float, y: float) -> float:
+    """Signed distance of a point from a line ``(px, py, dx, dy)`` (positive on the left)."""
+    px, py, dx, dy = line
+    return float(dx * (y - py) - dy * (x - px))
+
+
 def test_common_tangents_touch_both_discs() -> None:
     rng = np.random.default_rng(3)
-    for _ in range(50):
-        atoms = np.column_stack(
-            [rng.uniform(-5, 5, 2), rng.uniform(-5, 5, 2), rng.uniform(0, 1.5, 2)]
-        )
-        lines, rows = common_tangents(atoms, np.array([0]), np.array([1]))
-        gap = math.hypot(*(atoms[0, :2] - atoms[1, :2]))
-        expected = (
-            4
-            if gap > atoms[0, 2] + atoms[1, 2]
-            else 2
-            if gap > abs(atoms[0, 2] - atoms[1, 2])
-            else 0
-        )
-        assert len(lines) == expected
-        assert (rows == 0).all()
-        for px, py, dx, dy in lines:
-            assert math.hypot(dx, dy) == pytest.approx(1.0)
-            for cx, cy, r in atoms:
-                distance = abs((cx - px) * dy - (cy - py) * dx)
-                assert distance == pytest.approx(r, abs=1e-9)
+    out = np.empty((4, 4))
+    counts = set()
+    for _ in range(200):
+        (x1, x2), (y1, y2) = rng.uniform(-5, 5, 2), rng.uniform(-5, 5, 2)
+        r1, r2 = rng.uniform(0, 1.5, 2) * rng.choice([1.0, 4.0])
+        count = kernel._tangents_of(x1, y1, r1, x2, y2, r2, out)
+        gap = math.hypot(x1 - x2, y1 - y2)
+        expected = 4 if gap > r1 + r2 else 2 if gap > abs(r1 - r2) else 0
+        assert count == expected
+        counts.add(count)
+        outer = 0
+        for line in out[:count]:
+            assert math.hypot(line[2], line[3]) == pytest.approx(1.0)
+            sides = [_side(line, x, y) for x, y in ((x1, y1), (x2, y2))]
+            assert abs(sides[0]) == pytest.approx(r1, abs=1e-9)
+            assert abs(sides[1]) == pytest.approx(r2, abs=1e-9)
+            outer += sides[0] * sides[1] > 0
+        # Two tangents keep both discs on one side; apart, the other two run between them.
+        assert outer == min(count, 2)
+    assert counts == {0, 2, 4}
 
 
-def test_segment_distances_against_dense_sampling() -> None:
+def _undirected(line: np.ndarray) -> tuple[float, float, float]:
+    """A line as ``(nx, ny, c)`` with ``n . x = c``, the same for both directions."""
+    px, py, dx, dy = line
+    if dx < 0 or (dx == 0 and dy < 0):
+        dx, dy = -dx, -dy
+    return round(-dy, 7), round(dx, 7), round(-dy * px + dx * py, 7)
+
+
+def test_tangent_lines_of_two_polygons_are_their_four_common_supporting_lines() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        a = polygon_end(kernel.convex_hull(rng.uniform(-1, 1, (7, 2))))
+        b = polygon_end(kernel.convex_hull(rng.uniform(-1, 1, (7, 2)) + (4.0, rng.uniform(-2, 2))))
+        lines = kernel.tangent_lines(*a, *b, np.zeros((0, 3)), np.zeros((0, 5)))
+        common = set()
+        for line in lines:
+            sides = [np.array([_side(line, x, y) for x, y in end.vertices]) for end in (a, b)]
+            # Touching the end with all of it on one side.
+            supports = [
+                (abs(s.min()) <= 1e-9 and s.max() >= -1e-9)
+                or (abs(s.max()) <= 1e-9 and s.min() <= 1e-9)
+                for s in sides
+            ]
+            # Every line supports one end (a common tangent, or a side of a polygon end).
+            assert any(supports)
+            if all(supports):
+                common.add(_undirected(line))
+        # Two disjoint convex shapes have exactly four common supporting lines.
+        assert len(common) == 4
+
+
+def test_segment_distance_against_dense_sampling() -> None:
     rng = np.random.default_rng(5)
     p, q, a, b = (rng.uniform(-3, 3, (200, 2)) for _ in range(4))
-    exact = segment_distances(p, q, a, b)
+    exact = np.array([kernel.segment_distance(*p[k], *q[k], *a[k], *b[k]) for k in range(len(p))])
     t = np.linspace(0, 1, 401)
     s1 = p[:, None, :] + t[None, :, None] * (q - p)[:, None, :]
     s2 = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]
@@ -77,28 +107,35 @@ def test_segment_distances_against_dense_sampling() -> None:
     assert (exact <= dense + 1e-12).all()
     step = (np.hypot(*(q - p).T) + np.hypot(*(b - a).T)) / 400
     assert (dense - exact <= step).all()
+    assert (exact == 0).any()
+    assert (exact > 0).any()
 
 
 def test_convex_hull_drops_inner_and_collinear_points() -> None:
     points = np.array([[0, 0], [1, 0], [2, 0], [2, 2], [1, 1], [0, 2]], dtype=float)
-    assert convex_hull(points).tolist() == [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]
+    assert kernel.convex_hull(points).tolist() == [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]
 
 
 def test_a_slit_exactly_as_wide_as_the_line_is_closed_and_a_hair_wider_is_open() -> None:
     # Two walls leave a slit of width w around y = 0 between two point-like ends: the 1 mm line
     # (grown walls) passes only when the slit is wider than 1 mm plus the tolerance.
-    grow = 0.5 / 25.4 + 1e-6
-    a, b = Convex.disc(0.0, 0.0, 0.0), Convex.disc(10.0, 0.0, 0.0)
+    grow = SEARCH_GROW
+    a, b = disc(0.0, 0.0), disc(10.0, 0.0)
 
-    def walls(half_gap: float) -> list[Blocker]:
-        return [
-            Blocker.polygon("low", ((4, -3), (5, -3), (5, -half_gap), (4, -half_gap)), 5.0),
-            Blocker.polygon("high", ((4, half_gap), (5, half_gap), (5, 3), (4, 3)), 5.0),
-        ]
+    def walls(half_gap: float) -> kernel.SceneArrays:
+        return blocker_scene([(box(4, -3, 5, -half_gap), 5.0), (box(4, half_gap, 5, 3), 5.0)])
 
-    assert search(a, 1.0, b, 1.0, walls(grow - 1e-7), grow).segment is None
-    found = search(a, 1.0, b, 1.0, walls(grow + 1e-7), grow).segment
-    assert found is not None
+    assert search(a, 1.0, b, 1.0, walls(grow - 1e-7), grow)[0] == kernel.NONE
+    status, segment, _ = search(a, 1.0, b, 1.0, walls(grow + 1e-7), grow)
+    assert status == kernel.FOUND
+    assert segment.tolist() == [0.0, 0.0, 10.0, 0.0]
+
+
+def _ref_walls(walls: list[tuple[tuple[tuple[float, float], ...], float]]) -> list[ref.RefBlocker]:
+    return [
+        ref.RefBlocker(f"w{k}", ref.RefShape("polygon", 0, 0, points=points), top)
+        for k, (points, top) in enumerate(walls)
+    ]
 
 
 @pytest.mark.parametrize(("overlap", "seen"), [(0.05, True), (0.2, False)])
@@ -106,25 +143,107 @@ def test_staggered_walls(overlap: float, seen: bool) -> None:
     # Two staggered walls overlapping the centre line by ``overlap``: with 0.05" a diagonal
     # line slips between them (found, and confirmed by the reference); with 0.2" a descending
     # line would have to start above the observer's base (0.92" > 0.6"), so none exists.
-    a, b = Convex.disc(0.0, 0.0, 0.6), Convex.disc(12.0, 0.0, 0.6)
-    walls = [
-        Blocker.polygon("w1", ((4, -5), (4.3, -5), (4.3, overlap), (4, overlap)), 5.0),
-        Blocker.polygon("w2", ((7, -overlap), (7.3, -overlap), (7.3, 5), (7, 5)), 5.0),
-    ]
-    result = search(a, 1.0, b, 1.0, walls, 0.02)
-    assert result.proven
+    a, b = disc(0.0, 0.0, 0.6), disc(12.0, 0.0, 0.6)
+    walls = [(box(4, -5, 4.3, overlap), 5.0), (box(7, -overlap, 7.3, 5), 5.0)]
+    status, segment, in_the_way = search(a, 1.0, b, 1.0, blocker_scene(walls), 0.02)
     if not seen:
-        assert result.segment is None
+        assert status == kernel.NONE
+        assert sorted(in_the_way.tolist()) == [0, 1]
         return
-    assert result.segment is not None
-    (sx, sy), (ex, ey) = result.segment
-    blockers = [
-        ref.RefBlocker(
-            w.label, ref.RefShape("polygon", 0, 0, points=tuple(map(tuple, w.vertices))), 5.0
-        )
-        for w in walls
+    assert status == kernel.FOUND
+    sx, sy, ex, ey = segment
+    assert ref.segment_is_free((sx, sy), (ex, ey), 1.0, 1.0, _ref_walls(walls))
+
+
+def test_one_convex_wall_across_both_outer_tangents_separates() -> None:
+    # A wall across the whole corridor between two discs is found by the quick test; one that
+    # leaves a tangent free, or touches a disc, is not a separator.
+    a, b = disc(0.0, 0.0, 0.6), disc(10.0, 0.0, 0.6)
+    cases = {
+        "across": (box(4, -2, 5, 2), 0),
+        "one tangent free": (box(4, -2, 5, 0.5), -1),
+        "touching the observer": (box(0.5, -2, 5, 2), -1),
+    }
+    for name, (wall, expected) in cases.items():
+        scene = blocker_scene([(wall, 5.0)])
+        walls = np.array([0], dtype=np.int32)
+        assert kernel.quick_reject(*a, *b, scene, walls, 1, 0.02) == expected, name
+
+
+def _rim(end: kernel_scenes.End, spacing: float) -> np.ndarray:
+    """Points of a disc end's rim, pulled in by a hair (sight lines between convex ends past
+    walls taller than both can always be slid to end on the rims)."""
+    points, normals = ref.RefShape("circle", end.cx, end.cy, end.r, end.r).boundary(spacing)
+    return points - 1e-7 * normals
+
+
+def _all_blocked(a: kernel_scenes.End, b: kernel_scenes.End, walls: list, grow: float) -> bool:
+    """The reference's verdict for walls taller than both ends: every segment between rim
+    points 0.02" apart comes within ``grow`` of a wall."""
+    starts, ends = _rim(a, 0.02), _rim(b, 0.02)
+    gaps = ref.segment_gaps(
+        np.repeat(starts, len(ends), axis=0),
+        np.tile(ends, (len(starts), 1)),
+        1.0,
+        1.0,
+        _ref_walls(walls),
+    )
+    return bool((gaps <= grow + 1e-9).all())
+
+
+def test_a_barrier_of_several_walls_separates_and_the_reference_agrees() -> None:
+    # A Z of three touching walls: no one wall crosses both outer tangents, their chain does;
+    # a fourth wall far outside the corridor is not part of it.
+    a, b = disc(0.0, 0.0, 0.6), disc(10.0, 0.0, 0.6)
+    walls = [
+        (box(4, -2, 4.3, 0.3), 5.0),
+        (box(4, 0.3, 6, 0.55), 5.0),
+        (box(5.7, 0.55, 6, 2), 5.0),
+        (box(8, -3, 8.3, -2.5), 5.0),
     ]
-    assert ref.segment_is_free((sx, sy), (ex, ey), 1.0, 1.0, blockers)
+    scene = blocker_scene(walls)
+    indices = np.arange(len(walls), dtype=np.int32)
+    assert kernel.quick_reject(*a, *b, scene, indices, len(walls), 0.02) == -1
+    assert kernel.chain_separator(*a, *b, scene, indices, len(walls), 0.02).tolist() == [0, 1, 2]
+    assert search(a, 1.0, b, 1.0, scene, 0.02)[0] == kernel.NONE
+    assert _all_blocked(a, b, walls, 0.02)
+    # Move the last wall up off the tangent: a gap opens above the chain.
+    walls[2] = (box(5.7, 0.7, 6, 2), 5.0)
+    assert not len(kernel.chain_separator(*a, *b, blocker_scene(walls), indices, 4, 0.02))
+    assert search(a, 1.0, b, 1.0, blocker_scene(walls), 0.02)[0] == kernel.FOUND
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_separators_and_proofs_are_sound(seed: int) -> None:
+    # Random walls between two random discs: whenever the quick test, the barrier or the full
+    # search says "no sight line", no sampled segment between the discs clears the grown
+    # walls; whenever the search finds one, the reference confirms it.
+    rng = np.random.default_rng(seed)
+    a = disc(0.0, rng.uniform(-1, 1), rng.uniform(0.2, 1.0))
+    b = disc(10.0, rng.uniform(-1, 1), rng.uniform(0.2, 1.0))
+    walls = []
+    for _ in range(rng.integers(2, 7)):
+        x, y = rng.uniform(2, 7.5), rng.uniform(-2.5, 2.5)
+        w, h = (rng.uniform(0.2, 3), 0.25) if rng.random() < 0.5 else (0.25, rng.uniform(0.2, 3))
+        walls.append((box(x, y, x + w, y + h), 5.0))
+    scene = blocker_scene(walls)
+    indices = np.arange(len(walls), dtype=np.int32)
+    quick = kernel.quick_reject(*a, *b, scene, indices, len(walls), 0.02)
+    barrier = kernel.chain_separator(*a, *b, scene, indices, len(walls), 0.02)
+    status, segment, _ = search(a, 1.0, b, 1.0, scene, 0.02)
+    assert status != kernel.UNPROVEN
+    if quick >= 0 or len(barrier):
+        assert status == kernel.NONE
+    if status == kernel.FOUND:
+        sx, sy, ex, ey = segment
+        assert (
+            ref.segment_gaps(
+                np.array([[sx, sy]]), np.array([[ex, ey]]), 1.0, 1.0, _ref_walls(walls)
+            )[0]
+            >= 0.02 - 1e-6
+        )
+    else:
+        assert _all_blocked(a, b, walls, 0.02), (quick, barrier.tolist())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,58 +312,7 @@ def test_a_crowd_on_an_upper_floor_beside_ruin_walls_answers() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Game-scale boards: nothing undecided, and the reference agrees on sampled pairs
-
-
-@pytest.fixture(scope="module")
-def boards() -> dict[str, tuple[Scenario, tuple[PairVisibility, ...]]]:
-    out = {}
-    for name, scenario in (
-        ("stress", make_stress_scenario(seed=1)),
-        ("ruins", make_ruin_layout(seed=1)),
-    ):
-        out[name] = (scenario, visibility(scenario, observers=[scenario.units[0].id]))
-    return out
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["stress", "ruins"])
-def test_no_undecided_pair_on_game_boards(
-    boards: dict[str, tuple[Scenario, tuple[PairVisibility, ...]]], name: str
-) -> None:
-    _, pairs = boards[name]
-    assert len(pairs) == 20
-    _decided(pairs)
-    assert any(p.visible for p in pairs)
-    assert any(not p.visible for p in pairs)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["stress", "ruins"])
-def test_game_board_verdicts_against_the_reference(
-    boards: dict[str, tuple[Scenario, tuple[PairVisibility, ...]]], name: str
-) -> None:
-    scenario, pairs = boards[name]
-    rng = random.Random(17)
-    visible = [p for p in pairs if p.visible]
-    hidden = [p for p in pairs if not p.visible and "Night" not in p.explanation]
-    for p in rng.sample(visible, min(8, len(visible))):
-        w = p.witness
-        assert w is not None
-        obs, tgt = scenario.model(w.observer_model), scenario.model(w.target_model)
-        blockers = ref.blockers_for(scenario, p.observer, p.target)
-        blockers += ref.screens_for(scenario, tgt, obs)
-        assert ref.segment_is_free(w.start[:2], w.end[:2], w.start[2], w.end[2], blockers)
-    checked = 0
-    for p in rng.sample(hidden, min(3, len(hidden))):
-        observer, target = scenario.unit(p.observer), scenario.unit(p.target)
-        blockers = ref.blockers_for(scenario, observer.id, target.id)
-        for obs in rng.sample(observer.models, 2):
-            for tgt in rng.sample(target.models, 2):
-                sight = blockers + ref.screens_for(scenario, tgt, obs)
-                assert not ref.sees_with_clearance(obs, tgt, sight), (obs.id, tgt.id)
-                checked += 1
-    assert checked >= 4
+# The engine's views of one matrix (game-scale boards: test_visibility_boards.py)
 
 
 def test_column_is_the_pairs_where_the_unit_is_the_target() -> None:
@@ -260,3 +328,29 @@ def test_column_is_the_pairs_where_the_unit_is_the_target() -> None:
     everything = {(p.observer, p.target): p for p in visibility(s)}
     assert list(column) == [everything[(p.observer, p.target)] for p in column]
     assert engine.row("red-0") == visibility(s, observers=["red-0"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="the kernel leaves this pair undecided (UNPROVEN: 'a line over mixed-height "
+    "blockers may exist'); the reference finds no line even with 0.002\" clearance",
+)
+def test_a_rising_line_past_an_l_wall_and_a_container_is_decided() -> None:
+    # From random_scene(4) of test_visibility_random: a 50 x 30 mm base at 1.2" sees up to a
+    # 40 mm base standing on a 3" floor (top 5.5") past a 5" L-shaped ruin wall and a 2"
+    # container; both are low over part of the line only (mixed heights).
+    observer = polygon_end(
+        (
+            (18.610865256744383, 2.755885314636193),
+            (18.86439989567659, 4.707993902004481),
+            (17.69313474325562, 4.860114685363807),
+            (17.43960010432341, 2.9080060979955187),
+        )
+    )
+    target = disc(5.22, 12.97, 40 / 25.4 / 2)
+    ell = ((8.6631, 8.4402), (7.9287, 12.7798), (7.6822, 12.7381), (8.3749, 8.6449))
+    ell += ((5.2564, 8.1172), (5.2981, 7.8707))
+    container = ((17.2964, 5.327), (14.9177, 6.0961), (14.5485, 4.9543), (16.9273, 4.1852))
+    scene = blocker_scene([(ell, 5.0), (container, 2.0)])
+    assert search(observer, 1.2, target, 5.5, scene, SEARCH_GROW)[0] == kernel.NONE

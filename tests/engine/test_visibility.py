@@ -21,21 +21,12 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
-from engine.sightlines import (
-    HALF_LINE_WIDTH,
-    base_outline,
-    low_interval,
-    model_blocker,
-    polygon_blocker,
-    segments_blocked,
-)
+from engine.sight_kernel import OUTLINE_CIRCLE, facing_pieces, low_interval
+from engine.sightlines import HALF_LINE_WIDTH, base_outline
 from engine.visibility import PairVisibility, VisibilityEngine, visibility
+from tests.engine.kernel_scenes import blocked, blocker_scene, box
 
 R32 = 32 / MM_PER_INCH / 2  # radius of a 32 mm base in inches
-
-
-def box(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
-    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
 def wall(piece_id: str, x0: float, y0: float, x1: float, y1: float, height: float) -> TerrainPiece:
@@ -90,41 +81,41 @@ def infantry(model_id: str, x: float, y: float, **kw: float) -> Model:
 
 def test_low_interval_boundaries() -> None:
     # Level line exactly at a blocker's top: blocked ("at or below"); a hair above: clear.
-    assert low_interval(1.5, 1.5, 1.5) == (0.0, 1.0)
-    assert low_interval(1.5, 1.5, 1.5 - 1e-4) is None
-    # A descending line is low from where it crosses the top onwards.
-    assert low_interval(4.0, 0.0, 1.0) == (0.75, 1.0)
+    assert low_interval(1.5, 1.5, 1.5) == (True, 0.0, 1.0)
+    assert low_interval(1.5, 1.5, 1.5 - 1e-4)[0] is False
+    # A descending line is low from where it crosses the top onwards; a rising one up to it.
+    assert low_interval(4.0, 0.0, 1.0) == (True, 0.75, 1.0)
+    assert low_interval(0.0, 4.0, 1.0) == (True, 0.0, 0.25)
     # Touching the top only at the lower end point does not block.
-    assert low_interval(4.0, 0.0, 0.0) is None
-    assert low_interval(0.0, 4.0, 4.0) == (0.0, 1.0)
+    assert low_interval(4.0, 0.0, 0.0)[0] is False
+    assert low_interval(0.0, 4.0, 4.0) == (True, 0.0, 1.0)
+    # Obscuring areas (an infinite top) are low over the whole line.
+    assert low_interval(4.0, 0.0, math.inf) == (True, 0.0, 1.0)
 
 
 def test_one_mm_line_against_a_wall_edge_boundary() -> None:
-    block = polygon_blocker("w", box(4, -5, 6, 0), top=5.0)
-    starts = np.array([[0.0, HALF_LINE_WIDTH], [0.0, HALF_LINE_WIDTH + 1e-4]])
-    ends = np.array([[10.0, HALF_LINE_WIDTH], [10.0, HALF_LINE_WIDTH + 1e-4]])
+    wall_scene = blocker_scene([(box(4, -5, 6, 0), 5.0)])
     # Exactly half a millimetre from the wall: the 1 mm line touches it; 1e-4" more: clear.
-    blocked = segments_blocked(starts, ends, 1.0, 1.0, [block], HALF_LINE_WIDTH)
-    assert blocked.tolist() == [True, False]
+    at, past = HALF_LINE_WIDTH, HALF_LINE_WIDTH + 1e-4
+    assert blocked((0.0, at), (10.0, at), 1.0, 1.0, wall_scene, HALF_LINE_WIDTH)
+    assert not blocked((0.0, past), (10.0, past), 1.0, 1.0, wall_scene, HALF_LINE_WIDTH)
 
 
 def test_one_mm_line_against_a_round_base_boundary() -> None:
-    block = model_blocker("u", base_outline(CircleBase(32), 5.0, 0.0, 0.0), top=2.0)
-    gap = R32 + HALF_LINE_WIDTH
-    starts = np.array([[0.0, gap], [0.0, gap + 1e-4]])
-    ends = np.array([[10.0, gap], [10.0, gap + 1e-4]])
-    blocked = segments_blocked(starts, ends, 1.0, 1.0, [block], HALF_LINE_WIDTH)
-    assert blocked.tolist() == [True, False]
+    outline = base_outline(CircleBase(32), 5.0, 0.0, 0.0)
+    base_scene = blocker_scene(discs=[(outline.cx, outline.cy, outline.a, 2.0)])
+    at, past = R32 + HALF_LINE_WIDTH, R32 + HALF_LINE_WIDTH + 1e-4
+    assert blocked((0.0, at), (10.0, at), 1.0, 1.0, base_scene, HALF_LINE_WIDTH)
+    assert not blocked((0.0, past), (10.0, past), 1.0, 1.0, base_scene, HALF_LINE_WIDTH)
 
 
 def test_height_clipping_of_a_descending_line() -> None:
     # From 4" down to 0" over 10": at x = 7.5 the line is at 1"; a 1" post there blocks it,
     # a 1" post at x = 7.4 (line at 1.04") does not.
-    post_at = polygon_blocker("p", box(7.45, -1, 7.55, 1), top=1.0)
-    post_before = polygon_blocker("p", box(7.3, -1, 7.4 - 1e-4, 1), top=1.0)
-    s, e = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
-    assert segments_blocked(s, e, 4.0, 0.0, [post_at], 0.0).tolist() == [True]
-    assert segments_blocked(s, e, 4.0, 0.0, [post_before], 0.0).tolist() == [False]
+    post_at = blocker_scene([(box(7.45, -1, 7.55, 1), 1.0)])
+    post_before = blocker_scene([(box(7.3, -1, 7.4 - 1e-4, 1), 1.0)])
+    assert blocked((0.0, 0.0), (10.0, 0.0), 4.0, 0.0, post_at, 0.0)
+    assert not blocked((0.0, 0.0), (10.0, 0.0), 4.0, 0.0, post_before, 0.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,16 +492,14 @@ def test_unknown_observer_is_an_error() -> None:
 
 
 def test_facing_side_of_a_round_target() -> None:
-    from engine.sightlines import facing_pieces
-
-    target = base_outline(CircleBase(32), 10.0, 0.0, 0.0)
-    observer = base_outline(CircleBase(32), 0.0, 0.0, 0.0)
+    target = np.array([OUTLINE_CIRCLE, 10.0, 0.0, R32, R32, 0.0])
+    observer = np.array([OUTLINE_CIRCLE, 0.0, 0.0, R32, R32, 0.0])
     pieces = facing_pieces(target, observer)
-    span = sum(p.u1 - p.u0 for p in pieces)
+    assert (pieces[:, 0] == 0).all()
     # Equal radii: the outer common tangents touch the target at +-90 degrees: half the rim.
-    assert span == pytest.approx(math.pi, abs=1e-6)
-    xs = [p.point(0.5 * (p.u0 + p.u1))[0] for p in pieces]
-    assert all(x <= 10.0 + 1e-9 for x in xs)
+    assert float(np.sum(pieces[:, 2] - pieces[:, 1])) == pytest.approx(math.pi, abs=1e-9)
+    middles = 10.0 + R32 * np.cos(0.5 * (pieces[:, 1] + pieces[:, 2]))
+    assert (middles <= 10.0 + 1e-9).all()
 
 
 def test_observer_in_base_contact_with_a_wall_is_proven_blocked() -> None:

@@ -5,9 +5,10 @@ rectangular bases):
 
 * every "visible" witness is re-checked: endpoints on the bases at the right heights, and the
   1 mm line unblocked by the reference's own segment test;
-* for every "not visible" unit pair, one model pair (chosen by the seed) is searched by the
-  reference on 0.05" grids over both bases: it must find no sight line with 0.05" clearance;
-* every "not fully visible" verdict is checked the same way on densely sampled facing points;
+* for every "not visible" unit pair, every model pair is searched by the reference on 0.05"
+  grids over both bases: it must find no sight line with 0.05" clearance;
+* every proven "not fully visible" model pair is checked the same way: the reference sees its
+  hidden point from no point of the observer's base with 0.05" clearance;
 * every "fully visible" verdict's certificate (observer points and the boundary pieces each
   one sees whole) is re-checked point by point, and covers every facing point.
 """
@@ -20,6 +21,7 @@ import random
 import numpy as np
 import pytest
 
+from engine import sight_kernel as kernel
 from engine.model import (
     CircleBase,
     Model,
@@ -31,7 +33,8 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
-from engine.visibility import _Scene, visibility
+from engine.sightlines import SEARCH_GROW
+from engine.visibility import VisibilityEngine, _Scene, visibility
 from tests.engine import los_reference as ref
 
 
@@ -106,28 +109,11 @@ def test_witnesses_and_not_visible_against_the_reference(seed: int) -> None:
     results = visibility(s)
     assert len(results) == 8
     for p in results:
-        observer, target = s.unit(p.observer), s.unit(p.target)
-        blockers = ref.blockers_for(s, observer.id, target.id)
         if p.visible:
-            w = p.witness
-            assert w is not None
-            obs, tgt = s.model(w.observer_model), s.model(w.target_model)
-            assert s.unit_of_model(obs.id) is observer
-            assert s.unit_of_model(tgt.id) is target
-            assert _on_base(obs, w.start[0], w.start[1])
-            assert _on_base(tgt, w.end[0], w.end[1])
-            assert w.start[2] == pytest.approx(obs.z + obs.height)
-            assert w.end[2] == pytest.approx(tgt.z + tgt.height)
-            sight = blockers + ref.screens_for(s, tgt, obs)
-            assert ref.segment_is_free(w.start[:2], w.end[:2], w.start[2], w.end[2], sight)
+            assert ref.witness_confirmed(s, p), p.witness
         else:
             assert "not proven" not in p.explanation
-            # One model pair per hidden unit pair, chosen by the seed, keeps the brute force
-            # affordable; over the seeds every kind of base and blocker comes up.
-            rng = random.Random(f"{seed}-{p.observer}-{p.target}")
-            obs, tgt = rng.choice(observer.models), rng.choice(target.models)
-            sight = blockers + ref.screens_for(s, tgt, obs)
-            assert not ref.sees_with_clearance(obs, tgt, sight), (obs.id, tgt.id)
+            assert ref.clear_model_pair(s, p) is None
 
 
 def _facing_covered(points: np.ndarray, fans: list[np.ndarray]) -> bool:
@@ -151,35 +137,58 @@ def test_fully_visible_verdicts_against_the_reference(seed: int) -> None:
                         _check_model_pair(s, scene, observer, target, obs, tgt)
 
 
+def piece_points(outline: np.ndarray, fan: np.ndarray, spacing: float) -> np.ndarray:
+    """Points at most ``spacing`` apart along a fan's facing piece (a fan row is ``(x, y,
+    is_edge, u0, u1, x0, y0, x1, y1)``; an arc's ``u`` is the eccentric angle of the true
+    outline ``(kind, cx, cy, a, b, angle)``, an edge runs from ``(x0, y0)`` to ``(x1, y1)``)."""
+    is_edge, u0, u1, x0, y0, x1, y1 = fan[2:]
+    if is_edge:
+        t = np.linspace(u0, u1, max(9, math.ceil(math.hypot(x1 - x0, y1 - y0) / spacing) + 1))
+        return np.column_stack([x0 + t * (x1 - x0), y0 + t * (y1 - y0)])
+    _, cx, cy, a, b, angle = outline
+    u = np.linspace(u0, u1, max(9, math.ceil(max(a, b) * (u1 - u0) / spacing) + 1))
+    c, s = math.cos(angle), math.sin(angle)
+    x, y = a * np.cos(u), b * np.sin(u)
+    return np.column_stack([cx + x * c - y * s, cy + x * s + y * c])
+
+
+def _on_rim(model: Model, points: np.ndarray) -> bool:
+    """Every point lies on the model's base outline (within a hair of it, not inside it)."""
+    return bool(ref.model_shape(model).on_boundary(points[:, 0], points[:, 1]).all())
+
+
 def _check_model_pair(
     s: Scenario, scene: _Scene, observer: Unit, target: Unit, obs: Model, tgt: Model
 ) -> None:
-    verdict = scene.full_search(obs.id, tgt.id, terrain_only=False)
+    i, j = scene.index[obs.id], scene.index[tgt.id]
+    status, hx, hy, _, fans = kernel.model_fully_visible(scene.arrays, i, j, False, SEARCH_GROW)
     blockers = ref.blockers_for(s, observer.id, target.id)
     screens = ref.screens_for(s, tgt)
-    if not verdict.fully_visible:
+    h0, h1 = obs.z + obs.height, tgt.z
+    if status != kernel.FULLY_SEEN:
         # A proven "hidden" point must be hidden for the reference too; an unproven one is the
         # test's conservative side (it may under-report fully visible), checked elsewhere.
-        if verdict.proven:
-            assert not ref.fully_visible_with_clearance(obs, tgt, blockers, screens), (
-                obs.id,
-                tgt.id,
-            )
+        if status == kernel.FULLY_HIDDEN:
+            hidden = np.array([[hx, hy]])
+            assert _on_rim(tgt, hidden), (obs.id, tgt.id, hx, hy)
+            starts = ref.model_shape(obs).grid()
+            seen = ref.point_seen_with_clearance(starts, hidden[0], h0, h1, blockers + screens)
+            assert not seen, (obs.id, tgt.id, hx, hy)
         return
-    h0, h1 = obs.z + obs.height, tgt.z
-    samples = []
-    for (sx, sy), piece in verdict.fans:
-        assert _on_base(obs, sx, sy)
-        u = np.linspace(piece.u0, piece.u1, max(9, math.ceil(piece.length / 0.01)))
-        points = np.array([piece.point(float(v)) for v in u])
-        samples.append(points)
-        starts = np.repeat([[sx, sy]], len(points), axis=0)
-        gaps = ref.segment_gaps(starts, points, h0, h1, blockers + screens, sides=1440)
-        assert (gaps > ref.HALF_WIDTH - 1e-7).all(), (obs.id, tgt.id)
-    if not verdict.fans:
+    if not len(fans):
         # Nothing relevant anywhere near: the reference must agree the way is clear.
         assert ref.fully_visible_with_clearance(obs, tgt, blockers, screens)
         return
+    outline = scene.arrays.model_outline[j]
+    samples = []
+    for fan in fans:
+        assert _on_base(obs, fan[0], fan[1])
+        points = piece_points(outline, fan, 0.01)
+        assert _on_rim(tgt, points), (obs.id, tgt.id)
+        samples.append(points)
+        starts = np.repeat(fan[None, :2], len(points), axis=0)
+        gaps = ref.segment_gaps(starts, points, h0, h1, blockers + screens, sides=1440)
+        assert (gaps > ref.HALF_WIDTH - 1e-7).all(), (obs.id, tgt.id)
     facing = ref.facing_points(obs, tgt, spacing=0.02)
     # Points right at the ends of the facing side are grazing; leave 0.01" for sampling.
     assert _facing_covered(facing, samples)
@@ -187,8 +196,6 @@ def _check_model_pair(
 
 @pytest.mark.parametrize("seed", range(3))
 def test_incremental_updates_match_fresh_computations(seed: int) -> None:
-    from engine.visibility import VisibilityEngine
-
     rng = random.Random(100 + seed)
     s = random_scene(seed)
     engine = VisibilityEngine(s)
@@ -197,3 +204,17 @@ def test_incremental_updates_match_fresh_computations(seed: int) -> None:
         unit = rng.choice(s.units)
         s = s.with_unit_moved(unit.id, rng.uniform(-2, 2), rng.uniform(-2, 2))
         assert engine.update(s, [unit.id]) == visibility(s)
+
+
+def test_the_reference_oval_distance_equals_its_edge_by_edge_measure() -> None:
+    # The reference settles most segments near an oval without measuring every edge; the
+    # answers must be those of the edge-by-edge measure (capped where the cap allows).
+    rng = np.random.default_rng(2)
+    oval = ref.RefShape("oval", 1.0, 2.0, 1.4, 0.7, 0.6)
+    p0, p1 = rng.uniform(-1.5, 3.5, (4000, 2)), rng.uniform(-1.5, 3.5, (4000, 2))
+    exact = ref._segments_polygon_distance(oval.polygon_points(), p0, p1)
+    for cap in (math.inf, 0.05, 0.5):
+        fast = oval.distance(p0, p1, cap=cap)
+        assert np.allclose(np.minimum(fast, cap), np.minimum(exact, cap), atol=1e-12)
+    assert (exact == 0).mean() > 0.2
+    assert ((exact > 0) & (exact < 0.05)).any()
