@@ -1,11 +1,26 @@
 """Compiled kernels of the exact line-of-sight search (numba), over the flat arrays of a scene.
 
-:mod:`engine.visibility` states the rules and :mod:`engine.critical_lines` the geometry: "some
-point of convex shape ``a`` sees some point of convex shape ``b``" is decided exactly by testing
-finitely many critical lines. This module runs those same stages as compiled loops over plain
-arrays, one call per unit pair, because the per-call overhead of numpy on arrays of a few dozen
-edges dominated the cost by three orders of magnitude. Each function is compiled once and kept
-in numba's on-disk cache (``python -m engine warm-up`` fills it ahead of the first use).
+:mod:`engine.visibility` states the rules; this module decides the geometry. The question: is
+there a plan segment from a point of the convex shape ``a`` to a point of the convex shape ``b``
+that keeps more than ``grow`` from every blocker? Every shape is made of *atoms*, discs
+``(x, y, r)``: a round base is one disc, a polygon's vertices are discs of radius ``grow`` (a
+polygon grown by ``grow`` is the union of its vertex discs and its edge bands), an end shape's
+polygon vertices are points. Parametrise lines by their normal angle and offset. The lines whose
+segment between ``a`` and ``b`` is free form a closed set, bounded by curves on which the line is
+tangent to one atom or passes through a point where the boundary of ``a`` or ``b`` meets the
+boundary of a grown blocker (or of each other). Each such curve is a graph ``rho = f(theta)``, so
+a component of the free set either meets a fixed direction (every line of one direction tangent
+to an atom is tried) or has a leftmost point on two curves at once: a common tangent of two
+atoms. So ``a`` sees ``b`` iff one of these finitely many *critical lines* carries a free
+segment; each is tested exactly, grazing counting as free (the callers grow blockers a hair more
+than the witness check does, so a grazing witness still has room). Cheaper proofs come first
+(the centre line and common tangents for "visible"; one convex wall, or a barrier of walls,
+across both outer tangents for "not visible").
+
+Everything runs as compiled loops over plain arrays, one call per unit pair: numpy's per-call
+overhead on arrays of a few dozen edges had dominated the cost by three orders of magnitude.
+Each function is compiled once and kept in numba's on-disk cache (``python -m engine warm-up``
+fills it ahead of the first use).
 
 Shapes. An *end shape* is a disc (``cx, cy, r`` and an empty ``(0, 2)`` vertex array; ``r`` may be
 0: a point) or a convex polygon (counter-clockwise vertices; ``cx, cy`` their mean). A blocker is a
@@ -1155,7 +1170,7 @@ def critical_lines(
     planes: np.ndarray,
 ) -> np.ndarray:
     """Every critical line of the end shapes and the first ``count`` of ``blockers`` (see
-    :mod:`engine.critical_lines`); with ``centres``, also the lines through either shape's
+    the module notes); with ``centres``, also the lines through either shape's
     centre tangent to an atom. Atoms outside the corridor ``planes`` are left out."""
     size = 2
     for m in range(count):
@@ -1407,7 +1422,7 @@ def _always_low(
     grow: float,
 ) -> bool:
     """Whether every segment from ``a`` to ``b`` is low enough to be blocked wherever it meets
-    blocker ``k`` (see :func:`engine.critical_lines._always_low`: the blocker is far enough
+    blocker ``k`` (the blocker is far enough
     from the higher end that every segment has come down when it gets there)."""
     longest = math.hypot(acx - bcx, acy - bcy) + _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv)
     for side in range(2):
@@ -1693,7 +1708,7 @@ def pair_search(
 
     Returns ``(status, segment, in_the_way)``: ``segment`` is ``(x0, y0, x1, y1)`` when found;
     ``in_the_way`` the blockers a "not found" rests on. The stages, the bracket of mixed-height
-    blockers and when a "none" is a proof are those of :func:`engine.critical_lines.search`:
+    blockers and when a "none" is a proof:
     walls and obscuring areas make the critical-line argument exact; a mixed blocker is taken
     as a wall (a segment free then is free), then left out (no segment free then is a proof),
     and in between every critical line is tried at the true heights with three end choices,

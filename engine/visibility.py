@@ -7,7 +7,7 @@ blocked where it crosses (in plan) a solid terrain feature or another model's ba
 height there is at or below that blocker's top, or where it crosses an obscuring terrain area
 neither end model is within (``options.obscuring = "block"``, the default; ``"cover-only"``
 keeps the older reading where obscuring areas never block). The geometry lives in
-:mod:`engine.sightlines` and :mod:`engine.critical_lines`.
+:mod:`engine.sightlines` and :mod:`engine.sight_kernel`.
 
 Every conclusion can be checked: a *visible* pair carries its sight line (:class:`SightLine`),
 re-checked against every blocker, and a *not visible* pair names what is in the way. "Not
@@ -53,17 +53,22 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
 
-from engine import sight_kernel as kernel
 from engine.errors import GeometryError, UnknownReferenceError
 from engine.geometry import model_within_terrain
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, base_outline
+
+if TYPE_CHECKING:
+    from engine import sight_kernel as kernel
+
+# The compiled kernels (and numba, 0.5 s to import) load on the first line-of-sight question,
+# not with the engine: each function below that calls them imports them itself.
 
 TOLERANCE = 1e-6
 """Inches: "within" is inclusive with this tolerance (the project-wide convention)."""
@@ -203,6 +208,8 @@ class _TerrainBlocker:
 def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_TerrainBlocker, ...]:
     """Every solid feature (none when features are not solid), then every obscuring area's
     footprints."""
+    from engine import sight_kernel as kernel
+
     features = [
         _TerrainBlocker(
             piece.id, kernel.FEATURE, _polygon_rows(piece.id, feature.shape), feature.top
@@ -238,13 +245,6 @@ def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     return blocker, end
 
 
-_OUTLINE_KINDS = {
-    "circle": kernel.OUTLINE_CIRCLE,
-    "oval": kernel.OUTLINE_OVAL,
-    "rect": kernel.OUTLINE_RECT,
-}
-
-
 class _Scene:
     """One scenario as the compiled search's arrays, plus its caches of model-pair answers."""
 
@@ -255,6 +255,8 @@ class _Scene:
         terrain: tuple[_TerrainBlocker, ...] | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
+        from engine import sight_kernel as kernel
+
         self.scenario = scenario
         twist = _twist(scenario)
         self.night_fighting = twist == "night-fighting"
@@ -296,6 +298,13 @@ class _Scene:
         as its circumscribed polygon: never smaller than the base); every base as an end shape
         (exact for discs and rectangles, the inscribed polygon of an oval: every point of it is
         on the base) and as its true outline."""
+        from engine import sight_kernel as kernel
+
+        kinds_of_outline = {
+            "circle": kernel.OUTLINE_CIRCLE,
+            "oval": kernel.OUTLINE_OVAL,
+            "rect": kernel.OUTLINE_RECT,
+        }
         pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
         units = {unit.id: k for k, unit in enumerate(self.scenario.units)}
         outlines = [self.footprint[m] for m in self.ids]
@@ -336,7 +345,7 @@ class _Scene:
             within=within,
             obscuring_blocks=self.obscuring_blocks,
             model_outline=[
-                (_OUTLINE_KINDS[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
+                (kinds_of_outline[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
             ],
         )
 
@@ -344,6 +353,8 @@ class _Scene:
         """Keeps the model-pair answers of ``old`` (the same models, in the same rows) that
         moving the ``changed`` units cannot change: pairs of unmoved models whose bases' hull
         no moved base met before or meets now."""
+        from engine import sight_kernel as kernel
+
         moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
         rows = len(self.terrain) + np.flatnonzero(moved)
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
@@ -383,6 +394,8 @@ class _Scene:
     def sight_line(self, observer_id: str, target_id: str) -> SightLine | None:
         """An unblocked top-to-top sight line, or ``None`` (the search is symmetric and cached
         once per model pair)."""
+        from engine import sight_kernel as kernel
+
         first, second = self.index[observer_id], self.index[target_id]
         row = kernel.sight_pair(
             self.arrays, self.sight_cache, first, second, False, SEARCH_GROW, HALF_LINE_WIDTH
@@ -423,6 +436,8 @@ class _Scene:
     # Unit pairs
 
     def pair(self, observer: Unit, target: Unit) -> PairVisibility:
+        from engine import sight_kernel as kernel
+
         eligible = [m for m in observer.models if self.in_range(m.id, target)]
         if not eligible or not target.models:
             reason = (
@@ -486,6 +501,8 @@ class _Scene:
     def _unit_fully_visible(
         self, eligible: Sequence[Model], target: Unit
     ) -> tuple[bool, str, tuple[str, ...]]:
+        from engine import sight_kernel as kernel
+
         in_the_way = np.zeros(len(self.labels), dtype=bool)
         fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
             self.arrays,
@@ -506,6 +523,8 @@ class _Scene:
         return False, text, found
 
     def _cover(self, eligible: Sequence[Model], target: Unit) -> tuple[bool, str]:
+        from engine import sight_kernel as kernel
+
         if not self.cover_rules:
             return False, f"no benefit of cover under {self.scenario.ruleset}"
         sheltered = [m for m in target.models if self.takes_cover_in_terrain(target, m)]

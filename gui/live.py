@@ -184,6 +184,8 @@ class LiveRules(QObject):
         self.visibility: VisibilityResult | None = None
         self.observer: str | None = None
         self.visibility_enabled = True
+        self.visibility_held = True
+        """Line of sight waits for :meth:`release_visibility` (the window's first frame)."""
         self._incremental: IncrementalEvaluator | None = None
         self._pool = thread_pool or QThreadPool.globalInstance()
         self._signals = _WorkerSignals()
@@ -356,8 +358,14 @@ class LiveRules(QObject):
         self._rest_timer.stop()
         self._start_pending()
 
+    def release_visibility(self) -> None:
+        """Start line of sight: the window calls this once its first frame is on screen, so
+        that loading the compiled kernels never delays it."""
+        self.visibility_held = False
+        self._start_pending()
+
     def _start_pending(self) -> None:
-        if self._in_flight or self._pending is None:
+        if self._in_flight or self._pending is None or self.visibility_held:
             return
         scenario, observer = self._pending
         self._pending = None
@@ -378,9 +386,10 @@ class LiveRules(QObject):
         from PySide6.QtCore import QCoreApplication
 
         deadline = time.monotonic() + timeout_ms / 1000
+        self.visibility_held = False
         if self._rest_timer.isActive():
             self._rest_timer.stop()
-            self._start_pending()
+        self._start_pending()
         while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
             self._pool.waitForDone(50)
             QCoreApplication.processEvents()

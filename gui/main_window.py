@@ -169,6 +169,10 @@ def blank_scenario(title: str = "New battlefield") -> Scenario:
     )
 
 
+FIRST_FRAME_MS = 100
+"""Line of sight starts this long after the window is shown (after its first frame)."""
+
+
 class MainWindow(QMainWindow):
     """Warplan's window over one :class:`ScenarioDocument`.
 
@@ -960,6 +964,13 @@ class MainWindow(QMainWindow):
             self._layout_restored = True
             self.arrange_default_layout()
             QTimer.singleShot(0, self.view.fit_battlefield)
+        # Line of sight loads its compiled kernels on first use (about a second, holding the
+        # interpreter's lock now and then): it starts once the first frame is painted.
+        QTimer.singleShot(FIRST_FRAME_MS, self._start_line_of_sight)
+
+    def _start_line_of_sight(self) -> None:
+        self.live.release_visibility()
+        self.sight.controller.release()
 
     def arrange_default_layout(self) -> None:
         """The first-start layout: the battlefield gets the whole height of the window.

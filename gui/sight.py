@@ -245,6 +245,8 @@ class SightController(QObject):
         self._signals = _TaskSignals()
         self._signals.finished.connect(self._on_finished)
         self._in_flight = False
+        self.held = True
+        """Nothing starts before :meth:`release` (the window's first frame)."""
         self._pending: SightRequest | None = None
         self.live_update_budget_s = LIVE_UPDATE_BUDGET_S
         self.last_update_seconds = 0.0
@@ -301,9 +303,10 @@ class SightController(QObject):
     def wait(self, timeout_ms: int = 30_000) -> bool:
         """Block until no request is queued or running (tests, screenshots, closing)."""
         deadline = time.monotonic() + timeout_ms / 1000
+        self.held = False
         if self._rest_timer.isActive():
             self._rest_timer.stop()
-            self._start_pending()
+        self._start_pending()
         while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
             self._pool.waitForDone(20)
             QCoreApplication.processEvents()
@@ -318,8 +321,14 @@ class SightController(QObject):
         if self.active:
             self.request(fresh=True)
 
+    def release(self) -> None:
+        """Start computing: the window calls this once its first frame is on screen, so that
+        loading the compiled kernels never delays it."""
+        self.held = False
+        self._start_pending()
+
     def _start_pending(self) -> None:
-        if self._in_flight or self._pending is None:
+        if self._in_flight or self._pending is None or self.held:
             return
         if self._rest_timer.isActive():
             return
