@@ -882,6 +882,19 @@ def load_lesson(path: str | os.PathLike[str]) -> Lesson:
     return parse_lesson(data, str(path))
 
 
+def lesson_title(path: str | os.PathLike[str]) -> str:
+    """A lesson file's title, read without working out its questions (which can need line of
+    sight): for listing lessons; :func:`load_lesson` checks the whole file when it is opened."""
+    try:
+        data = read_json_file(path)
+    except ScenarioError as error:
+        raise LessonError(error.problems) from None
+    title = data.get("title") if isinstance(data, dict) else None
+    if not isinstance(title, str) or not title:
+        raise LessonError([Problem(f"{path}: title", "a lesson needs a title")])
+    return title
+
+
 def dumps_lesson(lesson: Lesson) -> str:
     """The lesson as file text: JSON indented by 2, ending with a newline."""
     return json.dumps(lesson.to_json(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

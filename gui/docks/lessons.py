@@ -48,6 +48,7 @@ from engine.lessons import (
     changes_between,
     choices_for,
     ids_for,
+    lesson_title,
     load_lesson,
     save_lesson,
 )
@@ -65,7 +66,7 @@ def shipped_lessons() -> list[tuple[str, Path]]:
     found: list[tuple[str, Path]] = []
     for path in sorted(SHIPPED_LESSONS.glob(f"*{LESSON_SUFFIX}")):
         try:
-            found.append((load_lesson(path).title, path))
+            found.append((lesson_title(path), path))
         except WarplanError:
             continue
     return sorted(found, key=lambda item: ("puzzles" in item[1].name, item[1].name))
