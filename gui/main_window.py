@@ -50,6 +50,7 @@ from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from engine.ruling import text_section
 from gui import theme
 from gui.app import ICON_DIR
+from gui.docks.deploy import DeployPanel
 from gui.docks.inspector import InspectorPanel
 from gui.docks.lessons import LessonsPanel
 from gui.docks.palette import PalettePanel
@@ -226,6 +227,8 @@ class MainWindow(QMainWindow):
         self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
         self.reserves = ReservesPanel(self.document, self.placement_point)
         self.add_dock(self.reserves, "Reserves", "ReservesDock", DockPlace.TOOLS)
+        self.deploy = DeployPanel(self.document, self.view)
+        self.add_dock(self.deploy, "Deploy", "DeployDock", DockPlace.TOOLS)
         self.add_dock(self.ruling, "Ruling", "RulingDock", DockPlace.EXPLANATIONS, in_front=True)
 
         self._status_rules = QLabel("")
@@ -679,6 +682,7 @@ class MainWindow(QMainWindow):
         self.palette_panel.selection_requested.connect(self.scene.select_ids)
         self.ruling.line_activated.connect(self._highlight_ruling_line)
         self.reserves.selection_requested.connect(self.scene.select_ids)
+        self.deploy.selection_requested.connect(self.scene.select_ids)
         self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
         )
