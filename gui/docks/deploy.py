@@ -123,6 +123,7 @@ class DeployPanel(QWidget):
         self.message.setStyleSheet("color: #b00020;")
         self.order_list = QListWidget()
         self.order_list.setObjectName("deploy-order")
+        self.order_list.setWordWrap(True)
         self.flags = QLabel("")
         self.flags.setObjectName("deploy-flags")
         self.flags.setWordWrap(True)
@@ -195,7 +196,7 @@ class DeployPanel(QWidget):
         for step in nxt.steps:
             self.order_list.addItem(
                 f"{step.index + 1}. {names[step.player]}: {describe_reserve(units[step.unit_id])}"
-                f"{' (TITANIC)' if step.titanic else ''} - {step.reason}"
+                f"{' (TITANIC)' if step.titanic else ''} - {rules.rule}: {step.reason}"
             )
         self.flags.setText("\n".join(f"{v.rule}: {v.message}" for v in flagged))
         self._update_buttons()
