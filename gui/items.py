@@ -212,12 +212,12 @@ class LabelItem(QGraphicsItem):
             self._place_box()
             self._notify_placement()
 
-    def detach(self) -> None:
-        """Let go of the attached item (it leaves the scene with the caller)."""
-        if self._attached is not None:
-            self._attached.setParentItem(None)
-            self._attached = None
-            self._attached_width = 0.0
+    def remove_attached(self) -> None:
+        """Take the attached item off the board (the scene lets go of it and of its parent)."""
+        attached, self._attached, self._attached_width = self._attached, None, 0.0
+        scene = self.scene()
+        if attached is not None and scene is not None:
+            scene.removeItem(attached)
             self._notify_placement()
 
     def box_rect(self) -> QRectF:

@@ -487,9 +487,10 @@ class SightOverlay(QObject):
             badge = self.badges.pop(unit_id)
             label = badge.parentItem()
             if isinstance(label, LabelItem):
-                label.detach()
-            if badge.scene() is not None:
-                badge.scene().removeItem(badge)
+                label.remove_attached()
+            scene = badge.scene()
+            if scene is not None:
+                scene.removeItem(badge)
 
     def _place_badges(self, unit_ids: frozenset[str]) -> None:
         """Hand each badge to its unit's name tag (a tag made anew takes it over)."""
