@@ -208,6 +208,7 @@ class _Turns:
     def __init__(
         self, scenario: Scenario, rules: DeploymentProcedure, record: DeploymentRecord
     ) -> None:
+        # The record's first player and reserves; its order is replayed through step().
         self.scenario = scenario
         self.rules = rules
         self.turn = _first(scenario, rules, record)
@@ -216,10 +217,6 @@ class _Turns:
         self.remaining = {
             p: [u.id for u in _army(scenario, p, reserves)] for p in scenario.player_ids()
         }
-        for unit_id in record.order:
-            for waiting in self.remaining.values():
-                if unit_id in waiting:
-                    waiting.remove(unit_id)
 
     def whose(self) -> tuple[str | None, str]:
         """Whose turn it is now and why (consuming skipped turns)."""
@@ -229,9 +226,7 @@ class _Turns:
         if not self.rules.one_at_a_time:
             if self.remaining[self.turn]:
                 return self.turn, self._whole_army_reason(self.turn)
-            return other, (
-                f"{self.turn} has placed their entire army: {other} then deploys their army"
-            )
+            return other, f"{self.turn} has set up all their units: {other} then sets up theirs"
         skipped: list[str] = []
         while True:
             other = self.scenario.opponent_of(self.turn)
@@ -266,7 +261,7 @@ class _Turns:
         )
 
     def _whole_army_reason(self, player: str) -> str:
-        return f"{player} deploys first and places their entire army ({self.rules.first_reason})"
+        return f"{player} sets up all their units first: {self.rules.first_reason}"
 
     def step(self, unit: Unit) -> None:
         """Record that ``unit`` was set up now."""
@@ -283,7 +278,7 @@ class _Turns:
 def _replay(
     scenario: Scenario, rules: DeploymentProcedure, record: DeploymentRecord
 ) -> tuple[tuple[DeploymentStep, ...], _Turns]:
-    turns = _Turns(scenario, rules, replace(record, order=()))
+    turns = _Turns(scenario, rules, record)
     units = _all_units(scenario)
     steps = []
     for index, unit_id in enumerate(record.order):

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.deploy_order import (
     DeploymentRecord,
@@ -316,13 +318,13 @@ def test_scrollhammer_first_player_places_the_entire_army_then_the_opponent() ->
     assert not rules.one_at_a_time
     assert next_to_deploy(s).units == ("r1", "r2")
     refused = check_placement(s, "b1", ((30.0, 42.0),))
-    assert refused.reasons[0].startswith("not blue's turn: red deploys first")
+    assert refused.reasons[0].startswith("not blue's turn: red sets up all their units first")
     s = set_up_unit(s, "r1", ((20.0, 6.0),))
     assert next_to_deploy(s).player == "red"
     s = set_up_unit(s, "r2", ((40.0, 6.0),))
     nxt = next_to_deploy(s)
     assert nxt.player == "blue"
-    assert "red has placed their entire army" in nxt.reason
+    assert "red has set up all their units: blue then sets up theirs" in nxt.reason
     s = set_up_unit(s, "b1", ((30.0, 42.0),))
     assert next_to_deploy(s).done
     assert [r for r, _ in report_rules(s) if r == "Deploy Forces"] == []
@@ -485,3 +487,47 @@ def test_round_trip_of_all_three_systems_procedures_have_quoted_texts() -> None:
         assert quoted in rules.text
         assert rules.ruleset == ruleset_id
         assert rules.choices
+
+
+# ---------------------------------------------------------------------------------------------
+# Laws of the alternation
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    red=st.lists(st.booleans(), max_size=4),
+    blue=st.lists(st.booleans(), max_size=4),
+)
+def test_following_the_turns_sets_every_unit_up_once(red: list[bool], blue: list[bool]) -> None:
+    """Each flag is one unit, TITANIC when true. Following ``next_to_deploy`` sets every unit
+    up exactly once with nothing flagged; the Defender (blue) starts; without a TITANIC unit the
+    players alternate until one has none left; after the first TITANIC unit, an opponent with two
+    units left whose next is not TITANIC sets up the next two."""
+    units = [unit(f"r{i}", "red", *(["TITANIC"] if t else [])) for i, t in enumerate(red)]
+    units += [unit(f"b{i}", "blue", *(["TITANIC"] if t else [])) for i, t in enumerate(blue)]
+    s = start_deployment(ca(*units))
+    steps: list[tuple[str, bool, int]] = []
+    while not next_to_deploy(s).done:
+        nxt = next_to_deploy(s)
+        assert nxt.player is not None
+        chosen = nxt.units[0]
+        own_left = sum(1 for u in s.reserves if u.player == nxt.player)
+        steps.append(
+            (nxt.player, chosen in {u.id for u in units if "TITANIC" in u.keywords}, own_left)
+        )
+        s = place(s, chosen)
+    assert len(steps) == len(units)
+    assert sorted(DeploymentRecord.of(s).order) == sorted(u.id for u in units)  # type: ignore[union-attr]
+    assert report_rules(s) == []
+    if blue:
+        assert steps[0][0] == "blue"
+    if not any(red) and not any(blue):
+        alternating = min(len(red), len(blue)) * 2
+        players = [p for p, _, _ in steps]
+        assert all(players[i] != players[i + 1] for i in range(alternating - 1))
+    first_titanic = next((i for i, (_, titanic, _) in enumerate(steps) if titanic), None)
+    if first_titanic is not None and first_titanic + 2 < len(steps):
+        player = steps[first_titanic][0]
+        nxt_player, nxt_titanic, left = steps[first_titanic + 1]
+        if nxt_player != player and not nxt_titanic and left >= 2:
+            assert steps[first_titanic + 2][0] == nxt_player

@@ -123,7 +123,10 @@ class SharedModules:
             rule=FORMATIONS,
             text=BATTLE_FORMATIONS_TEXT,
             first=first,
-            first_reason=f"{first} deploys first (options.deploys_first, else the first listed)",
+            first_reason=(
+                f"the player who deploys first is {first} (options.deploys_first, else the first "
+                "listed player)"
+            ),
             first_fixed=True,
             one_at_a_time=False,
             titanic_skips=False,
