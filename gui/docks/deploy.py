@@ -102,7 +102,7 @@ class DeployPanel(QWidget):
             "Then click the battlefield where the chosen unit goes (or drag it from the list)."
         )
         self.set_up_button.toggled.connect(self._arm)
-        self.reserves_label = QLabel("Declared in reserves (before the first unit is set up):")
+        self.reserves_label = QLabel("")
         self.reserves_label.setWordWrap(True)
         self.reserves_list = QListWidget()
         self.reserves_list.setObjectName("deploy-reserves")
@@ -209,7 +209,14 @@ class DeployPanel(QWidget):
         self.reserves_list.blockSignals(True)
         self.reserves_list.clear()
         names = player_names(scenario)
+        self.reserves_label.setText(
+            "Declare reserves (before the first unit is set up):"
+            if editable
+            else f"Declared in reserves: {len(declared | held)} units."
+        )
         for unit in (*scenario.units, *scenario.reserves):
+            if not editable and unit.id not in declared and unit.id not in held:
+                continue
             item = QListWidgetItem(f"{names[unit.player]}: {describe_reserve(unit)}")
             item.setData(Qt.ItemDataRole.UserRole, unit.id)
             flags = Qt.ItemFlag.ItemIsEnabled
