@@ -212,7 +212,7 @@ class DeployPanel(QWidget):
         self.reserves_label.setText(
             "Declare reserves (before the first unit is set up):"
             if editable
-            else f"Declared in reserves: {len(declared | held)} units."
+            else f"Declared in reserves: {_count(len(declared | held), 'unit')}."
         )
         for unit in (*scenario.units, *scenario.reserves):
             if not editable and unit.id not in declared and unit.id not in held:
@@ -343,6 +343,10 @@ class DeployPanel(QWidget):
 
     def _board_point(self, position: QPointF) -> Point:
         return battlefield_point(QPointF(self.view.mapToScene(position.toPoint())))
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 BREAK_AFTER = (".", "_")
