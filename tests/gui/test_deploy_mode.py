@@ -176,3 +176,20 @@ def test_reserves_declared_before_the_first_step(make_window) -> None:  # type: 
     # Once a unit is set up the declaration is closed: the boxes cannot be changed.
     item = panel.reserves_list.item(0)
     assert not item.flags() & Qt.ItemFlag.ItemIsUserCheckable
+
+
+def test_the_other_systems_rules_show_in_the_same_mode(make_window) -> None:  # type: ignore[no-untyped-def]
+    """Scrollhammer's Deploy Forces and the Shared Scenario Modules' Battle Formations: the
+    player going first sets up all their units, then the opponent."""
+    shared = replace(armies(), ruleset="shared-modules", deployment=None)
+    window = make_window(shared)
+    panel: DeployPanel = window.deploy
+    assert "Battle Formations" in panel.rule_label.text()
+    panel.start_button.click()
+    assert "red sets up all their units first" in panel.turn_label.text()
+    assert panel.set_up_at((10.0, 5.0), "red-squad")
+    assert not panel.set_up_at((10.0, 30.0), "red-knight")
+    assert 'within 12" of their table edge' in panel.message.text()
+    window.document.load(replace(armies(), ruleset="scrollhammer", deployment=None), None)
+    assert "Deploy Forces" in panel.rule_label.text()
+    assert "places his entire army" in panel.rule_label.text()
