@@ -62,6 +62,18 @@ def grown_base(model: Model, radius: float) -> Polygon:
     (2.0, 2.0)
     """
     _check_radius(radius)
+    return grown_outline(model, radius)
+
+
+def grown_outline(model: Model, radius: float) -> Polygon:
+    """:func:`grown_base` for any radius of 0 or more, unbounded by the rings' limit (areas
+    such as the set-up distance from enemy models, which a file may set beyond it).
+
+    >>> from engine.model import CircleBase
+    >>> outline = grown_outline(Model("m", 0.0, 0.0, CircleBase(25.4)), 200.0)
+    >>> round(max(x for x, _ in outline), 6)
+    200.5
+    """
     shape = shape_of(model)
     reach = shape.bounding_radius + radius
     step = math.acos(max(-1.0, 1.0 - CHORD_ERROR / reach)) if reach > 0 else math.pi
