@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainterPath
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsScene
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -31,7 +31,8 @@ from gui.shapes import player_colour, polygon_path, translucent
 ArrivalShading = Literal["allowed", "denied"]
 Z_ARRIVAL = Z_OVERLAY_LOW + 0.05
 """Over the deployment zones and under the objective ranges and models."""
-HATCH_ALPHA = 150
+HATCH_ALPHA = 170
+WASH_ALPHA = 45
 OUTLINE_ALPHA = 220
 
 
@@ -66,8 +67,13 @@ def build_shading(
 ) -> tuple[list[Stroke], LabelSpec | None]:
     area = region.allowed if shading == "allowed" else region.denied
     path = geometry_path(area)
-    brush = QBrush(translucent(colour, HATCH_ALPHA), Qt.BrushStyle.BDiagPattern)
-    strokes = [Stroke(path, cosmetic_pen(translucent(colour, OUTLINE_ALPHA), 1.5), brush)]
+    # A light wash under a hatch: told apart from a deployment zone's flat fill of the same
+    # colour, and the boundary drawn firmly, since where it runs is the answer.
+    hatch = QBrush(translucent(colour, HATCH_ALPHA), Qt.BrushStyle.BDiagPattern)
+    strokes = [
+        Stroke(path, QPen(Qt.PenStyle.NoPen), QBrush(translucent(colour, WASH_ALPHA))),
+        Stroke(path, cosmetic_pen(translucent(colour, OUTLINE_ALPHA), 2.0), hatch),
+    ]
     return strokes, caption
 
 

@@ -101,12 +101,12 @@ def test_every_palette_shades_in_its_players_colours(make_window, palette_id: st
         window.overlays.apply_palette()
         item = overlay.layer.item(KEY_RED)
         assert item is not None
-        colour = item._strokes[0].brush.color()  # type: ignore[union-attr]
+        colour = item._strokes[1].brush.color()  # type: ignore[union-attr]
         assert colour.name() == palette.players[0]
         overlay.configure(replace(overlay.settings, shading="denied"))
         item = overlay.layer.item(KEY_RED)
         assert item is not None
-        assert item._strokes[0].brush.color().name() == palette.players[1]  # type: ignore[union-attr]
+        assert item._strokes[1].brush.color().name() == palette.players[1]  # type: ignore[union-attr]
     finally:
         theme.use("default")
 
