@@ -35,8 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
+import numpy as np
 import shapely
 from shapely.errors import ShapelyError
 from shapely.geometry import Polygon as ShapelyPolygon
@@ -53,7 +55,7 @@ from engine.errors import GeometryError, RulesError, UnknownReferenceError
 from engine.explain import Explanation, Fact, Measurement, RuleRef, Violation, inches
 from engine.geometry import TOLERANCE, model_distance, model_within_terrain, within
 from engine.limits import MAX_DISTANCE
-from engine.model import Model, Scenario, TerrainPiece, Unit
+from engine.model import Base, Model, Scenario, TerrainPiece, Unit
 from engine.rings import CHORD_ERROR, grown_outline
 from engine.rulesets import ruleset_for
 
@@ -258,6 +260,16 @@ def _band_depth(
     )
 
 
+@lru_cache(maxsize=4096)
+def _bubble(base: Base, x: float, y: float, rotation: float, reach: float) -> BaseGeometry:
+    """An enemy base grown by ``reach``, kept per placed base: while one unit is dragged the
+    others' bubbles are reused."""
+    outline = grown_outline(Model("", x, y, base, rotation=rotation), reach)
+    # One array into shapely's vectorised constructor: building a polygon from Python tuples
+    # point by point costs more than the union.
+    return shapely.polygons(np.asarray(outline))
+
+
 def arrival_region(
     scenario: Scenario, player: str, *, distance: float | None = None, unit: Unit | None = None
 ) -> ArrivalRegion:
@@ -276,7 +288,9 @@ def arrival_region(
     reach = _distance(scenario, rules, distance)
     table = _table(scenario)
     try:
-        bubbles = [ShapelyPolygon(grown_outline(m, reach)) for m in _enemy_models(scenario, player)]
+        bubbles = [
+            _bubble(m.base, m.x, m.y, m.rotation, reach) for m in _enemy_models(scenario, player)
+        ]
         denied_by_enemies = (
             shapely.union_all(bubbles).intersection(table) if bubbles else ShapelyPolygon()
         )
