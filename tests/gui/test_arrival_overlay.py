@@ -4,6 +4,7 @@ the controls' player, distance and shading, the View-menu toggle."""
 
 from __future__ import annotations
 
+import doctest
 from dataclasses import replace
 
 import pytest
@@ -16,6 +17,7 @@ from engine.edits import Selection, move_selection
 from gui import theme
 from gui.main_window import MainWindow
 from gui.overlays.arrival import ArrivalOverlay, ArrivalSettings
+from gui.panels import arrival_controls
 from gui.panels.arrival_controls import RULES_DISTANCE, ArrivalControls
 
 KEY_RED = ("arrival", "red")
@@ -146,3 +148,9 @@ def test_a_bad_option_shows_the_engines_refusal_and_draws_nothing(make_window) -
     overlay.configure(ArrivalSettings(visible=True, distance=float("nan")))
     assert overlay.layer.keys() == []
     assert "set-up distance" in overlay.error
+
+
+def test_the_controls_docstring_examples_run(qapp) -> None:  # type: ignore[no-untyped-def]
+    result = doctest.testmod(arrival_controls)
+    assert result.attempted > 0
+    assert result.failed == 0
