@@ -294,8 +294,11 @@ def arrival_region(
         denied_by_enemies = (
             shapely.union_all(bubbles).intersection(table) if bubbles else ShapelyPolygon()
         )
+        # A drawn footprint may cross itself; made valid, it still covers what it encloses.
         closed_polygons = [
-            ShapelyPolygon(p) for piece in _closed_pieces(scenario, rules) for p in piece.footprints
+            shapely.make_valid(ShapelyPolygon(p))
+            for piece in _closed_pieces(scenario, rules)
+            for p in piece.footprints
         ]
         closed = (
             shapely.union_all(closed_polygons).intersection(table)

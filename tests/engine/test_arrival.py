@@ -266,6 +266,14 @@ def test_impassable_terrain_is_closed_and_an_ordinary_area_is_not() -> None:
     assert not region.allowed.contains(shapely.Point(45.0, 35.0))
 
 
+def test_a_self_crossing_impassable_footprint_is_still_closed() -> None:
+    bow_tie = ((40.0, 30.0), (50.0, 40.0), (50.0, 30.0), (40.0, 40.0))
+    s = _board(terrain=(TerrainPiece("rock", bow_tie, impassable=True),))
+    region = arrival_region(s, "red")
+    assert region.closed_terrain.area == pytest.approx(50.0)
+    assert not region.allowed.contains(shapely.Point(42.0, 35.0))
+
+
 def test_scrollhammer_closes_lethal_terrain_too() -> None:
     area = ((40.0, 30.0), (50.0, 30.0), (50.0, 40.0), (40.0, 40.0))
     lethal = TerrainPiece("pit", area, kind="lethal")
