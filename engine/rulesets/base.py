@@ -33,6 +33,7 @@ from engine.objectives import ObjectiveRules
 from engine.options import OptionCheck
 
 if TYPE_CHECKING:
+    from engine.arrival import ArrivalRules
     from engine.evaluate import Evaluation
     from engine.game_state import GameCheck
 
@@ -121,6 +122,11 @@ class Ruleset(Protocol):
 
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         """Engagement in force: this system's values, overridden by the options."""
+        ...
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        """What a unit of ``player`` arriving from reserves keeps to (:mod:`engine.arrival`):
+        the set-up distance from enemy models, the terrain closed to set-up, edge rules."""
         ...
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.arrival import DEFAULT_RESERVES_DISTANCE, ArrivalRules, EdgeRestriction, closed_by_flag
 from engine.coherency import report_violations
 from engine.engagement import EngagementRules, engagement_with_options
 from engine.explain import Violation
@@ -27,7 +28,12 @@ from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.shared_modules._data import number
-from engine.rulesets.shared_modules.formations import follower_violations, lead_model_violations
+from engine.rulesets.shared_modules.formations import (
+    SCOUT,
+    follower_violations,
+    lead_model_violations,
+    player_edge,
+)
 from engine.rulesets.shared_modules.modules import uses_module
 from engine.rulesets.shared_modules.options import OPTION_CHECKS
 from engine.rulesets.shared_modules.report import SharedModulesReport, shared_modules_report
@@ -77,6 +83,22 @@ class SharedModules:
 
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         return engagement_with_options(scenario, ENGAGEMENT)
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        # Scout and Secure places one model onto the controlling player's table edge and the
+        # others within 2" of it; it states no distance from enemy models: the common 9"
+        # applies (options.reserves_distance changes it). Closed terrain: impassable areas.
+        follow = float(
+            scenario.option("scout_follow_distance", number("scout-and-secure", "follow_distance"))
+        )
+        return ArrivalRules(
+            self.id,
+            SCOUT,
+            DEFAULT_RESERVES_DISTANCE,
+            closed_by_flag(scenario),
+            "impassable terrain",
+            (EdgeRestriction(SCOUT, "lead", player_edge(scenario, player), follow),),
+        )
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         controls = evaluation.objectives if evaluation is not None else None
