@@ -63,6 +63,7 @@ from gui.live import AnalysisResult, LiveRules
 from gui.overlays.controller import OVERLAY_NAMES, OverlayController
 from gui.panels.about import AboutDialog
 from gui.panels.army_import import ArmyImportDialog
+from gui.panels.arrival_controls import ArrivalControls
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
 from gui.presentation import Presentation
@@ -499,6 +500,16 @@ class MainWindow(QMainWindow):
             self.overlay_actions[name] = action
             view_menu.addAction(action)
             overlay_bar.addAction(action)
+        self.arrival_controls = ArrivalControls(self.overlays.arrival)
+        arrival_action = self._action(
+            "Reserves arrival",
+            toggled=self.arrival_controls.set_shown,
+            tip="Where a player's reserves can be set up (the first player's unless chosen): "
+            "more than the rule system's distance from every enemy model, off closed terrain",
+            name="overlay-arrival",
+        )
+        self.arrival_controls.show_box.toggled.connect(arrival_action.setChecked)
+        view_menu.addAction(arrival_action)
         self._rule_system_overlays = view_menu.addSeparator()
         view_menu.addSeparator()
         self.action_engagement_all = self._action(

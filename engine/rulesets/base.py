@@ -35,6 +35,7 @@ from engine.objectives import ObjectiveRules
 from engine.options import OptionCheck
 
 if TYPE_CHECKING:
+    from engine.arrival import ArrivalRules
     from engine.deploy_order import DeploymentProcedure
     from engine.evaluate import Evaluation
     from engine.game_state import GameCheck
@@ -128,6 +129,11 @@ class Ruleset(Protocol):
 
     def deployment_procedure(self, scenario: Scenario) -> DeploymentProcedure:
         """How this system deploys the armies (:mod:`engine.deploy_order`)."""
+        ...
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        """What a unit of ``player`` arriving from reserves keeps to (:mod:`engine.arrival`):
+        the set-up distance from enemy models, the terrain closed to set-up, edge rules."""
         ...
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:

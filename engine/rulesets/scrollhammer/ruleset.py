@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.arrival import DEFAULT_RESERVES_DISTANCE, ArrivalRules, EdgeRestriction
 from engine.coherency import report_violations
 from engine.deploy_order import DeploymentProcedure, order_violations
 from engine.engagement import EngagementRules, engagement_with_options
@@ -31,7 +32,11 @@ from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.scrollhammer._data import standard_rules
-from engine.rulesets.scrollhammer.battlefield import deployment_violations
+from engine.rulesets.scrollhammer.battlefield import (
+    deployment_violations,
+    is_lethal,
+    scenario_halves,
+)
 from engine.rulesets.scrollhammer.control import RULE, declared_choices
 from engine.rulesets.scrollhammer.options import OPTION_CHECKS
 from engine.rulesets.scrollhammer.report import ScrollhammerReport, scrollhammer_report
@@ -91,6 +96,20 @@ class Scrollhammer:
 
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         return engagement_with_options(scenario, ENGAGEMENT)
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        # Reserves "move fully onto the table from the controlling player's own table edge",
+        # each model's move measured from that edge. The rulebook gives no set-up distance
+        # from enemy models: the common 9" applies (options.reserves_distance changes it).
+        # Closed terrain is what deployment refuses: impassable or lethal.
+        return ArrivalRules(
+            self.id,
+            "Reserves",
+            DEFAULT_RESERVES_DISTANCE,
+            tuple(t.id for t in scenario.terrain if t.impassable or is_lethal(t)),
+            "impassable or lethal terrain",
+            (EdgeRestriction("Reserves", "move", scenario_halves(scenario).of(player).edge),),
+        )
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         details = self._details(scenario, evaluation)

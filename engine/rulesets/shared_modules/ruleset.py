@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.arrival import DEFAULT_RESERVES_DISTANCE, ArrivalRules, EdgeRestriction, closed_by_flag
 from engine.coherency import report_violations
 from engine.deploy_order import DeploymentProcedure, order_violations
 from engine.engagement import EngagementRules, engagement_with_options
@@ -32,10 +33,12 @@ from engine.rulesets.base import RulesetReport
 from engine.rulesets.shared_modules._data import number
 from engine.rulesets.shared_modules.formations import (
     FORMATIONS,
+    SCOUT,
     battle_formations,
     deployment_order,
     follower_violations,
     lead_model_violations,
+    player_edge,
 )
 from engine.rulesets.shared_modules.modules import uses_module
 from engine.rulesets.shared_modules.options import OPTION_CHECKS
@@ -94,6 +97,22 @@ class SharedModules:
 
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         return engagement_with_options(scenario, ENGAGEMENT)
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        # Scout and Secure places one model onto the controlling player's table edge and the
+        # others within 2" of it; it states no distance from enemy models: the common 9"
+        # applies (options.reserves_distance changes it). Closed terrain: impassable areas.
+        follow = float(
+            scenario.option("scout_follow_distance", number("scout-and-secure", "follow_distance"))
+        )
+        return ArrivalRules(
+            self.id,
+            SCOUT,
+            DEFAULT_RESERVES_DISTANCE,
+            closed_by_flag(scenario),
+            "impassable terrain",
+            (EdgeRestriction(SCOUT, "lead", player_edge(scenario, player), follow),),
+        )
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         controls = evaluation.objectives if evaluation is not None else None

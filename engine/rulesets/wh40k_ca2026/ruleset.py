@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.areas import UnitPosition, unit_positions
+from engine.arrival import DEFAULT_RESERVES_DISTANCE, ArrivalRules, closed_by_flag
 from engine.coherency import report_violations
 from engine.deploy_order import DeploymentProcedure, order_violations
 from engine.deployments import resolve_deployment
@@ -55,6 +56,7 @@ DECLARE_BATTLE_FORMATIONS_TEXT = (
     "within which TRANSPORTS.\n- Which of their units will start the battle in strategic reserves."
 )
 """Seed 003, step 7 "Declare Battle Formations", exactly."""
+STRATEGIC_RESERVES = "Strategic Reserves"
 
 OBJECTIVES = ObjectiveDefaults(
     ruleset="wh40k-ca2026",
@@ -93,6 +95,18 @@ class ChapterApproved:
 
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         return engagement_with_options(scenario, ENGAGEMENT)
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        # The mission deck names strategic reserves but states neither a set-up distance nor an
+        # edge rule: the core rules' 9" from enemy models, no edge restriction, and the
+        # terrain a file marks impassable.
+        return ArrivalRules(
+            self.id,
+            STRATEGIC_RESERVES,
+            DEFAULT_RESERVES_DISTANCE,
+            closed_by_flag(scenario),
+            "impassable terrain",
+        )
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         violations: tuple[Violation, ...] = ()
