@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QHBoxLayout,
     QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSplitter,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QTreeWidgetItemIterator,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +40,8 @@ DIFFERENCE_COLOUR = QColor("#e6007e")
 """The outline of what differs (the ruling dock's highlight colour)."""
 IDS_ROLE = Qt.ItemDataRole.UserRole
 EXPORT_WIDTH = 2400
+LIST_WIDTH = 460
+"""The differences list's first width (pixels): long lines wrap within it."""
 PAD = 24.0
 
 
@@ -91,6 +93,8 @@ class ComparedBoard(QWidget):
         self.overlays.refresh_all()
         self.view = BattlefieldView(self.scene)
         self.view.setInteractive(False)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setMinimumSize(QSize(320, 240))
         self.outline = QGraphicsPathItem()
         pen = QPen(DIFFERENCE_COLOUR, 3.0)
@@ -153,10 +157,11 @@ class ComparisonWindow(QWidget):
         self.boards = (ComparedBoard(a, a_label), ComparedBoard(b, b_label))
         self.comparison: Comparison | None = None
         self.error = ""
-        self.differences = QTreeWidget()
+        self.differences = QListWidget()
         self.differences.setObjectName("comparison-differences")
-        self.differences.setHeaderHidden(True)
         self.differences.setWordWrap(True)
+        self.differences.setResizeMode(QListView.ResizeMode.Adjust)
+        self.differences.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.differences.itemSelectionChanged.connect(self._outline_chosen)
         self.summary = QLabel("Working out the differences…")
         self.summary.setObjectName("comparison-summary")
@@ -179,11 +184,12 @@ class ComparisonWindow(QWidget):
         splitter = QSplitter()
         splitter.addWidget(boards)
         splitter.addWidget(side)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 0)
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
-        self.resize(1500, 620)
+        self.resize(1700, 760)
+        splitter.setSizes([1700 - LIST_WIDTH, LIST_WIDTH])
         self._signals = _Signals(self)
         self._signals.done.connect(self._show)
         (thread_pool or QThreadPool.globalInstance()).start(
@@ -201,30 +207,39 @@ class ComparisonWindow(QWidget):
             self.summary.setText(result.text())
         else:
             self.summary.setText(
-                f"Outlined on both boards: what differs between {result.a_label} and "
-                f"{result.b_label}. Choose a line to outline only what it is about."
+                f"What differs between {result.a_label} and {result.b_label}. Outlined on "
+                "both boards: the units that moved and the objectives that change hands; "
+                "choose a line to outline what it is about."
             )
         for section in result.sections():
-            top = QTreeWidgetItem([section.verdict])
-            top.setData(0, IDS_ROLE, section.ids)
-            font = QFont(top.font(0))
+            verdict = QListWidgetItem(section.verdict)
+            verdict.setData(IDS_ROLE, section.ids)
+            font = QFont(verdict.font())
             font.setBold(True)
-            top.setFont(0, font)
-            self.differences.addTopLevelItem(top)
+            verdict.setFont(font)
+            self.differences.addItem(verdict)
             for line in section.lines:
-                child = QTreeWidgetItem([line.text])
-                child.setData(0, IDS_ROLE, line.ids)
-                child.setToolTip(0, line.text)
-                top.addChild(child)
-        self.differences.expandAll()
+                item = QListWidgetItem(f"• {line.text}")
+                item.setData(IDS_ROLE, line.ids)
+                item.setToolTip(line.text)
+                self.differences.addItem(item)
         self.export_button.setEnabled(True)
-        self._outline(self._all_ids())
+        self._outline(self._main_ids())
         self.ready.emit(result)
 
-    def _all_ids(self) -> tuple[str, ...]:
+    def _main_ids(self) -> tuple[str, ...]:
+        """What the boards outline while no line is chosen: the units that moved or stand on
+        one board only, and the objectives that change hands (a chosen line outlines the
+        units it is about, those whose sight or threat changed included)."""
         if self.comparison is None:
             return ()
-        return (*self.comparison.unit_ids(), *self.comparison.objective_ids())
+        result = self.comparison
+        return (
+            *(m.unit for m in result.moved),
+            *result.only_in_a,
+            *result.only_in_b,
+            *result.objective_ids(),
+        )
 
     def _outline(self, ids: tuple[str, ...]) -> None:
         for board in self.boards:
@@ -233,18 +248,14 @@ class ComparisonWindow(QWidget):
     def _outline_chosen(self) -> None:
         chosen = self.differences.selectedItems()
         if not chosen:
-            self._outline(self._all_ids())
+            self._outline(self._main_ids())
             return
-        self._outline(tuple(chosen[0].data(0, IDS_ROLE) or ()))
+        self._outline(tuple(chosen[0].data(IDS_ROLE) or ()))
 
     def difference_lines(self) -> list[str]:
         """Every line listed, each section's verdict followed by its lines."""
-        lines = []
-        iterator = QTreeWidgetItemIterator(self.differences)
-        while (item := iterator.value()) is not None:
-            lines.append(item.text(0))
-            iterator += 1
-        return lines
+        rows = (self.differences.item(i) for i in range(self.differences.count()))
+        return [row.text().removeprefix("• ") for row in rows if row is not None]
 
     # ------------------------------------------------------------------ export
 

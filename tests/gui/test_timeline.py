@@ -169,10 +169,18 @@ def test_the_comparison_window_lists_the_moved_units_differences(
     assert moved.unit == "red-squad"
     assert any(line.startswith("red-squad moved ") for line in lines)
     assert "obj-centre: nobody in Before, Red controls in After" in lines
-    # Both boards outline what differs; a chosen line outlines what it is about.
+    # Both boards outline what differs (the moved unit, the objective changing hands); a
+    # chosen line outlines what it is about.
     for board in shown.boards:
         assert not board.outline.path().isEmpty()
         assert not board.scene.interactive
+    shown.differences.setCurrentRow(
+        lines.index("obj-centre: nobody in Before, Red controls in After")
+    )
+    for board in shown.boards:
+        marker = board.scene.objectives["obj-centre"]
+        outlined = board.outline.path().boundingRect()
+        assert outlined == marker.mapToScene(marker.shape()).boundingRect()
     picture = shown.export_png(tmp_path / "comparison.png")
     image = QImage(str(picture))
     assert image.width() == 2400
