@@ -117,7 +117,8 @@ class TimelinePanel(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
-        document.changed.connect(lambda _change: self.refresh())
+        # A drag's previews change no snapshot: the tree and its status follow at the drop.
+        document.changed.connect(lambda change: None if change.previewing else self.refresh())
         document.replaced.connect(lambda _scenario: self.refresh())
         self._shown: object = None
         self.refresh()
