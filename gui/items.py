@@ -123,6 +123,10 @@ class ModelItem(OutlinedPathItem):
             self.setPen(cosmetic_pen(self._colour.darker(170), 1.0))
 
 
+ATTACHED_GAP = 3.0
+"""Pixels between a label's box and the item attached to it."""
+
+
 class LabelItem(QGraphicsItem):
     """A text tag that keeps its pixel size at any zoom (unit names, objective ids, edges).
 
@@ -160,6 +164,8 @@ class LabelItem(QGraphicsItem):
         self._box = QRectF()
         self._leader = QPainterPath()
         self._bounds = QRectF()
+        self._attached: QGraphicsItem | None = None
+        self._attached_width = 0.0
         self.setFlags(
             QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
             | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
@@ -190,8 +196,29 @@ class LabelItem(QGraphicsItem):
         self._notify_placement()
 
     def natural_rect(self) -> QRectF:
-        """The box unmoved, in item coordinates (pixels before :meth:`scale`)."""
-        return QRectF(self._rect)
+        """The box unmoved with the room an attached item takes on its right, in item
+        coordinates (pixels before :meth:`scale`): what the label placement keeps clear."""
+        if self._attached is None:
+            return QRectF(self._rect)
+        return self._rect.adjusted(0, 0, ATTACHED_GAP + self._attached_width, 0)
+
+    def attach(self, item: QGraphicsItem, width: float) -> None:
+        """Carry ``item`` (a badge, ``width`` pixels wide, its top-left at its origin) just
+        right of the box wherever the placement moves it, and keep other labels off it."""
+        if item is not self._attached or width != self._attached_width:
+            self._attached = item
+            self._attached_width = width
+            item.setParentItem(self)
+            self._place_box()
+            self._notify_placement()
+
+    def remove_attached(self) -> None:
+        """Take the attached item off the board (the scene lets go of it and of its parent)."""
+        attached, self._attached, self._attached_width = self._attached, None, 0.0
+        scene = self.scene()
+        if attached is not None and scene is not None:
+            scene.removeItem(attached)
+            self._notify_placement()
 
     def box_rect(self) -> QRectF:
         """The box where it is drawn, in item coordinates."""
@@ -224,6 +251,12 @@ class LabelItem(QGraphicsItem):
             self._leader.lineTo(nearest)
             self._leader.addEllipse(anchor, 1.5, 1.5)
         self._bounds = self._box.united(self._leader.boundingRect()).adjusted(-1, -1, 1, 1)
+        if self._attached is not None:
+            attached = self._attached.boundingRect()
+            self._attached.setPos(
+                self._box.right() + ATTACHED_GAP,
+                self._box.center().y() - attached.height() / 2 - attached.top(),
+            )
         self.update()
 
     def _notify_placement(self) -> None:

@@ -68,6 +68,8 @@ class BattlefieldScene(QGraphicsScene):
         self._models_of_unit: dict[str, frozenset[str]] = {}
         self._mirroring = False
         self.edge_labels: list[LabelItem] = []
+        self.fixed_marks: list[QGraphicsItem] = []
+        """Items drawn at a fixed pixel size (legends) that labels are kept off when possible."""
         self.snap_step: float | None = None
         self.interactive = True
         self._drag: _DragSession | None = None
@@ -384,6 +386,9 @@ class BattlefieldScene(QGraphicsScene):
         for item in [*self.models.values(), *self.objectives.values()]:
             bounds = item.mapRectToScene(item.shape().boundingRect())
             marks.append(_coords(QRectF(bounds.topLeft() * ppi, bounds.bottomRight() * ppi)))
+        for item in self.fixed_marks:
+            if item.isVisible():
+                marks.append(_coords(item.boundingRect().translated(item.scenePos() * ppi)))
         for label, (dx, dy) in zip(
             labels, place_labels(boxes, marks, self._shown_pixels(ppi)), strict=True
         ):

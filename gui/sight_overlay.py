@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from engine.model import Scenario, Unit
 from gui.document import Change
-from gui.items import Z_LABEL, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, ModelItem, cosmetic_pen
+from gui.items import Z_LABEL, Z_OVERLAY_HIGH, Z_OVERLAY_LOW, LabelItem, ModelItem, cosmetic_pen
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.overlays.visibility import visibility_colour, visibility_verdict
 from gui.scene import BattlefieldScene
@@ -159,7 +159,8 @@ def _blocker_path(scenario: Scenario, blocker_id: str) -> QPainterPath | None:
 
 
 class SeenCountBadge(QGraphicsItem):
-    """A "seen by N" badge by a unit's name, at a fixed pixel size; a click lists the units."""
+    """A "seen by N" badge carried by a unit's name tag (:meth:`gui.items.LabelItem.attach`:
+    the label placement keeps other labels off it); a click lists the units."""
 
     def __init__(self, unit_id: str) -> None:
         super().__init__()
@@ -173,24 +174,20 @@ class SeenCountBadge(QGraphicsItem):
         self._font.setBold(True)
         self._colour = QColor(SEEN_BY_COLOURS[0])
         self._rect = QRectF()
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setZValue(Z_LABEL + 0.2)
+        self.setZValue(0.2)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
-    def set_count(self, count: int, left: float, bottom: float) -> None:
-        """Show ``count``; the badge starts ``left`` pixels right of its position and its
-        bottom is ``bottom`` pixels below it (beside the unit's name tag)."""
+    def set_count(self, count: int) -> None:
+        """Show ``count`` (the badge's size follows its text; its label carries it)."""
         text = f"seen by {count}" if count else "unseen"
-        if (text, left, bottom) == (self._text, self._rect.left(), self._rect.bottom()):
+        if text == self._text:
             return
         self.prepareGeometryChange()
         self.count = count
         self._text = text
         self._colour = seen_by_colour(count)
         metrics = QFontMetricsF(self._font)
-        width = metrics.horizontalAdvance(text) + 8
-        height = metrics.height() + 2
-        self._rect = QRectF(left, bottom - height, width, height)
+        self._rect = QRectF(0, 0, metrics.horizontalAdvance(text) + 8, metrics.height() + 2)
         self.update()
 
     def text(self) -> str:
@@ -299,6 +296,7 @@ class SightOverlay(QObject):
         self.legend = SeenByLegend()
         self.legend.setVisible(False)
         scene.addItem(self.legend)
+        scene.fixed_marks.append(self.legend)
         self._stale_timer = QTimer(self)
         self._stale_timer.setSingleShot(True)
         self._stale_timer.setInterval(STALE_DELAY_MS)
@@ -351,9 +349,7 @@ class SightOverlay(QObject):
     def _on_replaced(self, _scenario: object = None) -> None:
         self.observer = None
         self.hovered = None
-        for badge in self.badges.values():
-            self.scene.removeItem(badge)
-        self.badges = {}
+        self._drop_badges(list(self.badges))
         self.refresh()
 
     # ------------------------------------------------------------------ results
@@ -444,12 +440,13 @@ class SightOverlay(QObject):
 
     def _refresh_who_sees_whom(self, result: SightResult | None) -> None:
         layer = self.halo_layer
-        self.legend.setVisible(self.who_sees_whom_enabled and result is not None)
+        shown = self.who_sees_whom_enabled and result is not None
+        if shown != self.legend.isVisible():
+            self.legend.setVisible(shown)
+            self.scene.request_label_placement()
         if not self.who_sees_whom_enabled or result is None:
             layer.clear()
-            for stale in self.badges.values():
-                self.scene.removeItem(stale)
-            self.badges = {}
+            self._drop_badges(list(self.badges))
             return
         scenario = result.scenario
         self.legend.setPos(scene_point(0.0, 0.0))
@@ -472,7 +469,6 @@ class SightOverlay(QObject):
             if badge is None:
                 badge = SeenCountBadge(unit.id)
                 self.badges[unit.id] = badge
-                self.scene.addItem(badge)
             seers = result.seen_by(unit.id)
             # The engine keeps the pairs a move cannot change as the same objects: the list
             # is rebuilt only when one of them was recomputed.
@@ -481,25 +477,28 @@ class SightOverlay(QObject):
             ):
                 badge.listed = seers
                 badge.setToolTip("\n".join(seen_by_listing(result, unit.id)))
-            badge.set_count(count, *self._badge_offset(unit.id))
+            badge.set_count(count)
         layer.end()
-        for unit_id in [u for u in self.badges if u not in counts]:
-            self.scene.removeItem(self.badges.pop(unit_id))
+        self._drop_badges([u for u in self.badges if u not in counts])
         self._place_badges(frozenset(self.badges))
 
-    def _badge_offset(self, unit_id: str) -> tuple[float, float]:
-        label = self.scene.unit_labels.get(unit_id)
-        if label is None:
-            return 0.0, 0.0
-        rect = label.boundingRect()
-        return rect.right() + 3, rect.bottom()
+    def _drop_badges(self, unit_ids: list[str]) -> None:
+        for unit_id in unit_ids:
+            badge = self.badges.pop(unit_id)
+            label = badge.parentItem()
+            if isinstance(label, LabelItem):
+                label.remove_attached()
+            scene = badge.scene()
+            if scene is not None:
+                scene.removeItem(badge)
 
     def _place_badges(self, unit_ids: frozenset[str]) -> None:
+        """Hand each badge to its unit's name tag (a tag made anew takes it over)."""
         for unit_id in unit_ids:
             badge = self.badges.get(unit_id)
             label = self.scene.unit_labels.get(unit_id)
             if badge is not None and label is not None:
-                badge.setPos(label.pos())
+                label.attach(badge, badge.boundingRect().width())
 
     # ------------------------------------------------------------------ hover
 

@@ -220,14 +220,46 @@ def test_hovering_an_enemy_shows_the_witness_or_outlines_the_blocker(qtbot, make
     assert "Line of sight: " not in window.ruling.ruling_text()
 
 
+def test_count_badges_ride_with_their_names_and_cover_no_other_label(qtbot, make_window) -> None:
+    from gui.app import DEMO_SCENARIO
+
+    window = make_window(read_scenario(DEMO_SCENARIO))
+    window.overlay_actions["who-sees-whom"].setChecked(True)
+    wait_current(qtbot, window)
+    scene = window.scene
+    scene.place_labels()
+    transform = window.view.viewportTransform()
+    labels = [label for label in scene.labels() if label.isVisible() and label.text()]
+    boxes = [label.deviceTransform(transform).mapRect(label.box_rect()) for label in labels]
+    badges = list(window.sight.badges.values())
+    assert badges
+    assert all(badge.isVisible() for badge in badges)
+    for badge in badges:
+        label = scene.unit_labels[badge.unit_id]
+        assert badge.parentItem() is label
+        rect = badge.deviceTransform(transform).mapRect(badge.boundingRect())
+        own = label.deviceTransform(transform).mapRect(label.box_rect())
+        # Just right of its own name tag, wherever the placement moved the tag.
+        assert 0 <= rect.left() - own.right() <= 4
+        assert rect.top() < own.center().y() < rect.bottom()
+        assert not any(rect.intersects(box) for box in boxes)
+        others = [b for b in badges if b is not badge]
+        assert not any(
+            rect.intersects(b.deviceTransform(transform).mapRect(b.boundingRect())) for b in others
+        )
+    legend = window.sight.legend
+    legend_rect = legend.deviceTransform(transform).mapRect(legend.boundingRect())
+    assert not any(legend_rect.intersects(box) for box in boxes)
+
+
 def test_clicking_a_count_badge_lists_the_units_that_see_it(qtbot, make_window) -> None:
     window = make_window(wall_scenario())
     window.overlay_actions["who-sees-whom"].setChecked(True)
     result = wait_current(qtbot, window)
     badge = window.sight.badges["red-squad"]
     assert badge.text() == "seen by 2"
-    corner = window.view.mapFromScene(badge.pos())
-    click = corner + badge.boundingRect().center().toPoint()
+    on_screen = badge.deviceTransform(window.view.viewportTransform())
+    click = on_screen.map(badge.boundingRect().center()).toPoint()
     assert window.sight.badge_at(window.view.mapToScene(click)) is badge
     qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=click)
     heading, text = seen_by_listing(result, "red-squad")
