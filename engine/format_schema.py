@@ -1447,6 +1447,40 @@ def _table(title: str, rows: list[str], header: str) -> str:
     return "\n".join([f"#### {title}", "", header, ruler, *rows])
 
 
+GameRow: TypeAlias = tuple[str, str, str, str]
+"""One documented key of a ``game`` section: key, type, default, meaning."""
+
+GAME_SECTION_ROWS: tuple[tuple[str, tuple[GameRow, ...]], ...] = (
+    (
+        "Game: deployment sequence (`game.deployment`)",
+        (
+            (
+                "first",
+                "player id",
+                "the rule system's (CA: the Defender)",
+                "the player who set up first",
+            ),
+            (
+                "reserves",
+                "array of unit ids, each once",
+                "`[]`",
+                "units declared in reserves before deployment: they stay in the reserves tray "
+                "and are not set up",
+            ),
+            (
+                "order",
+                "array of unit ids, each once, none of `reserves`",
+                "`[]`",
+                "the units in the order they were set up (checked against the rule system's "
+                "sequence: alternating one at a time, or whole armies)",
+            ),
+        ),
+    ),
+)
+"""The documented keys of the ``game`` sections whose checks live in :mod:`engine.game_state`
+(the section absent: no sequence is recorded or checked)."""
+
+
 def field_tables(document: Entity) -> str:
     """The Markdown field tables of the document and every entity, and the ``options`` keys:
     the generated part of ``docs/scenario-format.md``."""
@@ -1458,6 +1492,11 @@ def field_tables(document: Entity) -> str:
             kind = f'`"{spec.fixed}"`' if spec.fixed is not None else spec.kind.describe()
             rows.append(f"| `{spec.key}` | {kind} | {_default_text(spec)} | {spec.doc} |")
         blocks.append(_table(entity.title[0].upper() + entity.title[1:], rows, header))
+    for title, game_rows in GAME_SECTION_ROWS:
+        rows = [
+            f"| `{key}` | {kind} | {default} | {doc} |" for key, kind, default, doc in game_rows
+        ]
+        blocks.append(_table(title, rows, header))
     blocks.append(_table("Options", _option_rows(), "| key | type | rule systems |"))
     return "\n\n".join(blocks) + "\n"
 

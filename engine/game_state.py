@@ -452,6 +452,33 @@ PLAYER_KEYS: dict[str, GameCheck] = {
 """Checks of the keys of ``game.players.<player id>``."""
 
 
+def _check_deployment_record(value: object, path: str, ids: GameIds) -> list[Problem]:
+    """``game.deployment`` (:mod:`engine.deploy_order`): ``first`` a player, ``reserves`` and
+    ``order`` unit ids, each listed once, no unit both declared in reserves and set up."""
+    problems = object_check(DEPLOYMENT_KEYS)(value, path, ids)
+    if problems or not isinstance(value, Mapping):
+        return problems
+    declared = {str(u): i for i, u in enumerate(value.get("reserves", ()))}
+    for i, unit_id in enumerate(value.get("order", ())):
+        if unit_id in declared:
+            problems.append(
+                Problem(
+                    f"{path}.order[{i}]",
+                    f"{_show(unit_id)} is declared in reserves ({path}.reserves"
+                    f"[{declared[unit_id]}]) and cannot be set up",
+                )
+            )
+    return problems
+
+
+DEPLOYMENT_KEYS: dict[str, GameCheck] = {
+    "first": reference_check("players"),
+    "reserves": list_check(reference_check("units"), distinct=True),
+    "order": list_check(reference_check("units"), distinct=True),
+}
+"""Checks of the keys of ``game.deployment``."""
+
+
 def _ruleset_of(ids: GameIds) -> Ruleset | None:
     """The rule system the ids belong to (none for a file whose ``ruleset`` is invalid)."""
     try:
@@ -480,6 +507,7 @@ GAME_KEYS: dict[str, GameCheck] = {
         object_check(DESTROYED_MODEL_KEYS, required=("model", "player"))
     ),
     "left_battlefield_this_turn": list_check(text_check()),
+    "deployment": _check_deployment_record,
 }
 """Checks of the keys of ``game`` every rule system shares; a rule system adds its own
 sections (``Ruleset.game_section_checks``: ``game.scrollhammer``, ``game.shared_modules``)."""

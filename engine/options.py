@@ -31,6 +31,8 @@ COMMON_OPTION_CHECKS: Mapping[str, OptionCheck] = {
     "obscuring": Choice(("block", "cover-only")),
     # Unit coherency (engine.coherency): off unless a file turns it on.
     "coherency": Flag(),
+    # Arriving from reserves (engine.arrival): the set-up distance from enemy models.
+    "reserves_distance": DISTANCE,
     # Deployment maps (engine.deployments), which a file of any rule system may name.
     "deployment_variant": DeploymentVariantKind(),
 }

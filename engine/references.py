@@ -2,7 +2,8 @@
 element it names is deleted.
 
 The ``game`` section (:mod:`engine.game_state` and the rulesets' state modules) holds unit,
-model, objective and terrain ids: objectives controlled at the start of the turn, objective
+model, objective and terrain ids: the deployment sequence's reserves and order, objectives
+controlled at the start of the turn, objective
 statuses, completed actions, Secondary Mission choices, Shared Scenario Modules' undeployed and
 Scout and Secure units, Scrollhammer's reserves, control choices, standards, challenges and the
 relic. :data:`GAME_REFERENCES` lists them, one :class:`ReferenceRule` per place, with what
@@ -116,8 +117,10 @@ CORE_REFERENCES: tuple[ReferenceRule, ...] = (
         ReferenceRule((key, EVERY_ITEM, "started_within_terrain", EVERY_ITEM), ("terrain",))
         for key in ("destroyed_this_turn", "destroyed_previous_turn")
     ),
+    *(ReferenceRule(("deployment", key, EVERY_ITEM), ("units",)) for key in ("reserves", "order")),
 )
-"""``game`` keys of :mod:`engine.game_state` (Chapter Approved 2026-27 mission state)."""
+"""``game`` keys of :mod:`engine.game_state` (Chapter Approved 2026-27 mission state, and the
+deployment sequence every system records)."""
 
 SHARED_MODULES_REFERENCES: tuple[ReferenceRule, ...] = (
     *(

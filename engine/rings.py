@@ -18,13 +18,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely.errors import ShapelyError
 from shapely.geometry import MultiPolygon
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from engine.errors import GeometryError
-from engine.geometry import shape_of
+from engine.geometry import KIND_RECT, shape_of
 from engine.limits import MAX_RING_RADIUS, MAX_RINGS
 from engine.model import Model, Polygon, Unit
 
@@ -62,18 +63,35 @@ def grown_base(model: Model, radius: float) -> Polygon:
     (2.0, 2.0)
     """
     _check_radius(radius)
+    return grown_outline(model, radius)
+
+
+def grown_outline(model: Model, radius: float) -> Polygon:
+    """:func:`grown_base` for any radius of 0 or more, unbounded by the rings' limit (areas
+    such as the set-up distance from enemy models, which a file may set beyond it).
+
+    >>> from engine.model import CircleBase
+    >>> outline = grown_outline(Model("m", 0.0, 0.0, CircleBase(25.4)), 200.0)
+    >>> round(max(x for x, _ in outline), 6)
+    200.5
+    """
     shape = shape_of(model)
     reach = shape.bounding_radius + radius
     step = math.acos(max(-1.0, 1.0 - CHORD_ERROR / reach)) if reach > 0 else math.pi
     # A multiple of four, so the outline reaches the exact extremes along both axes.
     count = 4 * max(MIN_VERTICES // 4, math.ceil(math.pi / (2.0 * step)))
-    points = []
-    for k in range(count):
-        angle = 2.0 * math.pi * k / count
-        ux, uy = math.cos(angle), math.sin(angle)
-        sx, sy = shape.support(ux, uy)
-        points.append((sx + radius * ux, sy + radius * uy))
-    return tuple(points)
+    angles = 2.0 * math.pi * np.arange(count) / count
+    ux, uy = np.cos(angles), np.sin(angles)
+    # The base's support point in each direction (Shape.support, for every direction at once).
+    lx, ly = shape.cos * ux + shape.sin * uy, -shape.sin * ux + shape.cos * uy
+    if shape.kind == KIND_RECT:
+        sx, sy = np.where(lx >= 0, shape.a, -shape.a), np.where(ly >= 0, shape.b, -shape.b)
+    else:
+        norm = np.hypot(shape.a * lx, shape.b * ly)
+        sx, sy = shape.a * shape.a * lx / norm, shape.b * shape.b * ly / norm
+    xs = shape.x + shape.cos * sx - shape.sin * sy + radius * ux
+    ys = shape.y + shape.sin * sx + shape.cos * sy + radius * uy
+    return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
 def ring_outline(unit: Unit, radius: float) -> RingOutline:

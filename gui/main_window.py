@@ -50,6 +50,7 @@ from engine.rulesets.wh40k_ca2026.generator import game_in_progress
 from engine.ruling import text_section
 from gui import theme
 from gui.app import ICON_DIR
+from gui.docks.deploy import DeployPanel
 from gui.docks.inspector import InspectorPanel
 from gui.docks.lessons import LessonsPanel
 from gui.docks.palette import PalettePanel
@@ -63,6 +64,7 @@ from gui.live import AnalysisResult, LiveRules
 from gui.overlays.controller import OVERLAY_NAMES, OverlayController
 from gui.panels.about import AboutDialog
 from gui.panels.army_import import ArmyImportDialog
+from gui.panels.arrival_controls import ArrivalControls
 from gui.panels.compare import ComparisonWindow, comparison_window
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
@@ -228,6 +230,8 @@ class MainWindow(QMainWindow):
         self.add_dock(self.inspector, "Inspector", "InspectorDock", DockPlace.TOOLS)
         self.reserves = ReservesPanel(self.document, self.placement_point)
         self.add_dock(self.reserves, "Reserves", "ReservesDock", DockPlace.TOOLS)
+        self.deploy = DeployPanel(self.document, self.view)
+        self.add_dock(self.deploy, "Deploy", "DeployDock", DockPlace.TOOLS)
         self.add_dock(self.ruling, "Ruling", "RulingDock", DockPlace.EXPLANATIONS, in_front=True)
 
         self._status_rules = QLabel("")
@@ -509,6 +513,16 @@ class MainWindow(QMainWindow):
             self.overlay_actions[name] = action
             view_menu.addAction(action)
             overlay_bar.addAction(action)
+        self.arrival_controls = ArrivalControls(self.overlays.arrival)
+        arrival_action = self._action(
+            "Reserves arrival",
+            toggled=self.arrival_controls.set_shown,
+            tip="Where a player's reserves can be set up (the first player's unless chosen): "
+            "more than the rule system's distance from every enemy model, off closed terrain",
+            name="overlay-arrival",
+        )
+        self.arrival_controls.show_box.toggled.connect(arrival_action.setChecked)
+        view_menu.addAction(arrival_action)
         self._rule_system_overlays = view_menu.addSeparator()
         view_menu.addSeparator()
         self.action_engagement_all = self._action(
@@ -692,6 +706,7 @@ class MainWindow(QMainWindow):
         self.palette_panel.selection_requested.connect(self.scene.select_ids)
         self.ruling.line_activated.connect(self._highlight_ruling_line)
         self.reserves.selection_requested.connect(self.scene.select_ids)
+        self.deploy.selection_requested.connect(self.scene.select_ids)
         self.palette_panel.draw_polygon_requested.connect(
             lambda: self.tool_actions["polygon"].setChecked(True)
         )

@@ -11,6 +11,8 @@ ruleset (:func:`engine.rulesets.ruleset_for`) for its values and never compare r
   benefit of cover applies to line of sight;
 - its options (``option_checks``, the shared keys included) and its ``game`` sections'
   checks (``game_section_checks``), the longest game it plays;
+- its deployment sequence (``deployment_procedure``: who sets up first, one unit at a time or
+  whole armies, the check of one unit as placed; :mod:`engine.deploy_order` walks it);
 - its own report (``report``: violations named by the rules text's sections, VP so far),
   its scoring (``score``) and a new game (``new_game``).
 
@@ -33,6 +35,8 @@ from engine.objectives import ObjectiveRules
 from engine.options import OptionCheck
 
 if TYPE_CHECKING:
+    from engine.arrival import ArrivalRules
+    from engine.deploy_order import DeploymentProcedure
     from engine.evaluate import Evaluation
     from engine.game_state import GameCheck
 
@@ -121,6 +125,15 @@ class Ruleset(Protocol):
 
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         """Engagement in force: this system's values, overridden by the options."""
+        ...
+
+    def deployment_procedure(self, scenario: Scenario) -> DeploymentProcedure:
+        """How this system deploys the armies (:mod:`engine.deploy_order`)."""
+        ...
+
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        """What a unit of ``player`` arriving from reserves keeps to (:mod:`engine.arrival`):
+        the set-up distance from enemy models, the terrain closed to set-up, edge rules."""
         ...
 
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:

@@ -10,6 +10,7 @@ from engine.evaluate import Evaluation
 from engine.model import Scenario
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW
 from gui.live import LiveRules, VisibilityResult
+from gui.overlays.arrival import ArrivalOverlay
 from gui.overlays.coherency import update_coherency_overlay, update_rings_overlay
 from gui.overlays.deployment import update_deployment_overlay
 from gui.overlays.engagement import update_engagement_overlay
@@ -46,6 +47,8 @@ class OverlayController:
             "coherency": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.1),
         }
         self.enabled = dict.fromkeys(self.layers, True)
+        # Reserves arrival follows the document itself (off until asked for, settings of its own).
+        self.arrival = ArrivalOverlay(scene, live.document)
         self.focus_units: frozenset[str] = frozenset()
         self.engagement_for_all = False
         self.evaluation: Evaluation | None = live.evaluation
@@ -69,6 +72,7 @@ class OverlayController:
         for layer in self.layers.values():
             layer.clear()
         self.refresh_all()
+        self.arrival.refresh()
 
     def set_focus(self, unit_ids: frozenset[str]) -> None:
         if unit_ids != self.focus_units:

@@ -101,6 +101,7 @@ def _everything_referenced() -> Scenario:
         },
         "destroyed_this_turn": [loss],
         "destroyed_previous_turn": [loss],
+        "deployment": {"first": "red", "reserves": ["gone-unit"], "order": ["squad"]},
         "shared_modules": {
             "undeployed": ["gone-unit", "squad"],
             "destroyed": ["gone-unit"],

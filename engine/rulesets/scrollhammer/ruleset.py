@@ -2,8 +2,10 @@
 
 Objective control by scoring and denial units (3" from the centre, one objective per unit,
 declared choices in ``game.scrollhammer.control_choices``), engagement as base contact (within
-1 mm), no benefit of cover, up to seven game turns. Its report gathers every set-up check
-("Deploy Forces", "Alternating Terrain", "Place Objective Markers", the missions' own rules and
+1 mm), no benefit of cover, up to seven game turns. Its deployment: the player going first
+places their entire army, then the opponent (a recorded order, ``game.deployment``, is checked
+under "Deploy Forces"). Its report gathers every set-up check ("Deploy Forces", "Alternating
+Terrain", "Place Objective Markers", the missions' own rules and
 "Controlling Objectives" declarations) and the Victory Points "if the game ended now".
 
 >>> from engine.model import Battlefield, Objective, Player, Scenario
@@ -19,19 +21,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.arrival import DEFAULT_RESERVES_DISTANCE, ArrivalRules, EdgeRestriction
 from engine.coherency import report_violations
+from engine.deploy_order import DeploymentProcedure, order_violations
 from engine.engagement import EngagementRules, engagement_with_options
+from engine.explain import Violation
 from engine.model import MM_PER_INCH, Scenario
 from engine.objectives import ObjectiveDefaults, ObjectiveRules, rules_with_options
 from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.scrollhammer._data import standard_rules
+from engine.rulesets.scrollhammer.battlefield import (
+    deployment_violations,
+    is_lethal,
+    scenario_halves,
+)
 from engine.rulesets.scrollhammer.control import RULE, declared_choices
 from engine.rulesets.scrollhammer.options import OPTION_CHECKS
 from engine.rulesets.scrollhammer.report import ScrollhammerReport, scrollhammer_report
 from engine.rulesets.scrollhammer.setup import new_game
-from engine.rulesets.scrollhammer.state import GAME_SECTION_CHECK
+from engine.rulesets.scrollhammer.state import GAME_SECTION_CHECK, ScrollhammerState
 from engine.score_report import CardResult, LineResult, PlayerResult, ScoreReport
 
 if TYPE_CHECKING:
@@ -39,6 +49,20 @@ if TYPE_CHECKING:
     from engine.game_state import GameCheck
 
 ENGAGEMENT = EngagementRules("scrollhammer", 1.0 / MM_PER_INCH, None, "Base contact (within 1 mm)")
+DEPLOY_FORCES = "Deploy Forces"
+DEPLOY_FORCES_TEXT = (
+    "Roll-off to see which player chooses whether to deploy first or second. The player that goes "
+    "first then places his entire army on the table in his deployment zone(with the exception of "
+    "Mission 3, see below for details). His opponent then deploys his entire army in the opposite "
+    "deployment zone. Units cannot deploy in impassible terrain or lethal terrain."
+)
+"""Seed 004, "Deploy Forces", exactly."""
+RESERVES_TEXT = (
+    "When deploying their armies, players can choose not to deploy up to any number of their "
+    "units(except in Standard Mission 3, see below for details), keeping them as Reserves to "
+    "arrive later."
+)
+"""Seed 004, "Preparing reserves", exactly."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +97,20 @@ class Scrollhammer:
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         return engagement_with_options(scenario, ENGAGEMENT)
 
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        # Reserves "move fully onto the table from the controlling player's own table edge",
+        # each model's move measured from that edge. The rulebook gives no set-up distance
+        # from enemy models: the common 9" applies (options.reserves_distance changes it).
+        # Closed terrain is what deployment refuses: impassable or lethal.
+        return ArrivalRules(
+            self.id,
+            "Reserves",
+            DEFAULT_RESERVES_DISTANCE,
+            tuple(t.id for t in scenario.terrain if t.impassable or is_lethal(t)),
+            "impassable or lethal terrain",
+            (EdgeRestriction("Reserves", "move", scenario_halves(scenario).of(player).edge),),
+        )
+
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         details = self._details(scenario, evaluation)
         vp = None
@@ -81,7 +119,41 @@ class Scrollhammer:
         coherency = report_violations(
             scenario, evaluation.coherency if evaluation is not None else None
         )
-        return RulesetReport(self.id, (*details.violations, *coherency), vp, details)
+        order = order_violations(scenario, self.deployment_procedure(scenario))
+        return RulesetReport(self.id, (*details.violations, *order, *coherency), vp, details)
+
+    def deployment_procedure(self, scenario: Scenario) -> DeploymentProcedure:
+        """Deploy Forces: the player going first (``game.scrollhammer.deployed_first``; none
+        recorded: the first listed player, Warplan's choice) places their entire army, then the
+        opponent; units kept in reserve (``game.scrollhammer.reserves`` too) are not set up."""
+        state = ScrollhammerState.from_scenario(scenario)
+        recorded = state.deployed_first in scenario.player_ids()
+        first = state.deployed_first if state.deployed_first and recorded else None
+        first = first or scenario.player_ids()[0]
+        reason = (
+            f"{first} won the roll-off's choice and goes first (game.scrollhammer.deployed_first)"
+            if recorded
+            else f"no roll-off recorded (game.scrollhammer.deployed_first), so {first} (listed "
+            "first) goes first"
+        )
+        return DeploymentProcedure(
+            ruleset=self.id,
+            rule=DEPLOY_FORCES,
+            text=DEPLOY_FORCES_TEXT,
+            first=first,
+            first_reason=reason,
+            first_fixed=recorded,
+            one_at_a_time=False,
+            titanic_skips=False,
+            deploying=state.turn is None,
+            placement=_placement,
+            reserves_text=RESERVES_TEXT,
+            held_back=state.reserves,
+            choices=(
+                "without a recorded roll-off the first listed player deploys first",
+                "the player placing an army sets its units up one at a time in any order",
+            ),
+        )
 
     def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
         """The mission's Victory Points if the game ended now, one card (the mission) per
@@ -119,6 +191,12 @@ class Scrollhammer:
     def _details(self, scenario: Scenario, evaluation: Evaluation | None) -> ScrollhammerReport:
         controls = evaluation.objectives if evaluation is not None else None
         return scrollhammer_report(scenario, controls)
+
+
+def _placement(scenario: Scenario, unit_id: str, before: tuple[str, ...]) -> tuple[Violation, ...]:
+    """Deploy Forces for one unit as placed: its deployment zone, no impassable or lethal
+    terrain."""
+    return deployment_violations(scenario, unit_ids=(unit_id,))
 
 
 RULESET = Scrollhammer()

@@ -2,7 +2,9 @@
 
 Objective control by holding and contesting (3" to hold and 2" to contest, from the marker's
 centre; both players may control at once), engagement 2", no benefit of cover, five battle
-rounds. Its report: "Battle Formations" while deploying and "Scout And Secure" for each unit
+rounds. Its deployment: the player who deploys first sets up their units, then the opponent
+(a recorded order, ``game.deployment``, is checked under "Battle Formations"). Its report:
+"Battle Formations" while deploying and "Scout And Secure" for each unit
 placed that way whose lead model has not moved. The modules award no Victory Points
 (Annihilation is an immediate win), so the report has no ``vp``; ``score`` reports the
 Annihilation winner.
@@ -18,7 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.arrival import DEFAULT_RESERVES_DISTANCE, ArrivalRules, EdgeRestriction, closed_by_flag
 from engine.coherency import report_violations
+from engine.deploy_order import DeploymentProcedure, order_violations
 from engine.engagement import EngagementRules, engagement_with_options
 from engine.explain import Violation
 from engine.model import Scenario
@@ -27,7 +31,15 @@ from engine.options import COMMON_OPTION_CHECKS, OptionCheck
 from engine.rulesets import other_systems_options
 from engine.rulesets.base import RulesetReport
 from engine.rulesets.shared_modules._data import number
-from engine.rulesets.shared_modules.formations import follower_violations, lead_model_violations
+from engine.rulesets.shared_modules.formations import (
+    FORMATIONS,
+    SCOUT,
+    battle_formations,
+    deployment_order,
+    follower_violations,
+    lead_model_violations,
+    player_edge,
+)
 from engine.rulesets.shared_modules.modules import uses_module
 from engine.rulesets.shared_modules.options import OPTION_CHECKS
 from engine.rulesets.shared_modules.report import SharedModulesReport, shared_modules_report
@@ -43,6 +55,14 @@ if TYPE_CHECKING:
 ENGAGEMENT = EngagementRules(
     "shared-modules", 2.0, None, "Engagement range (options.engagement_range)"
 )
+BATTLE_FORMATIONS_TEXT = (
+    'The player who deploys first deploys their units within 12" of their table edge.\n'
+    'Models must remain within 2" of at least one other model in their unit unless that model is '
+    "alone.\n"
+    'Units must be at least 2" apart from other units during deployment.\n'
+    "The opposing player then deploys their units using the same restrictions."
+)
+"""Seed 000, "Battle Formations", its four numbered rules exactly."""
 
 
 @dataclass(frozen=True)
@@ -78,17 +98,64 @@ class SharedModules:
     def engagement_rules(self, scenario: Scenario) -> EngagementRules:
         return engagement_with_options(scenario, ENGAGEMENT)
 
+    def arrival_rules(self, scenario: Scenario, player: str) -> ArrivalRules:
+        # Scout and Secure places one model onto the controlling player's table edge and the
+        # others within 2" of it; it states no distance from enemy models: the common 9"
+        # applies (options.reserves_distance changes it). Closed terrain: impassable areas.
+        follow = float(
+            scenario.option("scout_follow_distance", number("scout-and-secure", "follow_distance"))
+        )
+        return ArrivalRules(
+            self.id,
+            SCOUT,
+            DEFAULT_RESERVES_DISTANCE,
+            closed_by_flag(scenario),
+            "impassable terrain",
+            (EdgeRestriction(SCOUT, "lead", player_edge(scenario, player), follow),),
+        )
+
     def report(self, scenario: Scenario, evaluation: Evaluation | None = None) -> RulesetReport:
         controls = evaluation.objectives if evaluation is not None else None
         details: SharedModulesReport = shared_modules_report(scenario, controls)
         coherency = report_violations(
             scenario, evaluation.coherency if evaluation is not None else None
         )
+        order = order_violations(scenario, self.deployment_procedure(scenario))
         return RulesetReport(
             self.id,
-            (*details.violations, *_scout_violations(scenario), *coherency),
+            (*details.violations, *order, *_scout_violations(scenario), *coherency),
             None,
             details,
+        )
+
+    def deployment_procedure(self, scenario: Scenario) -> DeploymentProcedure:
+        """Battle Formations: the player who deploys first (``options.deploys_first``) sets up
+        their units, then the opponent; units not on the table yet
+        (``game.shared_modules.undeployed``, Scout And Secure) are held back."""
+        first, _ = deployment_order(scenario)
+        state = (scenario.game or {}).get("shared_modules") or {}
+        held = frozenset(str(u) for u in state.get("undeployed", ())) | frozenset(
+            str(u) for u in dict(state.get("scout_and_secure") or {})
+        )
+        return DeploymentProcedure(
+            ruleset=self.id,
+            rule=FORMATIONS,
+            text=BATTLE_FORMATIONS_TEXT,
+            first=first,
+            first_reason=(
+                f"the player who deploys first is {first} (options.deploys_first, else the first "
+                "listed player)"
+            ),
+            first_fixed=True,
+            one_at_a_time=False,
+            titanic_skips=False,
+            deploying=state.get("turn") is None,
+            placement=_placement,
+            held_back=held,
+            choices=(
+                "the player deploying sets their units up one at a time in any order",
+                "a unit set up is checked against the units set up before it (2\" apart)",
+            ),
         )
 
     def score(self, scenario: Scenario, evaluation: Evaluation | None = None) -> ScoreReport:
@@ -119,6 +186,15 @@ class SharedModules:
     def new_game(self, scenario: Scenario, *, seed: int, **choices: Any) -> Scenario:
         choices.setdefault("dropped_options", other_systems_options(self.id))
         return new_game(scenario, seed=seed, **choices)
+
+
+def _placement(scenario: Scenario, unit_id: str, before: tuple[str, ...]) -> tuple[Violation, ...]:
+    """Battle Formations for one unit as placed, against the units set up before it (none
+    while the scenario does not use the module)."""
+    if not uses_module(scenario, "battle-formations"):
+        return ()
+    check = battle_formations(scenario, (*before, unit_id))
+    return tuple(v for v in check.violations if unit_id in v.items)
 
 
 def _scout_violations(scenario: Scenario) -> tuple[Violation, ...]:
