@@ -1,6 +1,7 @@
 """``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench,
 list the recommended layouts, write a new game on one, read army lists, show a unit's threat,
-compile the line-of-sight kernels ahead of use.
+compare two boards (two files or two snapshots), compile the line-of-sight kernels ahead of
+use.
 
 Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
 ``path: problem`` line per problem on standard error), 1 for a bad command line.
@@ -22,6 +23,8 @@ from engine.errors import ScenarioError, WarplanError
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
+
+    from engine.model import Scenario
 
 EXIT_OK = 0
 EXIT_USAGE = 1
@@ -177,6 +180,46 @@ def _cmd_threat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         out.write(report.text())
     return EXIT_OK
+
+
+def _compared_boards(args: argparse.Namespace) -> tuple[Scenario, Scenario, str, str]:
+    """The two boards ``compare`` is asked about, and their labels: two files' boards; two
+    snapshots of one file; or one snapshot of a file and the file's live board."""
+    from engine.scenario_io import load_scenario
+    from engine.snapshots import snapshot
+
+    def load(path: str) -> Scenario:
+        args.file = path  # the file a problem is reported against
+        return load_scenario(Path(path))
+
+    files, snapshots = list(args.files), list(args.snapshot or ())
+    if len(files) == 2 and not snapshots:
+        return load(files[0]), load(files[1]), files[0], files[1]
+    if len(files) != 1 or not 1 <= len(snapshots) <= 2:
+        raise CommandLineError("compare takes two files, or one file and one or two --snapshot ids")
+    scenario = load(files[0])
+    first = snapshot(scenario, snapshots[0])
+    if len(snapshots) == 1:
+        return first.board, scenario, f"{first.name} ({first.id})", f"{files[0]} (live board)"
+    second = snapshot(scenario, snapshots[1])
+    return first.board, second.board, f"{first.name} ({first.id})", f"{second.name} ({second.id})"
+
+
+def _cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.compare import compare
+
+    a, b, a_label, b_label = _compared_boards(args)
+    comparison = compare(a, b, a_label, b_label)
+    if args.json:
+        json.dump(comparison.to_json(), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        out.write(comparison.text() + "\n")
+    return EXIT_OK
+
+
+class CommandLineError(Exception):
+    """A command line argparse accepts but the command cannot use (exit status 1)."""
 
 
 @dataclass(frozen=True)
@@ -388,6 +431,22 @@ def build_parser() -> argparse.ArgumentParser:
     threat.add_argument("--json", action="store_true", help="print the contract JSON")
     threat.set_defaults(handler=_cmd_threat)
 
+    compare = commands.add_parser(
+        "compare",
+        help="what differs between two boards: control, line of sight, threat, moved units",
+    )
+    compare.add_argument(
+        "files", nargs="+", metavar="FILE", help="two scenarios, or one with --snapshot"
+    )
+    compare.add_argument(
+        "--snapshot",
+        action="append",
+        metavar="ID",
+        help="a snapshot of the one file (twice: two snapshots; once: it and the live board)",
+    )
+    compare.add_argument("--json", action="store_true", help="print the contract JSON")
+    compare.set_defaults(handler=_cmd_compare)
+
     warm_up = commands.add_parser(
         "warm-up",
         help="compile the line-of-sight kernels now (or load them from the cache) and say so",
@@ -410,6 +469,9 @@ def main(
         return EXIT_OK if exit_request.code == 0 else EXIT_USAGE
     try:
         status: int = args.handler(args, out, err)
+    except CommandLineError as error:
+        print(f"error: {error}", file=err)
+        return EXIT_USAGE
     except ScenarioError as error:
         _print_problems(error, getattr(args, "file", ""), err)
         return EXIT_BAD_INPUT

@@ -23,6 +23,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, Final, Literal, TypeAlias, cast
 
@@ -46,6 +47,8 @@ from engine.limits import (
 from engine.model import (
     ANNOTATION_KINDS,
     EMPTY,
+    FORMAT_NAME,
+    RULESETS,
     TERRAIN_CATEGORIES,
     Annotation,
     Battlefield,
@@ -61,6 +64,8 @@ from engine.model import (
     Point,
     Polygon,
     RectBase,
+    Snapshot,
+    Snapshots,
     TerrainFeature,
     TerrainFloor,
     TerrainPiece,
@@ -1090,6 +1095,155 @@ class OptionsKind(Kind):
 
 
 # ---------------------------------------------------------------------------------------------
+# Snapshots: the branching timeline
+
+
+NOT_ON_A_BOARD = ("format", "version", "title", "extra", "snapshots")
+"""The document's keys a snapshot's board does not hold: the file's own, not the board's."""
+
+
+@dataclass(frozen=True)
+class OptionalId(Kind):
+    """A non-empty id, or ``null`` for none."""
+
+    def read(self, reader: Reader, value: object, path: str) -> Any:
+        return None if value is None else Text(non_empty=True).read(reader, value, path)
+
+    def describe(self) -> str:
+        return "snapshot id or null"
+
+
+@dataclass(frozen=True)
+class IsoTime(Kind):
+    """An ISO 8601 date and time (``2026-12-01T18:30:00Z``), kept as written."""
+
+    def read(self, reader: Reader, value: object, path: str) -> Any:
+        text = Text(non_empty=True).read(reader, value, path)
+        if text is INVALID:
+            return INVALID
+        try:
+            datetime.fromisoformat(text)
+        except ValueError:
+            reader.problem(path, f"must be an ISO 8601 date and time, got {show(text)}")
+            return INVALID
+        return text
+
+    def describe(self) -> str:
+        return "ISO 8601 date and time"
+
+
+@lru_cache(maxsize=1)
+def board_entity() -> Entity:
+    """A snapshot's board: the document's fields but those of :data:`NOT_ON_A_BOARD`, read
+    with a reader of its own (its ids are its own world, not the live board's)."""
+    document = document_entity(FORMAT_NAME, RULESETS)
+    return Entity(
+        "snapshot board",
+        tuple(f for f in document.fields if f.key not in NOT_ON_A_BOARD),
+        _scenario,
+        check=_check_document,
+        shares_values=True,
+    )
+
+
+@dataclass(frozen=True)
+class BoardKind(Kind):
+    """A snapshot's board, read as a document of its own; its problems keep their place
+    inside it (``snapshots.items[0].board.units[2].models[0].x``)."""
+
+    def read(self, reader: Reader, value: object, path: str) -> Any:
+        own = Reader()
+        board = own.entity(board_entity(), value, "")
+        for problem in own.problems:
+            reader.problem(join(path, problem.path) if problem.path else path, problem.message)
+        return INVALID if board is None or own.problems else board
+
+    def write(self, value: Any) -> Any:
+        return write_entity(board_entity(), value)
+
+    def describe(self) -> str:
+        keys = ", ".join(f"`{key}`" for key in NOT_ON_A_BOARD)
+        return f"object: the document's keys but {keys}"
+
+
+SNAPSHOT = Entity(
+    "snapshot",
+    (
+        Field("id", Text(non_empty=True), "the snapshot's id, unique among the snapshots"),
+        Field("name", Text(non_empty=True), "shown in the timeline"),
+        Field("parent", OptionalId(), "the snapshot the board branched from", default=None),
+        Field("taken", IsoTime(), "when it was taken"),
+        Field("board", BoardKind(), "the board as it was (see Snapshots)"),
+    ),
+    Snapshot,
+)
+
+
+def _snapshot_entries(entry: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    items = entry.get("items")
+    if not isinstance(items, list | tuple):
+        return []
+    return [(i, item) for i, item in enumerate(items) if isinstance(item, Mapping)]
+
+
+def _check_timeline(
+    reader: Reader, entry: Mapping[str, Any], values: dict[str, Any], path: str
+) -> None:
+    """Snapshot ids are unique, every parent and ``current`` names a snapshot, and no chain of
+    parents comes back to where it started. Snapshots with other problems still count, so one
+    problem does not cascade."""
+    first_at: dict[str, str] = {}
+    parents: dict[str, tuple[object, str]] = {}
+    for i, item in _snapshot_entries(entry):
+        where = f"{path}.items[{i}]"
+        ident = item.get("id")
+        if not isinstance(ident, str) or not ident.strip():
+            continue
+        if ident in first_at:
+            reader.problem(
+                f"{where}.id",
+                f"duplicate snapshot id {show(ident)}: already used at {first_at[ident]}",
+            )
+            continue
+        first_at[ident] = f"{where}.id"
+        parents[ident] = (item.get("parent"), f"{where}.parent")
+    known = listing(first_at) or "none"
+    for parent, where in parents.values():
+        if isinstance(parent, str) and parent.strip() and parent not in first_at:
+            reader.problem(where, f"unknown snapshot {show(parent)}; known: {known}")
+    current = entry.get("current")
+    if isinstance(current, str) and current.strip() and current not in first_at:
+        reader.problem(f"{path}.current", f"unknown snapshot {show(current)}; known: {known}")
+    reported: set[str] = set()
+    for start in parents:
+        chain = [start]
+        parent = parents[start][0]
+        while isinstance(parent, str) and parent in parents and parent not in chain:
+            chain.append(parent)
+            parent = parents[parent][0]
+        if parent == start and not reported & set(chain):
+            reported |= set(chain)
+            loop = " -> ".join(show(ident) for ident in [*chain, start])
+            reader.problem(parents[start][1], f"its parents form a cycle: {loop}")
+
+
+SNAPSHOTS = Entity(
+    "snapshots",
+    (
+        Field(
+            "current",
+            OptionalId(),
+            "the snapshot the live board descends from (the next one taken branches from it)",
+            default=None,
+        ),
+        Field("items", ListOf(Nested(SNAPSHOT)), "every snapshot, in the order taken", default=()),
+    ),
+    Snapshots,
+    check=_check_timeline,
+)
+
+
+# ---------------------------------------------------------------------------------------------
 # The document
 
 
@@ -1230,6 +1384,12 @@ def document_entity(format_name: str, ruleset_ids: tuple[str, ...]) -> Entity:
                 "game", GameKind(), "the moment and mission state", default=None, phase=AFTER_IDS
             ),
             EXTRA,
+            Field(
+                "snapshots",
+                Nested(SNAPSHOTS),
+                "named snapshots of the board, a branching timeline; no rule reads them",
+                default=Snapshots(),
+            ),
         ),
         _scenario,
         check=_check_document,
@@ -1255,6 +1415,8 @@ ENTITIES: tuple[Entity, ...] = (
     LAYOUT,
     CUSTOM_DEPLOYMENT,
     REGION,
+    SNAPSHOTS,
+    SNAPSHOT,
 )
 """Every entity of the file, in the order the documentation lists them."""
 
@@ -1270,6 +1432,8 @@ def _default_text(spec: Field) -> str:
         return spec.default.doc
     if isinstance(spec.default, UnitStatus):
         return "all false"
+    if isinstance(spec.default, Snapshots):
+        return "none"
     return f"`{json.dumps(_as_json(spec.default))}`" if spec.default is not None else "absent"
 
 

@@ -415,6 +415,34 @@ FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A named moment of the board kept in the file (:mod:`engine.snapshots`).
+
+    ``board`` is the whole document as it was when the snapshot was ``taken`` (an ISO 8601
+    time), without its title, its ``extra`` or its snapshots: a world of its own whose ids are
+    no references of the live board. ``parent`` is the snapshot the board descended from then.
+    """
+
+    id: str
+    name: str
+    parent: str | None
+    taken: str
+    board: Scenario
+
+
+@dataclass(frozen=True)
+class Snapshots:
+    """The file's branching timeline: every snapshot, and ``current``, the one the live board
+    descends from (``None`` before the first is taken, or once it is deleted at a root)."""
+
+    current: str | None = None
+    items: tuple[Snapshot, ...] = ()
+
+    def get(self, snapshot_id: str) -> Snapshot | None:
+        return next((s for s in self.items if s.id == snapshot_id), None)
+
+
+@dataclass(frozen=True)
 class Scenario:
     """One battlefield at one moment: the whole document of a ``.warplan.json`` file."""
 
@@ -436,6 +464,9 @@ class Scenario:
     """Units of the armies kept off the battlefield (the reserves tray): no rule sees them."""
     annotations: tuple[Annotation, ...] = ()
     """Arrows, callouts and kept measurements for presenting a ruling: no rule sees them."""
+    snapshots: Snapshots = Snapshots()
+    """Named snapshots of the board, a branching timeline (:mod:`engine.snapshots`): no rule
+    sees them."""
 
     # Lookups, computed once per value (the dataclass is frozen, so they never go stale).
 

@@ -60,6 +60,7 @@ import numpy as np
 from engine.errors import FormatVersionError, Problem, ScenarioError
 from engine.format_messages import index, is_encodable, join, show
 from engine.format_schema import (
+    NOT_ON_A_BOARD,
     Reader,
     document_entity,
     write_entity,
@@ -99,7 +100,9 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 MIGRATIONS: dict[int, Migration] = {}
 """``MIGRATIONS[n]`` turns a version ``n`` document into a version ``n + 1`` one, in memory.
 
-Version 1 is the first version, so the registry is empty today.
+Version 1 is the first version, so the registry is empty today. Each step also migrates every
+snapshot's board (``snapshots.items[i].board``), given to it first as a document of its own of
+the same version, so a file with snapshots written today opens in a later version.
 """
 
 DOCUMENT = document_entity(FORMAT_NAME, RULESETS)
@@ -301,7 +304,7 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
                 ]
             )
         try:
-            document = step(document)
+            document = step(_with_boards_migrated(document, version, step))
         except Exception as error:
             # A migration reads an old file nobody has validated yet: whatever goes wrong in it
             # is a problem with that file, reported as such rather than as a crash.
@@ -316,6 +319,23 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
             ) from error
         version += 1
         document["version"] = version
+    return document
+
+
+def _with_boards_migrated(
+    document: dict[str, Any], version: int, step: Migration
+) -> dict[str, Any]:
+    """``document`` with each snapshot's board migrated by ``step`` as a whole document of
+    ``version`` would be (the keys only a document holds taken away again)."""
+    section = document.get("snapshots")
+    items = section.get("items") if isinstance(section, dict) else None
+    if not isinstance(items, list):
+        return document
+    for item in items:
+        board = item.get("board") if isinstance(item, dict) else None
+        if isinstance(board, dict):
+            whole = step({"format": document.get("format"), "version": version, **board})
+            item["board"] = {k: v for k, v in whole.items() if k not in NOT_ON_A_BOARD}
     return document
 
 

@@ -56,6 +56,7 @@ from gui.docks.lessons import LessonsPanel
 from gui.docks.palette import PalettePanel
 from gui.docks.reserves import ReservesPanel
 from gui.docks.ruling import BoardHighlight, RulingPanel, ruling_for, ruling_sections_for
+from gui.docks.timeline import TimelinePanel
 from gui.document import Change, ScenarioDocument
 from gui.export import EXPORT_FILTER, export_battlefield
 from gui.files import AutosaveStore, FileController, error_text
@@ -64,6 +65,7 @@ from gui.overlays.controller import OVERLAY_NAMES, OverlayController
 from gui.panels.about import AboutDialog
 from gui.panels.army_import import ArmyImportDialog
 from gui.panels.arrival_controls import ArrivalControls
+from gui.panels.compare import ComparisonWindow, comparison_window
 from gui.panels.new_game import NewGameDialog
 from gui.plugin_api import DockPlace, NewGamePageSpec, RulesetUI, RulingContributor
 from gui.presentation import Presentation
@@ -251,6 +253,10 @@ class MainWindow(QMainWindow):
             show_error=self.show_error,
         )
         self.add_dock(self.lessons, "Lessons", "LessonsDock", DockPlace.EXPLANATIONS)
+        self.timeline = TimelinePanel(self.document, lambda t, label: self.ask_text(self, t, label))
+        self.add_dock(self.timeline, "Timeline", "TimelineDock", DockPlace.EXPLANATIONS)
+        self.timeline.compare_requested.connect(self.open_comparison)
+        self.comparison: ComparisonWindow | None = None
         self._connect()
         self.plugins: dict[str, object] = {
             ui.ruleset: ui.install(self) for ui in RULESET_UIS.values()
@@ -316,6 +322,13 @@ class MainWindow(QMainWindow):
         if len(same_place) > 1:
             self.tabifyDockWidget(same_place[0], dock)
         return dock
+
+    def open_comparison(self, chosen: tuple[str, str | None]) -> None:
+        """Two snapshots (or one and the board now) side by side, in a window of their own."""
+        if self.comparison is not None:
+            self.comparison.close()
+        self.comparison = comparison_window(self.document.scenario, *chosen, parent=self)
+        self.comparison.show()
 
     def add_overlay(
         self,

@@ -254,7 +254,7 @@ REFUSALS: list[tuple[str, Any, str]] = [
         lambda d: d.update(notes="x"),
         "notes: unknown key (allowed: format, version, title, ruleset, options, battlefield, "
         "deployment, players, units, reserves, terrain, objectives, markers, annotations, "
-        "layout, game, extra)",
+        "layout, game, extra, snapshots)",
     ),
     (
         "missing required key",
