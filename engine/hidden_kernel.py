@@ -64,6 +64,66 @@ def place_probe(
     scene.within[probe, :] = within
 
 
+MAX_BARRIER = 64
+"""Blockers of one unit's last separating barrier kept for the next cell."""
+
+
+@_compiled
+def _separator_among(
+    scene: SceneArrays,
+    unit_hull: np.ndarray,
+    group: np.ndarray,
+    probe: int,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """:func:`engine.sight_kernel.unit_separator` between a unit (its points' hull
+    ``unit_hull``, its models ``group``) and the probe, built from ``candidates`` only: the
+    same walls (as tall as every model involved, no obscuring area one of them is within), the
+    same proofs (one convex wall, or a barrier)."""
+    hull_b = kernel.convex_hull(kernel._unit_points(scene, np.array([probe], dtype=np.int32)))
+    tallest = scene.model_top[probe]
+    for m in group:
+        tallest = max(tallest, scene.model_top[m])
+    x0 = min(unit_hull[:, 0].min(), hull_b[:, 0].min()) - grow
+    y0 = min(unit_hull[:, 1].min(), hull_b[:, 1].min()) - grow
+    x1 = max(unit_hull[:, 0].max(), hull_b[:, 0].max()) + grow
+    y1 = max(unit_hull[:, 1].max(), hull_b[:, 1].max()) + grow
+    units = (scene.model_unit[group[0]], scene.model_unit[probe])
+    walls = np.empty(len(candidates), dtype=np.int32)
+    count = 0
+    for k in candidates:
+        if scene.blocker_top[k] < tallest:
+            continue
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL and (
+            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
+        ):
+            continue
+        if kind == kernel.SCREEN:
+            if not scene.obscuring_blocks[0]:
+                continue
+            piece = scene.blocker_piece[k]
+            inside = scene.within[probe, piece]
+            for m in group:
+                inside = inside or scene.within[m, piece]
+            if inside:
+                continue
+        box = scene.blocker_boxes[k]
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
+        walls[count] = k
+        count += 1
+    if count == 0:
+        return np.zeros(0, dtype=np.int32)
+    a, b = unit_hull, hull_b
+    acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
+    found = kernel.quick_reject(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+    if found >= 0:
+        return np.array([found], dtype=np.int32)
+    return kernel.chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+
+
 @_compiled
 def hidden_cells(
     scene: SceneArrays,
@@ -89,10 +149,28 @@ def hidden_cells(
     ``eligible[c, m]`` says whether ``unit_models[m]`` takes part at cell ``c`` (Night Fighting's
     18", the map's own distance filter). ``undecided[c]`` is set where an answer rests on an
     unproven step of the engine (a "not visible" the search could not prove, a rim piece too
-    small to settle): the engine's answer is kept, and counted by the caller."""
+    small to settle): the engine's answer is kept, and counted by the caller.
+
+    Per unit and cell, in order: the barrier that separated the unit from the previous cell,
+    if it still does (a proof); the cheap lines from the unit's model that saw last (one free
+    line settles "visible"); a separator of the whole unit (:func:`_separator_among`, a proof);
+    then the engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`).
+    Every conclusion is one the engine's own search reaches."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
     observers = np.empty(len(unit_models), dtype=np.int32)
+    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
+    hulls = np.zeros((units, 16 * len(unit_models) + 16, 2))
+    hull_sizes = np.zeros(units, dtype=np.int64)
+    for u in range(units):
+        hull = kernel.convex_hull(
+            kernel._unit_points(scene, unit_models[unit_starts[u] : unit_starts[u + 1]])
+        )
+        hulls[u, : len(hull)] = hull
+        hull_sizes[u] = len(hull)
+    barriers = np.zeros((units, MAX_BARRIER), dtype=np.int32)
+    barrier_sizes = np.zeros(units, dtype=np.int64)
+    seers = np.full(units, -1, dtype=np.int64)
     last = 0
     for c in range(len(cells)):
         if states[c] == BLOCKED:
@@ -102,24 +180,51 @@ def hidden_cells(
         for step in range(units):
             u = (last + step) % units
             count = 0
+            whole = True
             for m in range(unit_starts[u], unit_starts[u + 1]):
                 if eligible[c, m]:
                     observers[count] = unit_models[m]
                     count += 1
+                else:
+                    whole = False
             if count == 0:
                 continue
             group = observers[:count].copy()
-            sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
-            in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
-            status, _, _, _ = kernel.unit_pair_visible(
-                scene, group, targets, sight, in_the_way, grow, line_half_width
-            )
-            if status == kernel.UNPROVEN:
-                undecided[c] = True
-            if status != kernel.FOUND:
+            seen = False
+            separated = False
+            hull = hulls[u, : hull_sizes[u]]
+            if whole and barrier_sizes[u] > 0:
+                kept = barriers[u, : barrier_sizes[u]].copy()
+                separated = len(_separator_among(scene, hull, group, probe, kept, grow)) > 0
+            if not separated and seers[u] >= 0 and eligible[c, seers[u]]:
+                status, _, _ = kernel.model_pair_search(
+                    scene, unit_models[seers[u]], probe, grow, line_half_width, True
+                )
+                seen = status == kernel.FOUND
+            if not separated and not seen and whole:
+                barrier = _separator_among(scene, hull, group, probe, everything, grow)
+                separated = len(barrier) > 0
+                if separated and len(barrier) <= MAX_BARRIER:
+                    barriers[u, : len(barrier)] = barrier
+                    barrier_sizes[u] = len(barrier)
+            if separated:
                 continue
+            if not seen:
+                sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+                in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+                status, first, _, _ = kernel.unit_pair_visible(
+                    scene, group, targets, sight, in_the_way, grow, line_half_width
+                )
+                if status == kernel.UNPROVEN:
+                    undecided[c] = True
+                if status != kernel.FOUND:
+                    continue
+                for m in range(unit_starts[u], unit_starts[u + 1]):
+                    if unit_models[m] == first:
+                        seers[u] = m
             if fully:
                 full = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+                in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
                 seen_whole, _, _, _, _, proven = kernel.unit_fully_visible(
                     scene, full, group, targets, in_the_way, grow
                 )
