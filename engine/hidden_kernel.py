@@ -39,6 +39,9 @@ VISIBLE = 0
 HIDDEN = 1
 BLOCKED = 2
 
+UNPROVEN_SIGHT = 1
+CONSERVATIVE_FULLY = 2
+
 
 @_compiled
 def place_probe(
@@ -147,9 +150,10 @@ def hidden_cells(
 
     The observing units are ``unit_models[unit_starts[u]:unit_starts[u + 1]]`` (model rows);
     ``eligible[c, m]`` says whether ``unit_models[m]`` takes part at cell ``c`` (Night Fighting's
-    18", the map's own distance filter). ``undecided[c]`` is set where an answer rests on an
-    unproven step of the engine (a "not visible" the search could not prove, a rim piece too
-    small to settle): the engine's answer is kept, and counted by the caller.
+    18", the map's own distance filter). ``undecided[c]`` marks an answer resting on an
+    unproven step of the engine, whose answer is kept: :data:`UNPROVEN_SIGHT` (a "not visible"
+    the search could not prove) or :data:`CONSERVATIVE_FULLY` (a rim piece too small to settle
+    counted as not fully visible, the engine's one conservative step).
 
     Per unit and cell, in order: the barrier that separated the unit from the previous cell,
     if it still does (a proof); the cheap lines from the unit's model that saw last (one free
@@ -216,7 +220,7 @@ def hidden_cells(
                     scene, group, targets, sight, in_the_way, grow, line_half_width
                 )
                 if status == kernel.UNPROVEN:
-                    undecided[c] = True
+                    undecided[c] = UNPROVEN_SIGHT
                 if status != kernel.FOUND:
                     continue
                 for m in range(unit_starts[u], unit_starts[u + 1]):
@@ -229,8 +233,8 @@ def hidden_cells(
                     scene, full, group, targets, in_the_way, grow
                 )
                 if not seen_whole:
-                    if not proven:
-                        undecided[c] = True
+                    if not proven and undecided[c] == 0:
+                        undecided[c] = CONSERVATIVE_FULLY
                     continue
             hidden = False
             last = u
