@@ -421,10 +421,12 @@ class HiddenMapper:
         return eligible
 
     def result(self, states: NDArray[np.int8], undecided: NDArray[np.int8]) -> HiddenMap:
-        """The map of ``states`` (every cell, as :meth:`decide` gives them row by row)."""
+        """The map of ``states``: the first cells, row by row, as :meth:`decide` gives them
+        (every cell, or the rows decided so far)."""
+        centres = self.centres[: len(states)].tolist()
         cells = tuple(
             (float(x), float(y), STATE_NAMES[int(s)])
-            for (x, y), s in zip(self.centres.tolist(), states.tolist(), strict=True)
+            for (x, y), s in zip(centres, states.tolist(), strict=True)
         )
         return HiddenMap(
             self.player,
@@ -463,6 +465,22 @@ class HiddenMapper:
         states = np.concatenate([p[0] for p in parts])
         undecided = np.concatenate([p[1] for p in parts])
         return self.result(states, undecided)
+
+
+def unit_probe(unit: Unit) -> tuple[Base, float]:
+    """The base and height a map made for ``unit`` uses: its widest base (bounding radius, then
+    the catalogue's order of shapes: the first model's on a tie) and its tallest model's height.
+
+    >>> from engine.model import CircleBase, Model, OvalBase, Unit
+    >>> squad = Unit("u", "red", (Model("a", 0, 0, CircleBase(32), height=1.5),
+    ...                            Model("b", 2, 0, OvalBase(60, 35), height=2.5)))
+    >>> unit_probe(squad)
+    (OvalBase(length=60, width=35), 2.5)
+    """
+    if not unit.models:
+        raise RulesError(f"unit: {unit.id} has no models")
+    widest = max(unit.models, key=lambda m: m.base.bounding_radius)
+    return widest.base, max(m.height for m in unit.models)
 
 
 def hidden_map(

@@ -4,6 +4,8 @@ selection.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import QGraphicsScene
 
 from engine.evaluate import Evaluation
@@ -46,6 +48,8 @@ class OverlayController:
             "coherency": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.1),
         }
         self.enabled = dict.fromkeys(self.layers, True)
+        self.extra_refresh: list[Callable[[], None]] = []
+        """Layers kept elsewhere (the Plan dock's map), redrawn with every refresh."""
         self.focus_units: frozenset[str] = frozenset()
         self.engagement_for_all = False
         self.evaluation: Evaluation | None = live.evaluation
@@ -79,6 +83,8 @@ class OverlayController:
         self.refresh_deployment()
         self.refresh_rules()
         self.refresh_visibility()
+        for refresh in self.extra_refresh:
+            refresh()
 
     def refresh_deployment(self) -> None:
         if self.enabled["deployment"]:
