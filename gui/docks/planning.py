@@ -52,7 +52,9 @@ class PlanningDock(QWidget):
         self._layout = QVBoxLayout(self)
         form_box = QWidget()
         form = QFormLayout(form_box)
-        self.show_map = QCheckBox("Show where a model could stand hidden")
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.show_map = QCheckBox("Show the map")
+        self.show_map.setToolTip("Shade where a model could stand unseen by the enemy")
         self.show_map.setObjectName("plan-hidden-show")
         self.player = QComboBox()
         self.base = QComboBox()
@@ -70,7 +72,8 @@ class PlanningDock(QWidget):
         self.region = QComboBox()
         for value, label in REGIONS:
             self.region.addItem(label, value)
-        self.use_within = QCheckBox("Only enemy units within")
+        self.use_within = QCheckBox("Within")
+        self.use_within.setToolTip("Only enemy units with a model within this distance count")
         self.within = QDoubleSpinBox()
         self.within.setRange(0.0, 72.0)
         self.within.setValue(24.0)
@@ -99,6 +102,12 @@ class PlanningDock(QWidget):
         form.addRow("Seen from", self.observers)
         form.addRow("Zone eye height", self.observer_height)
         form.addRow(self.status)
+        for combo in (self.player, self.base, self.step, self.region, self.mode, self.observers):
+            # Long entries (the catalogue's base names) must not widen the dock.
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(8)
         self.add_section("Hidden placement", form_box)
         self._layout.addStretch(1)
         self.show_map.toggled.connect(self.controller.set_enabled)
@@ -191,8 +200,8 @@ class PlanningDock(QWidget):
 
 
 def install_planning(window: Any) -> PlanningDock:
-    """Add the Plan dock, the map's board layer and a View toggle to ``window`` (a
-    :class:`gui.main_window.MainWindow`)."""
+    """Add the Plan dock (its View > Docks toggle comes with it) and the map's board layer to
+    ``window`` (a :class:`gui.main_window.MainWindow`)."""
     controller = HiddenMapController(window.document, parent=window)
     layer = OverlayLayer(window.scene, Z_OVERLAY_LOW + 0.3)
     dock = PlanningDock(controller)
@@ -210,14 +219,6 @@ def install_planning(window: Any) -> PlanningDock:
 
     controller.progress.connect(show)
     window.overlays.extra_refresh.append(redraw)
-    action = window.add_overlay(
-        "hidden-map",
-        "Hidden-placement map",
-        "Shade where a model could stand unseen by the enemy (Plan dock)",
-        dock.show_map.setChecked,
-    )
-    action.setChecked(False)
-    dock.show_map.toggled.connect(action.setChecked)
     window.scene.selection_changed_ids.connect(
         lambda _selection: dock.set_selected_unit(window.scene.selected_unit_id())
     )

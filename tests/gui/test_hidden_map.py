@@ -76,8 +76,8 @@ def test_the_overlay_appears_after_the_worker_finishes(make_window, qtbot) -> No
     dock.region.setCurrentIndex(dock.region.findData("table"))
     layer_items = [i for i in window.scene.items() if i.zValue() == 1.3]
     assert not [i for i in layer_items if i.isVisible() and not i.boundingRect().isEmpty()]
-    window.overlay_actions["hidden-map"].setChecked(True)
-    assert dock.show_map.isChecked()
+    assert window.docks["PlanDock"].toggleViewAction() in window.docks_menu.actions()
+    dock.show_map.setChecked(True)
     controller = dock.controller
     qtbot.waitUntil(
         lambda: controller.latest is not None and controller.latest.finished, timeout=60_000
@@ -89,8 +89,7 @@ def test_the_overlay_appears_after_the_worker_finishes(make_window, qtbot) -> No
     assert painted
     assert not painted[0].boundingRect().isEmpty()
     assert "hidden" in dock.status.text()
-    window.overlay_actions["hidden-map"].setChecked(False)
-    assert not dock.show_map.isChecked()
+    dock.show_map.setChecked(False)
     qtbot.waitUntil(
         lambda: (
             not [
