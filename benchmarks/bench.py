@@ -209,6 +209,9 @@ def bench_scenario(scenario: Scenario, repeats: int = 5) -> dict[str, object]:
         "visibility", lambda _: VisibilityEngine(scenario).matrix(), max(1, repeats // 2)
     )
     update = measure("visibility update", _update_walk(scenario, repeats, seed=11), repeats)
+    from benchmarks.bench_hidden import hidden_timings
+
+    hidden = hidden_timings(scenario, max(1, repeats // 2))
     return {
         "rules_full_ms": _figure(rules_full),
         "rules_update_ms": _figure(rules_update),
@@ -217,6 +220,7 @@ def bench_scenario(scenario: Scenario, repeats: int = 5) -> dict[str, object]:
         "models": sum(len(u.models) for u in scenario.units),
         "units": len(scenario.units),
         "terrain": len(scenario.terrain),
+        **{key: _figure(timing) for key, timing in hidden.items()},
     }
 
 
@@ -256,6 +260,9 @@ def run_benchmarks(out: TextIO, *, quick: bool = False, naive_visibility: bool =
         file=out,
     )
     bench_visibility(out, table, "official", quick, naive_visibility)
+    from benchmarks.bench_hidden import bench_hidden
+
+    bench_hidden(out, table, quick)
     from benchmarks.bench_data import bench_data
 
     bench_data(out, quick)

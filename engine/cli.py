@@ -1,7 +1,7 @@
 """``python -m engine``: evaluate, validate and score scenario files, look up Primaries, bench,
 list the recommended layouts, write a new game on one, read army lists, show a unit's threat,
-compare two boards (two files or two snapshots), compile the line-of-sight kernels ahead of
-use.
+compare two boards (two files or two snapshots), map where a model could stand hidden,
+compile the line-of-sight kernels ahead of use.
 
 Exit status: 0 on success, 2 when a file cannot be read or does not follow the format (one
 ``path: problem`` line per problem on standard error), 1 for a bad command line.
@@ -24,7 +24,7 @@ from engine.errors import ScenarioError, WarplanError
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
 
-    from engine.model import Scenario
+    from engine.model import Base, Scenario
 
 EXIT_OK = 0
 EXIT_USAGE = 1
@@ -222,6 +222,52 @@ class CommandLineError(Exception):
     """A command line argparse accepts but the command cannot use (exit status 1)."""
 
 
+def _base_argument(text: str) -> Base:
+    """``32`` (round, mm), ``60x35`` (oval), ``rect:100x50`` (rectangle)."""
+    from engine.model import CircleBase, OvalBase, RectBase
+
+    shape, _, sizes = text.rpartition(":")
+    try:
+        numbers = [float(part) for part in sizes.lower().split("x")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a base: {text!r}") from None
+    if shape in ("", "round", "oval") and len(numbers) == 1 and shape != "oval":
+        return CircleBase(numbers[0])
+    if shape in ("", "oval") and len(numbers) == 2:
+        return OvalBase(numbers[0], numbers[1])
+    if shape == "rect" and len(numbers) == 2:
+        return RectBase(numbers[0], numbers[1])
+    raise argparse.ArgumentTypeError(f"not a base: {text!r} (32, 60x35 or rect:100x50)")
+
+
+def _cmd_hidden(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.hidden import hidden_map
+    from engine.scenario_io import load_scenario
+
+    scenario = load_scenario(Path(args.file))
+    started = time.perf_counter()
+    result = hidden_map(
+        scenario,
+        player=args.player,
+        base=args.base,
+        height=args.height,
+        step=args.step,
+        region=args.region,
+        within=args.within,
+        mode=args.mode,
+        observers=args.observers,
+        observer_height=args.observer_height,
+    )
+    elapsed = time.perf_counter() - started
+    if args.json:
+        json.dump(result.to_json(), out)
+        out.write("\n")
+    else:
+        out.write(result.text())
+        out.write(f"worked out in {elapsed * 1000:.0f} ms\n")
+    return EXIT_OK
+
+
 @dataclass(frozen=True)
 class KernelWarmUp:
     """One compiled kernel after :func:`warm_up_kernels`: its signatures, and how many of them
@@ -317,14 +363,18 @@ def warm_up_kernels() -> WarmUpReport:
     pays the compile on first use. The kernels' module imports numba, which ``import engine``
     does not, so this is imported here, on demand."""
     started = time.perf_counter()
-    from engine import sight_kernel
+    from engine import hidden_kernel, sight_kernel
 
     imported = time.perf_counter()
     sight_kernel.warm_up()
+    hidden_kernel.warm_up()
     finished = time.perf_counter()
     kernels = []
     cache_dirs = set()
-    for name, dispatcher in kernel_dispatchers(sight_kernel):
+    for name, dispatcher in [
+        *kernel_dispatchers(sight_kernel),
+        *kernel_dispatchers(hidden_kernel),
+    ]:
         stats = dispatcher.stats
         cache_dirs.add(str(stats.cache_path))
         kernels.append(
@@ -446,6 +496,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--json", action="store_true", help="print the contract JSON")
     compare.set_defaults(handler=_cmd_compare)
+    hidden = commands.add_parser(
+        "hidden", help="where a model of a base and height could stand unseen by the enemy"
+    )
+    hidden.add_argument("file", help="a .warplan.json scenario")
+    hidden.add_argument("--player", required=True, help="the player placing the model")
+    hidden.add_argument(
+        "--base", required=True, type=_base_argument, help="mm: 32, 60x35 (oval), rect:100x50"
+    )
+    hidden.add_argument("--height", required=True, type=float, help="the model's height (in)")
+    hidden.add_argument("--step", type=float, default=0.5, help="grid step in inches (0.5)")
+    hidden.add_argument(
+        "--region", choices=("zone", "table"), help="default: the player's zone, else the table"
+    )
+    hidden.add_argument("--within", type=float, help="only enemy units within this many inches")
+    hidden.add_argument(
+        "--mode", choices=("hidden", "not-fully-visible"), default="hidden", help="(hidden)"
+    )
+    hidden.add_argument(
+        "--observers", choices=("models", "zone"), default="models", help="(models)"
+    )
+    hidden.add_argument("--observer-height", type=float, help="zone observers' height (in)")
+    hidden.add_argument("--json", action="store_true", help="print the contract JSON")
+    hidden.set_defaults(handler=_cmd_hidden)
 
     warm_up = commands.add_parser(
         "warm-up",

@@ -54,6 +54,7 @@ from gui.docks.deploy import DeployPanel
 from gui.docks.inspector import InspectorPanel
 from gui.docks.lessons import LessonsPanel
 from gui.docks.palette import PalettePanel
+from gui.docks.planning import install_planning
 from gui.docks.reserves import ReservesPanel
 from gui.docks.ruling import BoardHighlight, RulingPanel, ruling_for, ruling_sections_for
 from gui.docks.timeline import TimelinePanel
@@ -133,6 +134,7 @@ def toolbar_icon(name: str, colour: QColor) -> QIcon:
         painter.end()
         icon.addPixmap(pixmap)
     return icon
+
 
 RunDialog = Callable[[QDialog], bool]
 Confirm = Callable[[QWidget, str, str], bool]
@@ -263,6 +265,7 @@ class MainWindow(QMainWindow):
         }
         """What each rule system's app part installed, by ruleset id (for tests and tools)."""
         self.sight = install_sight(self, restore_ruling=self._update_ruling)
+        self.planning = install_planning(self)
         self._decorate_toolbars()
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)
@@ -316,9 +319,7 @@ class MainWindow(QMainWindow):
             self._ruleset_docks.setdefault(ruleset, []).append(dock)
         if self.docks_menu is not None:
             self.docks_menu.addAction(dock.toggleViewAction())
-        same_place = [
-            self.docks[name] for name, p in self._dock_places.items() if p is place
-        ]
+        same_place = [self.docks[name] for name, p in self._dock_places.items() if p is place]
         if len(same_place) > 1:
             self.tabifyDockWidget(same_place[0], dock)
         return dock
@@ -531,9 +532,7 @@ class MainWindow(QMainWindow):
             tip="Show every engaged pair, not only the selected unit's",
         )
         view_menu.addAction(self.action_engagement_all)
-        self.action_snap = self._action(
-            f'Snap to {SNAP_STEP:g}" grid', toggled=self._set_snap
-        )
+        self.action_snap = self._action(f'Snap to {SNAP_STEP:g}" grid', toggled=self._set_snap)
         view_menu.addAction(self.action_snap)
         view_menu.addSeparator()
         self.action_fit = self._action("&Fit to window", self.view.fit_battlefield, "Ctrl+0")
@@ -659,6 +658,7 @@ class MainWindow(QMainWindow):
         if on and palette_id != theme.current().id:
             self.presentation.use_palette(palette_id)
             self._decorate_toolbars()  # the icons are drawn in the window's text colour
+
     def _decorate_toolbars(self) -> None:
         """Give every toolbar action its icon. The overlay toggles keep their words beside the
         icon (a teacher reads them aloud); the tools are icons with their names as tooltips

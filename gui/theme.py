@@ -60,6 +60,10 @@ class Palette:
     visible: str
     fully_visible: str
     hidden: str
+    hidden_map: str
+    """Hidden-placement map: cells where a model would be hidden."""
+    hidden_map_blocked: str
+    """Hidden-placement map: cells where the base cannot stand (hatched)."""
     ruler: str
     ruler_text_background: str
     drawing: str
@@ -131,6 +135,8 @@ DEFAULT = Palette(
     visible="#f1c40f",
     fully_visible="#27ae60",
     hidden="#5d6d7e",
+    hidden_map="#6c3483",
+    hidden_map_blocked="#7b7d7d",
     ruler="#111111",
     ruler_text_background="#141414",
     drawing="#6d4c41",
@@ -174,6 +180,8 @@ HIGH_CONTRAST = Palette(
     visible="#ffd000",
     fully_visible="#00a000",
     hidden="#404040",
+    hidden_map="#7a00cc",
+    hidden_map_blocked="#000000",
     ruler="#000000",
     ruler_text_background="#000000",
     drawing="#000000",
@@ -211,6 +219,8 @@ COLOUR_BLIND = Palette(
     visible="#f0e442",
     fully_visible="#009e73",
     hidden="#666666",
+    hidden_map="#cc79a7",
+    hidden_map_blocked="#555555",
     ruler="#000000",
     ruler_text_background="#141414",
     drawing="#000000",
@@ -254,6 +264,8 @@ DARK = Palette(
     visible="#f1c40f",
     fully_visible="#3ddc84",
     hidden="#8899aa",
+    hidden_map="#bb8fce",
+    hidden_map_blocked="#aab7b8",
     ruler="#f0f0f0",
     ruler_text_background="#000000",
     drawing="#ffcc80",

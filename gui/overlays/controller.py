@@ -4,6 +4,8 @@ selection.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import QGraphicsScene
 
 from engine.evaluate import Evaluation
@@ -49,6 +51,8 @@ class OverlayController:
         self.enabled = dict.fromkeys(self.layers, True)
         # Reserves arrival follows the document itself (off until asked for, settings of its own).
         self.arrival = ArrivalOverlay(scene, live.document)
+        self.extra_refresh: list[Callable[[], None]] = []
+        """Layers kept elsewhere (the Plan dock's map), redrawn with every refresh."""
         self.focus_units: frozenset[str] = frozenset()
         self.engagement_for_all = False
         self.evaluation: Evaluation | None = live.evaluation
@@ -83,6 +87,8 @@ class OverlayController:
         self.refresh_deployment()
         self.refresh_rules()
         self.refresh_visibility()
+        for refresh in self.extra_refresh:
+            refresh()
 
     def refresh_deployment(self) -> None:
         if self.enabled["deployment"]:

@@ -65,8 +65,15 @@ def test_scenario_benchmark_reports_the_contract_keys() -> None:
         "models",
         "units",
         "terrain",
+        "hidden_table_ms",
     ]
-    for key in ("rules_full_ms", "rules_update_ms", "visibility_matrix_ms", "visibility_update_ms"):
+    for key in (
+        "rules_full_ms",
+        "rules_update_ms",
+        "visibility_matrix_ms",
+        "visibility_update_ms",
+        "hidden_table_ms",
+    ):
         timing = figures[key]
         assert isinstance(timing, dict)
         assert sorted(timing) == ["median", "n", "p90"]

@@ -1,0 +1,272 @@
+"""The compiled loop of the hidden-placement map (:mod:`engine.hidden`): one probe model moved
+from cell to cell of a scene built once, each cell asked exactly as :mod:`engine.visibility`
+asks a unit pair.
+
+The scene (:func:`engine.sight_kernel.scene_arrays`) holds the probe as one more model of a unit
+of its own; a cell changes only the probe's rows (its end shape, its outline and the terrain
+areas it is within), so every blocker, box and convex part is built once. A cell is then decided
+unit by unit with the engine's own kernels: :func:`engine.sight_kernel.unit_pair_visible` (cheap
+lines, then a separator of the unit as a whole, then the exact search per model pair) and, for
+"not fully visible", :func:`engine.sight_kernel.unit_fully_visible`. The observing unit that saw
+the previous cell is asked first: neighbouring cells are mostly seen by the same unit, and one
+unblocked line settles a visible cell.
+
+The loop releases the GIL, so :mod:`engine.hidden` runs parts of the grid on several threads,
+each over its own copy of the probe's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from engine import sight_kernel as kernel
+from engine.sight_kernel import SceneArrays
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _compiled(function: _Function) -> _Function:
+    """Compiled on first use (kept in numba's on-disk cache), releasing the GIL while it runs."""
+    return cast(_Function, njit(cache=True, nogil=True)(function))
+
+
+VISIBLE = 0
+HIDDEN = 1
+BLOCKED = 2
+
+UNPROVEN_SIGHT = 1
+CONSERVATIVE_FULLY = 2
+
+
+@_compiled
+def place_probe(
+    scene: SceneArrays,
+    probe: int,
+    disc: np.ndarray,
+    vertices: np.ndarray,
+    x: float,
+    y: float,
+    within: np.ndarray,
+) -> None:
+    """Moves the probe model (row ``probe``) to ``(x, y)``: ``disc`` and ``vertices`` are its end
+    shape centred at the origin, ``within`` the terrain pieces its base is within there."""
+    scene.model_disc[probe, 0] = disc[0] + x
+    scene.model_disc[probe, 1] = disc[1] + y
+    scene.model_disc[probe, 2] = disc[2]
+    start = scene.model_ranges[probe, 0]
+    for q in range(len(vertices)):
+        scene.model_vertices[start + q, 0] = vertices[q, 0] + x
+        scene.model_vertices[start + q, 1] = vertices[q, 1] + y
+    scene.model_outline[probe, 1] = x
+    scene.model_outline[probe, 2] = y
+    scene.within[probe, :] = within
+
+
+MAX_BARRIER = 64
+"""Blockers of one unit's last separating barrier kept for the next cell."""
+
+
+@_compiled
+def _separator_among(
+    scene: SceneArrays,
+    unit_hull: np.ndarray,
+    group: np.ndarray,
+    probe: int,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """:func:`engine.sight_kernel.unit_separator` between a unit (its points' hull
+    ``unit_hull``, its models ``group``) and the probe, built from ``candidates`` only: the
+    same walls (as tall as every model involved, no obscuring area one of them is within), the
+    same proofs (one convex wall, or a barrier)."""
+    hull_b = kernel.convex_hull(kernel._unit_points(scene, np.array([probe], dtype=np.int32)))
+    tallest = scene.model_top[probe]
+    for m in group:
+        tallest = max(tallest, scene.model_top[m])
+    x0 = min(unit_hull[:, 0].min(), hull_b[:, 0].min()) - grow
+    y0 = min(unit_hull[:, 1].min(), hull_b[:, 1].min()) - grow
+    x1 = max(unit_hull[:, 0].max(), hull_b[:, 0].max()) + grow
+    y1 = max(unit_hull[:, 1].max(), hull_b[:, 1].max()) + grow
+    units = (scene.model_unit[group[0]], scene.model_unit[probe])
+    walls = np.empty(len(candidates), dtype=np.int32)
+    count = 0
+    for k in candidates:
+        if scene.blocker_top[k] < tallest:
+            continue
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL and (
+            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
+        ):
+            continue
+        if kind == kernel.SCREEN:
+            if not scene.obscuring_blocks[0]:
+                continue
+            piece = scene.blocker_piece[k]
+            inside = scene.within[probe, piece]
+            for m in group:
+                inside = inside or scene.within[m, piece]
+            if inside:
+                continue
+        box = scene.blocker_boxes[k]
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
+        walls[count] = k
+        count += 1
+    if count == 0:
+        return np.zeros(0, dtype=np.int32)
+    a, b = unit_hull, hull_b
+    acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
+    found = kernel.quick_reject(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+    if found >= 0:
+        return np.array([found], dtype=np.int32)
+    return kernel.chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+
+
+@_compiled
+def hidden_cells(
+    scene: SceneArrays,
+    probe: int,
+    disc: np.ndarray,
+    vertices: np.ndarray,
+    cells: np.ndarray,
+    within: np.ndarray,
+    eligible: np.ndarray,
+    unit_starts: np.ndarray,
+    unit_models: np.ndarray,
+    fully: bool,
+    grow: float,
+    line_half_width: float,
+    states: np.ndarray,
+    undecided: np.ndarray,
+) -> None:
+    """Decides every cell ``c`` of ``cells`` (rows ``x, y``) whose ``states[c]`` is not
+    :data:`BLOCKED`: :data:`HIDDEN` when no observing unit sees the probe there (with ``fully``:
+    sees it fully), else :data:`VISIBLE`.
+
+    The observing units are ``unit_models[unit_starts[u]:unit_starts[u + 1]]`` (model rows);
+    ``eligible[c, m]`` says whether ``unit_models[m]`` takes part at cell ``c`` (Night Fighting's
+    18", the map's own distance filter). ``undecided[c]`` marks an answer resting on an
+    unproven step of the engine, whose answer is kept: :data:`UNPROVEN_SIGHT` (a "not visible"
+    the search could not prove) or :data:`CONSERVATIVE_FULLY` (a rim piece too small to settle
+    counted as not fully visible, the engine's one conservative step).
+
+    Per unit and cell, in order: the barrier that separated the unit from the previous cell,
+    if it still does (a proof); the cheap lines from the unit's model that saw last (one free
+    line settles "visible"); a separator of the whole unit (:func:`_separator_among`, a proof);
+    then the engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`).
+    Every conclusion is one the engine's own search reaches."""
+    units = len(unit_starts) - 1
+    targets = np.array([probe], dtype=np.int32)
+    observers = np.empty(len(unit_models), dtype=np.int32)
+    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
+    hulls = np.zeros((units, 16 * len(unit_models) + 16, 2))
+    hull_sizes = np.zeros(units, dtype=np.int64)
+    for u in range(units):
+        hull = kernel.convex_hull(
+            kernel._unit_points(scene, unit_models[unit_starts[u] : unit_starts[u + 1]])
+        )
+        hulls[u, : len(hull)] = hull
+        hull_sizes[u] = len(hull)
+    barriers = np.zeros((units, MAX_BARRIER), dtype=np.int32)
+    barrier_sizes = np.zeros(units, dtype=np.int64)
+    seers = np.full(units, -1, dtype=np.int64)
+    last = 0
+    for c in range(len(cells)):
+        if states[c] == BLOCKED:
+            continue
+        place_probe(scene, probe, disc, vertices, cells[c, 0], cells[c, 1], within[c])
+        hidden = True
+        for step in range(units):
+            u = (last + step) % units
+            count = 0
+            whole = True
+            for m in range(unit_starts[u], unit_starts[u + 1]):
+                if eligible[c, m]:
+                    observers[count] = unit_models[m]
+                    count += 1
+                else:
+                    whole = False
+            if count == 0:
+                continue
+            group = observers[:count].copy()
+            seen = False
+            separated = False
+            hull = hulls[u, : hull_sizes[u]]
+            if whole and barrier_sizes[u] > 0:
+                kept = barriers[u, : barrier_sizes[u]].copy()
+                separated = len(_separator_among(scene, hull, group, probe, kept, grow)) > 0
+            if not separated and seers[u] >= 0 and eligible[c, seers[u]]:
+                status, _, _ = kernel.model_pair_search(
+                    scene, unit_models[seers[u]], probe, grow, line_half_width, True
+                )
+                seen = status == kernel.FOUND
+            if not separated and not seen and whole:
+                barrier = _separator_among(scene, hull, group, probe, everything, grow)
+                separated = len(barrier) > 0
+                if separated and len(barrier) <= MAX_BARRIER:
+                    barriers[u, : len(barrier)] = barrier
+                    barrier_sizes[u] = len(barrier)
+            if separated:
+                continue
+            if not seen:
+                sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+                in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+                status, first, _, _ = kernel.unit_pair_visible(
+                    scene, group, targets, sight, in_the_way, grow, line_half_width
+                )
+                if status == kernel.UNPROVEN:
+                    undecided[c] = UNPROVEN_SIGHT
+                if status != kernel.FOUND:
+                    continue
+                for m in range(unit_starts[u], unit_starts[u + 1]):
+                    if unit_models[m] == first:
+                        seers[u] = m
+            if fully:
+                full = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+                in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+                seen_whole, _, _, _, _, proven = kernel.unit_fully_visible(
+                    scene, full, group, targets, in_the_way, grow
+                )
+                if not seen_whole:
+                    if not proven and undecided[c] == 0:
+                        undecided[c] = CONSERVATIVE_FULLY
+                    continue
+            hidden = False
+            last = u
+            break
+        states[c] = HIDDEN if hidden else VISIBLE
+
+
+def warm_up() -> None:
+    """Compiles (or loads from numba's cache) this module's kernels by mapping a small board
+    in both modes."""
+    from engine.hidden import hidden_map
+    from engine.model import CircleBase, Model, Player, Scenario, TerrainFeature, TerrainPiece, Unit
+
+    wall = ((14.0, 0.0), (15.0, 0.0), (15.0, 8.0), (14.0, 8.0))
+    board = Scenario(
+        "wh40k-ca2026",
+        (Player("red"), Player("blue")),
+        units=(Unit("blue", "blue", (Model("b1", 20.0, 4.0, CircleBase(32)),)),),
+        terrain=(
+            TerrainPiece("wall", wall, features=(TerrainFeature(wall, 5.0),)),
+            TerrainPiece(
+                "woods", ((30.0, 0.0), (34.0, 0.0), (34.0, 8.0), (30.0, 8.0)), obscuring=True
+            ),
+        ),
+    )
+    for mode in ("hidden", "not-fully-visible"):
+        hidden_map(
+            board,
+            player="red",
+            base=CircleBase(32),
+            height=1.5,
+            step=4.0,
+            region="table",
+            mode=mode,
+        )

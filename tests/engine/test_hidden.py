@@ -1,0 +1,411 @@
+"""The hidden-placement map against the engine's own line of sight, its laws and boundaries."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import io
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+
+from benchmarks.official_table import make_official_table
+from benchmarks.ruin_layout import make_ruin_layout
+from engine.cli import main
+from engine.errors import GeometryError, RulesError, UnknownReferenceError
+from engine.geometry import model_wholly_within, models_overlap
+from engine.hidden import HiddenMapper, hidden_map
+from engine.model import (
+    CircleBase,
+    CustomDeployment,
+    DeploymentRegion,
+    Model,
+    OvalBase,
+    Player,
+    Scenario,
+    TerrainFeature,
+    TerrainPiece,
+    Unit,
+)
+from engine.scenario_io import save_scenario
+from engine.visibility import VisibilityEngine
+
+BASE = CircleBase(32)
+RADIUS = BASE.radius
+
+
+def box(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def wall(piece_id: str, x0: float, y0: float, x1: float, y1: float, top: float) -> TerrainPiece:
+    shape = box(x0, y0, x1, y1)
+    return TerrainPiece(piece_id, shape, features=(TerrainFeature(shape, top),))
+
+
+def hand_scene() -> Scenario:
+    """Walls of three heights, an obscuring area, a crate, two enemy units of mixed heights and
+    a friendly model in the way."""
+    blue = (
+        Unit(
+            "blue-a",
+            "blue",
+            tuple(Model(f"ba{k}", 44.0 + 1.5 * k, 30.0, CircleBase(32)) for k in range(3)),
+        ),
+        Unit("blue-b", "blue", (Model("bb0", 50.0, 10.0, OvalBase(60, 35), height=3.0),)),
+    )
+    red = (Unit("red-a", "red", (Model("ra0", 24.0, 20.0, CircleBase(40)),)),)
+    terrain = (
+        wall("tall", 30.0, 24.0, 31.0, 40.0, 5.0),
+        wall("low", 30.0, 4.0, 31.0, 14.0, 2.0),
+        wall("mid", 16.0, 16.0, 22.0, 17.0, 3.0),
+        TerrainPiece("woods", box(34.0, 14.0, 40.0, 22.0), obscuring=True),
+    )
+    return Scenario(
+        "wh40k-ca2026", (Player("red"), Player("blue")), units=(*blue, *red), terrain=terrain
+    )
+
+
+def engine_answer(
+    scenario: Scenario, x: float, y: float, base: object, height: float
+) -> tuple[bool, bool]:
+    """(visible, fully visible) to any enemy unit of a real red model placed at ``(x, y)``."""
+    probe = Unit("probe", "red", (Model("probe-1", x, y, base, height=height),))  # type: ignore[arg-type]
+    placed = dataclasses.replace(scenario, units=(*scenario.units, probe))
+    column = VisibilityEngine(placed).column("probe")
+    return any(p.visible for p in column), any(p.fully_visible for p in column)
+
+
+def check_cells(
+    scenario: Scenario, *, base: object, height: float, rows: list[int], sample: int, seed: int
+) -> int:
+    """Maps the given grid rows of the table in both modes and checks ``sample`` random open
+    cells of each against the engine; returns how many were checked."""
+    mappers = {
+        mode: HiddenMapper(
+            scenario, player="red", base=base, height=height, step=1.0, region="table", mode=mode
+        )
+        for mode in ("hidden", "not-fully-visible")
+    }
+    rng = random.Random(seed)
+    checked = 0
+    for row in rows:
+        states = {mode: m.decide(row, row + 1) for mode, m in mappers.items()}
+        mapper = mappers["hidden"]
+        start = int(mapper.row_starts[row])
+        open_cells = [k for k, s in enumerate(states["hidden"][0]) if s != 2]
+        for k in rng.sample(open_cells, min(sample, len(open_cells))):
+            x, y = mapper.centres[start + k]
+            visible, fully = engine_answer(scenario, float(x), float(y), base, height)
+            assert states["hidden"][0][k] == (0 if visible else 1), (x, y)
+            assert states["not-fully-visible"][0][k] == (0 if fully else 1), (x, y)
+            assert states["hidden"][1][k] == 0
+            # The engine's conservative rim step may stand behind a "not fully visible".
+            assert states["not-fully-visible"][1][k] in (0, 2)
+            checked += 1
+    return checked
+
+
+def test_each_cell_is_the_engines_answer_on_a_hand_scene() -> None:
+    scene = hand_scene()
+    assert (
+        check_cells(
+            scene, base=BASE, height=1.5, rows=[3, 9, 15, 20, 27, 33, 40], sample=12, seed=1
+        )
+        >= 70
+    )
+
+
+def test_each_cell_is_the_engines_answer_for_a_tall_oval() -> None:
+    scene = hand_scene()
+    assert (
+        check_cells(
+            scene, base=OvalBase(60, 35), height=4.0, rows=[5, 12, 22, 31], sample=10, seed=2
+        )
+        >= 35
+    )
+
+
+@functools.cache
+def ruin_layout() -> Scenario:
+    return make_ruin_layout()
+
+
+def test_each_cell_is_the_engines_answer_on_the_ruin_layout() -> None:
+    assert (
+        check_cells(ruin_layout(), base=BASE, height=1.5, rows=[6, 18, 30], sample=12, seed=3) >= 30
+    )
+
+
+def test_each_cell_is_the_engines_answer_on_an_official_table() -> None:
+    assert (
+        check_cells(
+            make_official_table(), base=BASE, height=2.0, rows=[8, 22, 36], sample=12, seed=4
+        )
+        >= 30
+    )
+
+
+def test_blocked_cells_are_where_the_base_cannot_stand() -> None:
+    scene = hand_scene()
+    mapper = HiddenMapper(scene, player="red", base=BASE, height=1.5, step=1.0, region="table")
+    table = box(0.0, 0.0, 60.0, 44.0)
+    walls = [shapely.Polygon(f.shape) for p in scene.terrain for f in p.features if f.solid]
+    models = [m for _, m in scene.all_models()]
+    for (x, y), state in zip(mapper.centres.tolist(), mapper.states.tolist(), strict=True):
+        probe = Model("p", x, y, BASE)
+        cannot = (
+            not model_wholly_within(probe, table)
+            or any(models_overlap(probe, m) for m in models)
+            or any(w.distance(shapely.Point(x, y)) < RADIUS - 1e-6 for w in walls)
+        )
+        assert (state == 2) == cannot, (x, y)
+
+
+def boundary_scene(wall_x: float) -> Scenario:
+    return Scenario(
+        "wh40k-ca2026",
+        (Player("red"), Player("blue")),
+        terrain=(wall("w", wall_x, 0.0, wall_x + 1.0, 44.0, 5.0),),
+    )
+
+
+def state_at(result: object, x: float, y: float) -> str:
+    cells = {(cx, cy): s for cx, cy, s in result.to_json()["cells"]}  # type: ignore[attr-defined]
+    return cells[(x, y)]
+
+
+def test_a_base_exactly_touching_a_wall_can_stand_there_and_a_hair_into_it_cannot() -> None:
+    touching = hidden_map(
+        boundary_scene(10.5 + RADIUS), player="red", base=BASE, height=1.5, step=1.0, region="table"
+    )
+    assert state_at(touching, 10.5, 20.5) == "hidden"  # no enemy on the table: nobody sees it
+    into = hidden_map(
+        boundary_scene(10.5 + RADIUS - 1e-4),
+        player="red",
+        base=BASE,
+        height=1.5,
+        step=1.0,
+        region="table",
+    )
+    assert state_at(into, 10.5, 20.5) == "blocked"
+
+
+def test_a_base_exactly_at_the_table_edge_stands_on_the_table() -> None:
+    inch = CircleBase(25.4)  # radius 0.5": the first column of a 1" grid touches the edge
+    result = hidden_map(
+        boundary_scene(30.0), player="red", base=inch, height=1.5, step=1.0, region="table"
+    )
+    assert state_at(result, 0.5, 0.5) == "hidden"
+    fine = hidden_map(
+        boundary_scene(30.0), player="red", base=inch, height=1.5, step=0.5, region="table"
+    )
+    assert state_at(fine, 0.25, 10.25) == "blocked"
+    assert state_at(fine, 0.75, 10.25) == "hidden"
+
+
+def mirrored(scenario: Scenario) -> Scenario:
+    def flip(points: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+        return tuple((60.0 - x, y) for x, y in points)
+
+    terrain = tuple(
+        dataclasses.replace(
+            piece,
+            area=flip(piece.area),
+            features=tuple(dataclasses.replace(f, shape=flip(f.shape)) for f in piece.features),
+        )
+        for piece in scenario.terrain
+    )
+    units = tuple(
+        dataclasses.replace(
+            u,
+            models=tuple(
+                dataclasses.replace(m, x=60.0 - m.x, rotation=180.0 - m.rotation) for m in u.models
+            ),
+        )
+        for u in scenario.units
+    )
+    return dataclasses.replace(scenario, terrain=terrain, units=units)
+
+
+def test_a_mirrored_table_mirrors_the_map() -> None:
+    scene = hand_scene()
+    first = hidden_map(scene, player="red", base=BASE, height=1.5, step=2.0, region="table")
+    second = hidden_map(
+        mirrored(scene), player="red", base=BASE, height=1.5, step=2.0, region="table"
+    )
+    flipped = {(60.0 - x, y): s for x, y, s in second.to_json()["cells"]}
+    assert {(x, y): s for x, y, s in first.to_json()["cells"]} == flipped
+    assert first.counts["hidden"] > 0
+    assert first.counts["visible"] > 0
+
+
+def test_fewer_observers_and_a_weaker_question_only_hide_more() -> None:
+    scene = hand_scene()
+    kwargs = {"player": "red", "base": BASE, "height": 1.5, "step": 2.0, "region": "table"}
+    every = hidden_map(scene, **kwargs)  # type: ignore[arg-type]
+    near = hidden_map(scene, within=12.0, **kwargs)  # type: ignore[arg-type]
+    cover = hidden_map(scene, mode="not-fully-visible", **kwargs)  # type: ignore[arg-type]
+    hidden = {(x, y) for x, y, s in every.cells if s == "hidden"}
+    assert hidden <= {(x, y) for x, y, s in near.cells if s == "hidden"}
+    assert hidden <= {(x, y) for x, y, s in cover.cells if s == "hidden"}
+    assert near.counts["hidden"] > every.counts["hidden"]
+    assert cover.counts["hidden"] > every.counts["hidden"]
+
+
+def test_within_keeps_exactly_the_units_with_a_model_in_range() -> None:
+    scene = hand_scene()
+    # The nearest model of blue-a stands at (44, 30); blue-b is 20" away.
+    kwargs = {"player": "red", "base": BASE, "height": 1.5, "step": 1.0, "region": "table"}
+    gap_a = float(np.hypot(44.0 - 32.5, 30.5 - 30.0)) - 2 * RADIUS
+    inside = hidden_map(scene, within=gap_a, **kwargs)  # type: ignore[arg-type]
+    outside = hidden_map(scene, within=gap_a - 1e-4, **kwargs)  # type: ignore[arg-type]
+    assert state_at(inside, 32.5, 30.5) == "visible"
+    assert state_at(outside, 32.5, 30.5) == "hidden"
+
+
+def zone_scene(woods: tuple[float, float]) -> Scenario:
+    zones = (
+        DeploymentRegion("red-zone", "red", box(0.0, 0.0, 10.0, 44.0)),
+        DeploymentRegion("blue-zone", "blue", box(50.0, 0.0, 60.0, 44.0)),
+    )
+    return Scenario(
+        "wh40k-ca2026",
+        (Player("red"), Player("blue")),
+        deployment=CustomDeployment(zones=zones),
+        terrain=(TerrainPiece("woods", box(woods[0], 0.0, woods[1], 44.0), obscuring=True),),
+    )
+
+
+@pytest.mark.parametrize(
+    ("woods", "expected"),
+    [((40.0, 49.0), "hidden"), ((40.0, 55.0), "visible"), ((40.0, 60.0), "visible")],
+)
+def test_zone_observers_within_an_obscuring_area_see_through_it(
+    woods: tuple[float, float], expected: str
+) -> None:
+    result = hidden_map(
+        zone_scene(woods), player="red", base=BASE, height=1.5, step=2.0, observers="zone"
+    )
+    assert result.region == "zone"
+    assert {s for _, _, s in result.cells} == {expected}
+    # The engine agrees for a model of the zone standing in the woods (or behind them).
+    inside = woods[1] > 50.0
+    blue = Unit("blue-a", "blue", (Model("b", 51.0 if inside else 55.0, 22.0, BASE),))
+    placed = dataclasses.replace(zone_scene(woods), units=(blue,))
+    assert engine_answer(placed, 5.0, 22.0, BASE, 1.5)[0] == (expected == "visible")
+
+
+def test_zone_observers_lift_the_enemy_models_and_keep_the_players_own() -> None:
+    scene = dataclasses.replace(
+        zone_scene((58.0, 60.0)),
+        units=(
+            Unit("blue-a", "blue", (Model("b", 55.0, 22.0, BASE),)),
+            Unit("red-a", "red", (Model("r", 5.0, 22.0, BASE),)),
+        ),
+    )
+    result = hidden_map(scene, player="red", base=BASE, height=1.5, step=2.0, observers="zone")
+    assert state_at(result, 5.0, 23.0) == "blocked"  # the red model stands there
+    assert state_at(result, 1.0, 1.0) == "visible"
+
+
+def test_the_json_has_the_contract_keys_in_row_order() -> None:
+    result = hidden_map(hand_scene(), player="red", base=BASE, height=1.5, step=4.0, region="table")
+    data = result.to_json()
+    assert {"step", "origin", "cells"} <= set(data)
+    assert data["step"] == 4.0
+    assert data["origin"] == [2.0, 2.0]
+    assert all(len(c) == 3 and c[2] in {"hidden", "visible", "blocked"} for c in data["cells"])
+    order = [(y, x) for x, y, _ in data["cells"]]
+    assert order == sorted(order)
+    assert len(order) == 15 * 11
+    assert data["hidden_area"] == data["counts"]["hidden"] * 16.0
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_the_zone_region_is_the_table_map_within_the_zone() -> None:
+    scene = zone_scene((40.0, 49.0))
+    scene = dataclasses.replace(scene, units=(Unit("b", "blue", (Model("b1", 55.0, 5.0, BASE),)),))
+    table = hidden_map(scene, player="red", base=BASE, height=1.5, step=2.0, region="table")
+    zone = hidden_map(scene, player="red", base=BASE, height=1.5, step=2.0)
+    in_zone = {(x, y): s for x, y, s in table.cells if x <= 10.0}
+    assert {(x, y): s for x, y, s in zone.cells} == in_zone
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"player": "green"}, UnknownReferenceError, "player"),
+        ({"step": 0.05}, RulesError, "step"),
+        ({"step": 4.5}, RulesError, "step"),
+        ({"base": CircleBase(10)}, GeometryError, "base"),
+        ({"base": OvalBase(300, 100)}, GeometryError, "base"),
+        ({"mode": "sideways"}, RulesError, "mode"),
+        ({"region": "zone"}, RulesError, "region"),
+        ({"lift_unit": "nobody"}, UnknownReferenceError, "lift_unit"),
+    ],
+)
+def test_bad_arguments_name_themselves(kwargs: dict[str, object], error: type, name: str) -> None:
+    arguments: dict[str, object] = {"player": "red", "base": BASE, "height": 1.5}
+    arguments.update(kwargs)
+    with pytest.raises(error, match=f"^{name}:"):
+        hidden_map(hand_scene(), **arguments)  # type: ignore[arg-type]
+
+
+def test_the_steps_bounds_are_accepted() -> None:
+    scene = boundary_scene(30.0)
+    assert hidden_map(scene, player="red", base=BASE, height=1.5, step=4.0).step == 4.0
+    small = HiddenMapper(scene, player="red", base=BASE, height=1.5, step=0.1, region="table")
+    assert small.rows == 440
+    assert np.isclose(small.centres[0], [0.05, 0.05]).all()
+
+
+def test_the_cli_prints_the_map(tmp_path: Path) -> None:
+    path = tmp_path / "board.warplan.json"
+    save_scenario(hand_scene(), path)
+    out, err = io.StringIO(), io.StringIO()
+    argv = [
+        "hidden",
+        str(path),
+        "--player",
+        "red",
+        "--base",
+        "32",
+        "--height",
+        "1.5",
+        "--step",
+        "4",
+        "--region",
+        "table",
+        "--json",
+    ]
+    assert main(argv, out, err) == 0
+    data = json.loads(out.getvalue())
+    expected = hidden_map(
+        hand_scene(), player="red", base=BASE, height=1.5, step=4.0, region="table"
+    )
+    assert data == expected.to_json()
+    out = io.StringIO()
+    assert main(argv[:-1], out, err) == 0
+    assert "hidden area" in out.getvalue()
+
+
+def test_the_cli_names_a_bad_argument(tmp_path: Path) -> None:
+    path = tmp_path / "board.warplan.json"
+    save_scenario(hand_scene(), path)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(
+        ["hidden", str(path), "--player", "red", "--base", "32", "--height", "1.5", "--step", "9"],
+        out,
+        err,
+    )
+    assert code == 2
+    assert err.getvalue().startswith("error: step:")
+    assert (
+        main(["hidden", str(path), "--player", "red", "--base", "big", "--height", "1"], out, err)
+        == 1
+    )
