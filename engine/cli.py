@@ -209,7 +209,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from engine.compare import compare
 
     a, b, a_label, b_label = _compared_boards(args)
-    comparison = compare(a, b, a_label, b_label)
+    comparison = compare(a, b, a_label, b_label, hidden=not args.no_hidden)
     if args.json:
         json.dump(comparison.to_json(), out, indent=2, ensure_ascii=False)
         out.write("\n")
@@ -483,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     compare = commands.add_parser(
         "compare",
-        help="what differs between two boards: control, line of sight, threat, moved units",
+        help="what differs between two boards: control, sight, threat, moves, hidden areas",
     )
     compare.add_argument(
         "files", nargs="+", metavar="FILE", help="two scenarios, or one with --snapshot"
@@ -495,6 +495,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a snapshot of the one file (twice: two snapshots; once: it and the live board)",
     )
     compare.add_argument("--json", action="store_true", help="print the contract JSON")
+    compare.add_argument(
+        "--no-hidden", action="store_true", help="leave out the hidden areas (faster)"
+    )
     compare.set_defaults(handler=_cmd_compare)
     hidden = commands.add_parser(
         "hidden", help="where a model of a base and height could stand unseen by the enemy"

@@ -1,14 +1,22 @@
 """Two boards side by side: what differs between them in objective control, line of sight,
-threat, where the units stand and (with :mod:`engine.hidden`) the area each player can hide in.
+threat, where the units stand and the area each player can stand in unseen.
 
 Every difference is one the engine's own answers give for each board: the objective control of
 :func:`engine.evaluate.evaluate`, the visibility of :class:`engine.visibility.VisibilityEngine`
-(every ordered pair of opposing units), the odds of :func:`engine.threat.unit_threats`. Units
+(every ordered pair of opposing units), the odds of :func:`engine.threat.unit_threats`, the
+hidden-placement map of :func:`engine.hidden.hidden_map`. Units
 are matched by id; a unit on the battlefield of one board only is listed as such (its pairs and
 odds have nothing to be compared with). A unit *moved* when some model of it (matched by id)
 stands elsewhere, higher or turned; how far is the longest horizontal distance a model's
 centre moved. Comparing ``b`` with ``a`` gives the same differences, sides (and labels) swapped
 (:meth:`Comparison.mirrored`).
+
+Choices where the rules are silent, for the hidden area: each player's map covers the
+player's deployment zone (the table where it has none) on the 0.5" grid, for the base most
+of the player's models stand on over *both* boards together and the height most of those
+models have (ties: the smaller base, the lower height; counting both boards keeps the
+comparison the same either way round); the enemy's models watch when the enemy has a unit on
+either board, else every point of the enemy's deployment zone at that height.
 
 >>> from engine.model import CircleBase, Model, Objective, Player, Scenario, Unit
 >>> red = Unit("red-u", "red", (Model("red-m", 24.0, 22.0, CircleBase(32)),), move=6)
@@ -32,13 +40,18 @@ True
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from engine.bases import base_label
+from engine.errors import WarplanError
 from engine.evaluate import evaluate
 from engine.explain import RuleRef, RulingLine, RulingSection, inches, player_names, sections_text
-from engine.model import Scenario, Unit
+from engine.hidden import HiddenMap, Observers, hidden_map
+from engine.model import Base, CircleBase, Scenario, Unit
 from engine.objectives import ObjectiveControl
 from engine.threat import MOVES_SECTION, Threat, unit_threats
 from engine.visibility import PairVisibility, VisibilityEngine
@@ -46,15 +59,22 @@ from engine.visibility import PairVisibility, VisibilityEngine
 __all__ = [
     "Comparison",
     "ControlChange",
+    "HiddenChange",
+    "HiddenCounts",
     "SightAnswer",
     "SightChange",
     "ThreatChange",
     "ThreatOdds",
     "UnitMove",
+    "common_base",
     "compare",
+    "hidden_changes",
 ]
 
 SIGHT_SECTION = "Line of sight (2.5-D)"
+HIDDEN_SECTION = "Hidden-placement map"
+HIDDEN_STEP = 0.5
+"""The grid the hidden area is measured on (inches)."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +214,73 @@ class UnitMove:
 
 
 @dataclass(frozen=True)
+class HiddenCounts:
+    """One player's hidden-placement map on one board: its cells by state and the hidden area
+    (square inches)."""
+
+    hidden: int
+    visible: int
+    blocked: int
+    area: float
+
+    @staticmethod
+    def of(found: HiddenMap) -> HiddenCounts:
+        counts = found.counts
+        return HiddenCounts(
+            counts["hidden"], counts["visible"], counts["blocked"], found.hidden_area
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hidden": self.hidden,
+            "visible": self.visible,
+            "blocked": self.blocked,
+            "hidden_area": self.area,
+        }
+
+
+@dataclass(frozen=True)
+class HiddenChange:
+    """Where one player can stand unseen, on each board: the player's most common base and
+    height (:func:`common_base`) on the deployment zone's 0.5" grid, the map's counts on each
+    board, and how many cells are hidden on one board only."""
+
+    player: str
+    base: Base
+    height: float
+    step: float
+    observers: Observers
+    a: HiddenCounts
+    b: HiddenCounts
+    hidden_in_b_only: int
+    hidden_in_a_only: int
+
+    def mirrored(self) -> HiddenChange:
+        return replace(
+            self,
+            a=self.b,
+            b=self.a,
+            hidden_in_b_only=self.hidden_in_a_only,
+            hidden_in_a_only=self.hidden_in_b_only,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        from engine.format_schema import BASE
+
+        return {
+            "player": self.player,
+            "base": BASE.write(self.base),
+            "height": self.height,
+            "step": self.step,
+            "observers": self.observers,
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+            "hidden_in_a_only": self.hidden_in_a_only,
+            "hidden_in_b_only": self.hidden_in_b_only,
+        }
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The differences between board ``a`` and board ``b``, each list sorted by id."""
 
@@ -206,8 +293,14 @@ class Comparison:
     only_in_a: tuple[str, ...]
     """Units on the battlefield of ``a`` and not of ``b``."""
     only_in_b: tuple[str, ...]
+    hidden: tuple[HiddenChange, ...] = ()
+    """Per player whose hidden-placement map differs (none when not asked for)."""
+    notes: tuple[str, ...] = ()
+    """Why a player has no hidden-area comparison (no models, no deployment zone, ...)."""
     ruleset: str = field(default="", compare=False)
     """The rule system of ``a``, cited by the sections."""
+    names: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """The players' display names (id, name), for the text."""
 
     @property
     def empty(self) -> bool:
@@ -219,6 +312,7 @@ class Comparison:
             or self.moved
             or self.only_in_a
             or self.only_in_b
+            or self.hidden
         )
 
     def mirrored(self) -> Comparison:
@@ -232,6 +326,7 @@ class Comparison:
             threats=tuple(t.mirrored() for t in self.threats),
             only_in_a=self.only_in_b,
             only_in_b=self.only_in_a,
+            hidden=tuple(h.mirrored() for h in self.hidden),
         )
 
     def unit_ids(self) -> tuple[str, ...]:
@@ -255,6 +350,8 @@ class Comparison:
             "moved": [m.to_json() for m in self.moved],
             "only_in_a": list(self.only_in_a),
             "only_in_b": list(self.only_in_b),
+            "hidden": [h.to_json() for h in self.hidden],
+            "notes": list(self.notes),
         }
 
     def _controller(self, players: tuple[str, ...] | None, verdict: str) -> str:
@@ -319,6 +416,26 @@ class Comparison:
                 for m in self.moved
             )
             sections.append(RulingSection(_count(len(lines), "unit moved", "units moved"), lines))
+        if self.hidden:
+            names = dict(self.names)
+            lines = tuple(
+                RulingLine(
+                    f"{names.get(h.player, h.player)}, {base_label(h.base)} "
+                    f"{inches(h.height)} tall: {h.a.area:g} sq in hidden in {a}, "
+                    f"{h.b.area:g} in {b}; {h.hidden_in_a_only} cells hidden in {a} only, "
+                    f"{h.hidden_in_b_only} in {b} only"
+                )
+                for h in self.hidden
+            )
+            sections.append(
+                RulingSection(
+                    _count(
+                        len(lines), "player's hidden area changes", "players' hidden areas change"
+                    ),
+                    lines,
+                    RuleRef(self.ruleset, HIDDEN_SECTION),
+                )
+            )
         for label, ids in ((a, self.only_in_a), (b, self.only_in_b)):
             if ids:
                 lines = tuple(RulingLine(i, unit_ids=(i,)) for i in ids)
@@ -336,7 +453,8 @@ class Comparison:
         if self.empty:
             return f"No differences between {self.a_label} and {self.b_label}"
         heading = f"Differences between {self.a_label} and {self.b_label}"
-        return sections_text(heading, self.sections())
+        text = sections_text(heading, self.sections())
+        return "\n".join((text, *self.notes)) if self.notes else text
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -422,11 +540,92 @@ def _moves(a: Scenario, b: Scenario, shared: set[str]) -> tuple[UnitMove, ...]:
     return tuple(moves)
 
 
-def compare(a: Scenario, b: Scenario, a_label: str = "A", b_label: str = "B") -> Comparison:
+def _base_order(base: Base) -> tuple[float, str, tuple[float, ...]]:
+    sizes = (base.diameter,) if isinstance(base, CircleBase) else (base.length, base.width)
+    return base.bounding_radius, type(base).__name__, sizes
+
+
+def common_base(boards: Sequence[Scenario], player: str) -> tuple[Base, float] | None:
+    """The base most of ``player``'s models on the battlefield of ``boards`` stand on (all
+    boards counted together), and the height most of those models have; ties go to the smaller
+    base and the lower height. ``None`` when the player has no model on any board.
+
+    >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+    >>> models = (Model("a", 1, 1, CircleBase(32)), Model("b", 3, 1, CircleBase(32), height=2.0),
+    ...           Model("c", 5, 1, CircleBase(32)), Model("d", 7, 1, CircleBase(60)))
+    >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")),
+    ...              units=(Unit("u", "red", models),))
+    >>> common_base([s], "red"), common_base([s], "blue")
+    ((CircleBase(diameter=32), 1.5), None)
+    """
+    models = [m for board in boards for u in board.units if u.player == player for m in u.models]
+    if not models:
+        return None
+    bases = Counter(m.base for m in models)
+    base = min(bases, key=lambda b: (-bases[b], _base_order(b)))
+    heights = Counter(m.height for m in models if m.base == base)
+    return base, min(heights, key=lambda h: (-heights[h], h))
+
+
+def hidden_changes(a: Scenario, b: Scenario) -> tuple[tuple[HiddenChange, ...], tuple[str, ...]]:
+    """Each player's hidden-placement map on both boards, where they differ (what
+    :attr:`Comparison.hidden` holds), and notes for the players that have none (its
+    :attr:`Comparison.notes`). The enemy's models are the observers when the enemy has a unit on
+    either board, else every point of the enemy's deployment zone at the same height."""
+    changes: list[HiddenChange] = []
+    notes: list[str] = []
+    for player in a.player_ids():
+        common = common_base((a, b), player)
+        if common is None:
+            notes.append(f"{player}: no hidden area compared (no model on either board)")
+            continue
+        base, height = common
+        enemy = a.opponent_of(player)
+        deployed = any(u.player == enemy for board in (a, b) for u in board.units)
+        observers: Observers = "models" if deployed else "zone"
+        try:
+            maps = [
+                hidden_map(
+                    board,
+                    player=player,
+                    base=base,
+                    height=height,
+                    step=HIDDEN_STEP,
+                    observers=observers,
+                )
+                for board in (a, b)
+            ]
+        except WarplanError as refusal:
+            notes.append(f"{player}: no hidden area compared ({refusal})")
+            continue
+        hidden_a, hidden_b = ({(x, y) for x, y, st in m.cells if st == "hidden"} for m in maps)
+        counts_a, counts_b = HiddenCounts.of(maps[0]), HiddenCounts.of(maps[1])
+        if hidden_a == hidden_b and counts_a == counts_b:
+            continue
+        changes.append(
+            HiddenChange(
+                player,
+                base,
+                height,
+                HIDDEN_STEP,
+                observers,
+                counts_a,
+                counts_b,
+                len(hidden_b - hidden_a),
+                len(hidden_a - hidden_b),
+            )
+        )
+    return tuple(changes), tuple(notes)
+
+
+def compare(
+    a: Scenario, b: Scenario, a_label: str = "A", b_label: str = "B", *, hidden: bool = True
+) -> Comparison:
     """The differences between boards ``a`` and ``b`` (see the module's docstring); the labels
-    name them in the text."""
+    name them in the text. ``hidden=False`` leaves out the hidden areas (the slowest part)."""
     units_a, units_b = _units(a), _units(b)
     shared = set(units_a) & set(units_b)
+    found_hidden, notes = hidden_changes(a, b) if hidden and a != b else ((), ())
     return Comparison(
         a_label,
         b_label,
@@ -436,5 +635,8 @@ def compare(a: Scenario, b: Scenario, a_label: str = "A", b_label: str = "B") ->
         _moves(a, b, shared),
         tuple(sorted(set(units_a) - shared)),
         tuple(sorted(set(units_b) - shared)),
+        found_hidden,
+        notes,
         a.ruleset,
+        tuple(player_names(a).items()),
     )

@@ -3,11 +3,12 @@ differences the engine finds between them (:func:`engine.compare.compare`) liste
 and outlined on both boards; Export writes the whole comparison as a PNG.
 
 The comparison runs on a worker thread (line of sight over two whole boards takes a moment);
-the boards show at once, the list when it is ready.
+the boards show at once, the list when it is ready, the hidden areas (the slowest part) last.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRectF, QRunnable, QSize, Qt, QThreadPool, Signal
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.compare import Comparison, compare
+from engine.compare import Comparison, compare, hidden_changes
 from engine.errors import WarplanError
 from engine.model import Scenario
 from engine.snapshots import snapshot
@@ -59,6 +60,7 @@ def boards_to_compare(
 
 class _Signals(QObject):
     done = Signal(object)
+    finished = Signal()
 
 
 class _CompareJob(QRunnable):
@@ -68,13 +70,20 @@ class _CompareJob(QRunnable):
         self.setAutoDelete(True)
 
     def run(self) -> None:
+        """The comparison without the hidden areas first (they take the longest), then with
+        them; a failure is reported as its message."""
         try:
-            result: Comparison | str = compare(self._a, self._b, *self._labels)
+            first = compare(self._a, self._b, *self._labels, hidden=False)
+            self._signals.done.emit(first)
+            if self._a != self._b:
+                found, notes = hidden_changes(self._a, self._b)
+                first = replace(first, hidden=found, notes=notes)
+            self._signals.done.emit(first)
+            self._signals.finished.emit()
         except WarplanError as refusal:
-            result = str(refusal)
+            self._signals.done.emit(str(refusal))
         except Exception as failure:  # noqa: BLE001 - reported in the window, never a crash
-            result = f"{type(failure).__name__}: {failure}"
-        self._signals.done.emit(result)
+            self._signals.done.emit(f"{type(failure).__name__}: {failure}")
 
 
 class ComparedBoard(QWidget):
@@ -140,7 +149,8 @@ class ComparisonWindow(QWidget):
     """Two boards side by side and the differences between them."""
 
     ready = Signal(object)
-    """Emitted with the :class:`Comparison` once the engine has worked it out."""
+    """Emitted with the whole :class:`Comparison`, hidden areas included, once the engine has
+    worked it out (the list shows the rest before)."""
 
     def __init__(
         self,
@@ -190,10 +200,29 @@ class ComparisonWindow(QWidget):
         layout.addWidget(splitter)
         self.resize(1700, 760)
         splitter.setSizes([1700 - LIST_WIDTH, LIST_WIDTH])
+        self.complete = False
+        """Whether the hidden areas are in :attr:`comparison` too (they come last)."""
         self._signals = _Signals(self)
         self._signals.done.connect(self._show)
+        self._signals.finished.connect(self._finish)
         (thread_pool or QThreadPool.globalInstance()).start(
             _CompareJob(a, b, (a_label, b_label), self._signals)
+        )
+
+    def _finish(self) -> None:
+        self.complete = True
+        if self.comparison is not None:
+            self.summary.setText(self._summary(self.comparison))
+            self.ready.emit(self.comparison)
+
+    def _summary(self, result: Comparison) -> str:
+        pending = "" if self.complete else " Working out the hidden areas…"
+        if result.empty:
+            return result.text() + ("." if self.complete else " so far." + pending)
+        return (
+            f"What differs between {result.a_label} and {result.b_label}. Outlined on both "
+            "boards: the units that moved and the objectives that change hands; choose a line "
+            f"to outline what it is about.{pending}"
         )
 
     def _show(self, result: Comparison | str) -> None:
@@ -203,14 +232,7 @@ class ComparisonWindow(QWidget):
             return
         self.comparison = result
         self.differences.clear()
-        if result.empty:
-            self.summary.setText(result.text())
-        else:
-            self.summary.setText(
-                f"What differs between {result.a_label} and {result.b_label}. Outlined on "
-                "both boards: the units that moved and the objectives that change hands; "
-                "choose a line to outline what it is about."
-            )
+        self.summary.setText(self._summary(result))
         for section in result.sections():
             verdict = QListWidgetItem(section.verdict)
             verdict.setData(IDS_ROLE, section.ids)
@@ -225,7 +247,6 @@ class ComparisonWindow(QWidget):
                 self.differences.addItem(item)
         self.export_button.setEnabled(True)
         self._outline(self._main_ids())
-        self.ready.emit(result)
 
     def _main_ids(self) -> tuple[str, ...]:
         """What the boards outline while no line is chosen: the units that moved or stand on

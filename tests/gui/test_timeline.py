@@ -156,7 +156,7 @@ def test_the_comparison_window_lists_the_moved_units_differences(
     assert panel.compare_chosen()
     shown = window.comparison
     assert shown is not None
-    qtbot.waitUntil(lambda: shown.comparison is not None, timeout=COMPARISON_MS)
+    qtbot.waitUntil(lambda: shown.complete, timeout=COMPARISON_MS)
     items = window.document.scenario.snapshots.items
     expected = compare(items[0].board, items[1].board, "Before", "After")
     assert shown.comparison == expected
@@ -194,7 +194,7 @@ def test_one_snapshot_compares_with_the_board_now(qtbot, make_window) -> None:
     assert window.timeline.compare_chosen()
     shown = window.comparison
     assert shown is not None
-    qtbot.waitUntil(lambda: shown.comparison is not None, timeout=COMPARISON_MS)
+    qtbot.waitUntil(lambda: shown.complete, timeout=COMPARISON_MS)
     assert shown.comparison.empty
     assert shown.difference_lines() == []
-    assert shown.summary.text() == "No differences between After and The board now"
+    assert shown.summary.text() == "No differences between After and The board now."
