@@ -266,6 +266,7 @@ class MainWindow(QMainWindow):
         """What each rule system's app part installed, by ruleset id (for tests and tools)."""
         self.sight = install_sight(self, restore_ruling=self._update_ruling)
         self.planning = install_planning(self)
+        self.planning.add_section("Where reserves can arrive", self.arrival_controls)
         self._decorate_toolbars()
         self._ruling_timer = QTimer(self)
         self._ruling_timer.setSingleShot(True)

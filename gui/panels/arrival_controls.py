@@ -47,7 +47,7 @@ class ArrivalControls(QWidget):
         super().__init__(parent)
         self.setObjectName("ArrivalControls")
         self.overlay = overlay
-        self.show_box = QCheckBox("Show where reserves can arrive")
+        self.show_box = QCheckBox("Show on the board")
         self.player_box = compact_combo()
         self.distance_box = QDoubleSpinBox()
         self.distance_box.setRange(RULES_DISTANCE, MAX_DISTANCE)
@@ -68,6 +68,8 @@ class ArrivalControls(QWidget):
         self.account.setObjectName("ArrivalAccount")
 
         form = QFormLayout()
+        # A narrow tools column puts each field under its name rather than scrolling sideways.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.addRow("Player", self.player_box)
         form.addRow("Distance", self.distance_box)
         form.addRow("Shade", self.shading_box)
