@@ -33,11 +33,12 @@ centre may not go) as *outward* polygons: every vertex of a feature grows an arc
 ``R`` traced by tangent edges, so the polygon holds the exact grown obstacle and lies within
 :data:`ARC_EXCESS` of it; straight sides are exact (a gap exactly as wide as the base is open,
 1e-4" narrower is closed). The shortest path is an A* search over the visibility graph of the
-grown obstacles' convex corners. It is never shorter than the true shortest path, and longer by
-at most ``ARC_EXCESS`` per radian the path turns around corners (the length of a path wrapped
-round obstacles grown by ``r`` grows with ``r`` at the rate of its total turning): at most
-0.0063" for a path turning through a full circle. On open ground the answer is the straight
-distance, exactly.
+grown obstacles' convex corners (only corners a segment is tangent at). It is never shorter
+than the true shortest path, and longer by at most ``ARC_EXCESS`` per radian the path turns
+around corners (the length of a path wrapped round obstacles grown by ``r`` grows with ``r`` at
+the rate of its total turning), plus :data:`GOAL_CHORD_ERROR` where the straight leg to the
+goal's nearest point is blocked: under 0.007" for a path turning through a full circle. On open
+ground the answer is the straight distance, exactly.
 
 >>> from engine.model import CircleBase, Model, Player, Scenario, TerrainFeature, TerrainPiece
 >>> from engine.model import Unit
@@ -401,9 +402,26 @@ def path_distance(
     return shortest_move(model_space(scenario, unit, model, excess), (model.x, model.y), goal)
 
 
+@dataclass(frozen=True)
+class MovePath:
+    """A shortest legal move: its length and the centre's path (the start, each corner it
+    bends at, the end in the goal)."""
+
+    length: float
+    points: tuple[tuple[float, float], ...]
+
+
 def shortest_move(
     space: Space, start: tuple[float, float], goal: Goal, limit: float = math.inf
 ) -> float | None:
+    """The length of :func:`shortest_path`."""
+    path = shortest_path(space, start, goal, limit)
+    return None if path is None else path.length
+
+
+def shortest_path(
+    space: Space, start: tuple[float, float], goal: Goal, limit: float = math.inf
+) -> MovePath | None:
     """The shortest path in ``space`` from ``start`` into ``goal``: A* over the reduced
     visibility graph of the convex corners (a path bends only at corners its segments are
     tangent at), the straight distance into the goal as its heuristic. ``None`` when no path
@@ -414,23 +432,28 @@ def shortest_move(
     best = math.inf
     cost = np.full(len(corners), math.inf)
     done = np.zeros(len(corners), dtype=bool)
-    reached = -1
-    queue: list[tuple[float, float, int, tuple[float, float]]] = [(0.0, 0.0, -2, start)]
+    came: dict[int, int] = {}
+    reached, begin = -1, -2
+    queue: list[tuple[float, float, int, int, tuple[float, float]]] = [
+        (0.0, 0.0, begin, begin, start)
+    ]
     while queue:
-        estimate, travelled, node, came_from = heapq.heappop(queue)
+        estimate, travelled, node, previous, end = heapq.heappop(queue)
         if estimate > limit + TOLERANCE:
             return None
         if node == reached:
-            return float(travelled)
+            return MovePath(float(travelled), (*_route(came, previous, start, corners), end))
         if node >= 0:
             if done[node]:
                 continue
             done[node] = True
+            came[node] = previous
         point = start if node < 0 else (float(corners[node, 0]), float(corners[node, 1]))
-        leg = exits.leg(point, None if node < 0 else came_from)
+        came_from = None if node < 0 else _point(previous, start, corners)
+        leg, goal_point = exits.leg(point, came_from)
         if travelled + leg < best:
             best = travelled + leg
-            heapq.heappush(queue, (best, best, reached, point))
+            heapq.heappush(queue, (best, best, reached, node, goal_point))
         if not len(corners):
             continue
         steps = np.hypot(corners[:, 0] - point[0], corners[:, 1] - point[1])
@@ -445,8 +468,22 @@ def shortest_move(
         for index in open_[space.clear(point, corners[open_])]:
             cost[index] = through[index]
             entry = (float(through[index] + heuristic[index]), float(through[index]))
-            heapq.heappush(queue, (*entry, int(index), point))
+            heapq.heappush(queue, (*entry, int(index), node, point))
     return None
+
+
+def _point(node: int, start: tuple[float, float], corners: FloatArray) -> tuple[float, float]:
+    return start if node < 0 else (float(corners[node, 0]), float(corners[node, 1]))
+
+
+def _route(
+    came: dict[int, int], last: int, start: tuple[float, float], corners: FloatArray
+) -> tuple[tuple[float, float], ...]:
+    nodes: list[int] = []
+    while last >= 0:
+        nodes.append(last)
+        last = came[last]
+    return (start, *(_point(n, start, corners) for n in reversed(nodes)))
 
 
 GOAL_CHORD_ERROR = 0.0005
@@ -490,37 +527,40 @@ class _GoalExits:
     def direct(self, point: tuple[float, float]) -> float | None:
         """The straight distance from ``point`` into the goal when the leg to the goal's
         nearest point is clear (then no path is shorter), else ``None``."""
-        nearest, clear = self._nearest(point)
+        nearest, clear, _ = self._nearest(point)
         return nearest if clear <= nearest else None
 
-    def _nearest(self, point: tuple[float, float]) -> tuple[float, float]:
-        """The straight distance into the goal, and the shortest clear leg to the nearest point
-        of one of its models (infinite when every such leg is blocked)."""
+    def _nearest(self, point: tuple[float, float]) -> tuple[float, float, tuple[float, float]]:
+        """The straight distance into the goal, the shortest clear leg to the nearest point of
+        one of its models (infinite when every such leg is blocked) and where that leg ends."""
         px, py = point
         nearest = math.inf
-        best = math.inf
+        best, best_end = math.inf, point
         for target in self.goal.models:
             gap = model_point_distance(target, px, py) - self.goal.reach
             if gap <= 0.0:
-                return 0.0, 0.0
+                return 0.0, 0.0, point
             nearest = min(nearest, gap)
             qx, qy = model_closest_point(target, px, py)
             span = math.hypot(qx - px, qy - py)
-            end = np.array([[px + (qx - px) * gap / span, py + (qy - py) * gap / span]])
-            if gap < best and self.space.allows(end)[0] and self.space.clear(point, end)[0]:
-                best = gap
-        return nearest, best
+            end = (px + (qx - px) * gap / span, py + (qy - py) * gap / span)
+            ends = np.array([end])
+            if gap < best and self.space.allows(ends)[0] and self.space.clear(point, ends)[0]:
+                best, best_end = gap, end
+        return nearest, best, best_end
 
-    def leg(self, point: tuple[float, float], came_from: tuple[float, float] | None) -> float:
-        """The shortest clear straight leg from ``point`` into the goal (infinite if none),
-        ``came_from`` the point the path reached ``point`` from."""
+    def leg(
+        self, point: tuple[float, float], came_from: tuple[float, float] | None
+    ) -> tuple[float, tuple[float, float]]:
+        """The shortest clear straight leg from ``point`` into the goal (infinite if none) and
+        where it ends, ``came_from`` the point the path reached ``point`` from."""
         px, py = point
-        nearest, best = self._nearest(point)
+        nearest, best, best_end = self._nearest(point)
         if best <= nearest:
-            return best  # the goal's nearest point is in sight: no point of it is nearer
+            return best, best_end  # the goal's nearest point is in sight: none is nearer
         free = self.free()
         if free.is_empty:
-            return best
+            return best, best_end
         ends = [self._feet(px, py)]
         if came_from is not None:
             ends.append(self._carried_on(point, came_from, free))
@@ -533,8 +573,14 @@ class _GoalExits:
                 break
             clear = self.space.clear(point, candidates[chunk])
             if clear.any():
-                return min(best, float(lengths[chunk][np.argmax(clear)]))
-        return best
+                found = chunk[np.argmax(clear)]
+                if lengths[found] < best:
+                    return float(lengths[found]), (
+                        float(candidates[found, 0]),
+                        float(candidates[found, 1]),
+                    )
+                break
+        return best, best_end
 
     def _feet(self, px: float, py: float) -> FloatArray:
         a, b = self._edges[:, 0, :], self._edges[:, 1, :]
