@@ -98,10 +98,10 @@ ARC_EXCESS = 0.001
 the shortest paths (the threat)."""
 BAND_ARC_EXCESS = 0.01
 """Inches: the same for the drawn movement bands (fewer corners, faster)."""
-BAND_RAYS = 360
+BAND_RAYS = 180
 """Rays per corner the reachable region is traced with (besides one ray at every obstacle
 corner in reach): between rays the region's round edge falls at most
-``r * (1 - cos(pi / BAND_RAYS))`` inside the exact arc, under 0.001" up to 20"."""
+``r * (1 - cos(pi / BAND_RAYS))`` inside the exact arc, under 0.004" up to 24"."""
 DRAWING_TOLERANCE = 0.02
 """Inches: how far a drawn band's outline may stray from the exact region (the outward
 obstacles, the traced arcs and the grown bases' chords together)."""
@@ -769,31 +769,33 @@ def _obstacle_edges(space: Space) -> FloatArray:
 def _ray_hits(
     space: Space, edges: FloatArray, origin: tuple[float, float], reach: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Rays from ``origin`` (evenly spaced, plus a pair either side of every obstacle corner
-    within ``reach``), sorted by angle, and how far each runs before an obstacle (``reach`` at
-    most)."""
+    """Rays from ``origin`` (evenly spaced, plus a pair either side of every corner a line from
+    ``origin`` is tangent at within ``reach``: where the region's outline jumps), sorted by
+    angle, and how far each runs before an obstacle (``reach`` at most)."""
     ox, oy = origin
     angles = np.linspace(-math.pi, math.pi, BAND_RAYS, endpoint=False)
-    if len(edges):
-        a, b = edges[:, 0, :], edges[:, 1, :]
-        near = _segment_distances(a, b, ox, oy) <= reach
-        a, b = a[near], b[near]
-        if len(a):
-            corner_angles = np.arctan2(a[:, 1] - oy, a[:, 0] - ox)
-            angles = np.concatenate([angles, corner_angles - 1e-7, corner_angles + 1e-7])
+    corners = space.corners
+    if len(corners):
+        near = np.hypot(corners[:, 0] - ox, corners[:, 1] - oy) <= reach
+        silhouette = corners[near & space.tangent(origin)]
+        corner_angles = np.arctan2(silhouette[:, 1] - oy, silhouette[:, 0] - ox)
+        angles = np.concatenate([angles, corner_angles - 1e-7, corner_angles + 1e-7])
     angles = np.sort(np.mod(angles + math.pi, 2.0 * math.pi) - math.pi)
     hits = np.full(len(angles), reach)
-    if len(edges) and len(a):
-        dx, dy = np.cos(angles)[:, None], np.sin(angles)[:, None]
-        ex, ey = (b - a)[:, 0][None, :], (b - a)[:, 1][None, :]
-        wx, wy = (a[:, 0] - ox)[None, :], (a[:, 1] - oy)[None, :]
-        denominator = dx * ey - dy * ex
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = (wx * ey - wy * ex) / denominator
-            s = (wx * dy - wy * dx) / denominator
-        valid = (np.abs(denominator) > 1e-15) & (t > 0) & (s >= 0) & (s <= 1)
-        t = np.where(valid, t, np.inf)
-        hits = np.minimum(hits, t.min(axis=1))
+    if len(edges):
+        a, b = edges[:, 0, :], edges[:, 1, :]
+        close = _segment_distances(a, b, ox, oy) <= reach
+        a, b = a[close], b[close]
+        if len(a):
+            dx, dy = np.cos(angles)[:, None], np.sin(angles)[:, None]
+            ex, ey = (b - a)[:, 0][None, :], (b - a)[:, 1][None, :]
+            wx, wy = (a[:, 0] - ox)[None, :], (a[:, 1] - oy)[None, :]
+            denominator = dx * ey - dy * ex
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (wx * ey - wy * ex) / denominator
+                s = (wx * dy - wy * dx) / denominator
+            valid = (np.abs(denominator) > 1e-15) & (t > 0) & (s >= 0) & (s <= 1)
+            hits = np.minimum(hits, np.where(valid, t, np.inf).min(axis=1))
     return angles, hits
 
 

@@ -86,6 +86,7 @@ TOOLBAR_ICONS = {
     "overlay-visibility": "eye",
     "overlay-coherency": "link-2",
     "overlay-rings": "radar",
+    "overlay-movement": "movement-bands",
     "overlay-who-sees-whom": "scan-eye",
     "overlay-scrollhammer": "scroll",
     "overlay-shared-modules": "puzzle",
@@ -129,6 +130,7 @@ def toolbar_icon(name: str, colour: QColor) -> QIcon:
         painter.end()
         icon.addPixmap(pixmap)
     return icon
+
 
 RunDialog = Callable[[QDialog], bool]
 Confirm = Callable[[QWidget, str, str], bool]
@@ -306,9 +308,7 @@ class MainWindow(QMainWindow):
             self._ruleset_docks.setdefault(ruleset, []).append(dock)
         if self.docks_menu is not None:
             self.docks_menu.addAction(dock.toggleViewAction())
-        same_place = [
-            self.docks[name] for name, p in self._dock_places.items() if p is place
-        ]
+        same_place = [self.docks[name] for name, p in self._dock_places.items() if p is place]
         if len(same_place) > 1:
             self.tabifyDockWidget(same_place[0], dock)
         return dock
@@ -484,6 +484,7 @@ class MainWindow(QMainWindow):
             "coherency": "Models out of Unit Coherency, with the distance to their nearest "
             "unit-mate (when the file's coherency option is on)",
             "rings": "Each unit's range rings, measured from its bases' edges",
+            "movement": "Where the selected unit can reach: Normal Move, Advance, charge",
         }
         for name, label in OVERLAY_NAMES.items():
             action = self._action(
@@ -504,9 +505,7 @@ class MainWindow(QMainWindow):
             tip="Show every engaged pair, not only the selected unit's",
         )
         view_menu.addAction(self.action_engagement_all)
-        self.action_snap = self._action(
-            f'Snap to {SNAP_STEP:g}" grid', toggled=self._set_snap
-        )
+        self.action_snap = self._action(f'Snap to {SNAP_STEP:g}" grid', toggled=self._set_snap)
         view_menu.addAction(self.action_snap)
         view_menu.addSeparator()
         self.action_fit = self._action("&Fit to window", self.view.fit_battlefield, "Ctrl+0")
@@ -632,6 +631,7 @@ class MainWindow(QMainWindow):
         if on and palette_id != theme.current().id:
             self.presentation.use_palette(palette_id)
             self._decorate_toolbars()  # the icons are drawn in the window's text colour
+
     def _decorate_toolbars(self) -> None:
         """Give every toolbar action its icon. The overlay toggles keep their words beside the
         icon (a teacher reads them aloud); the tools are icons with their names as tooltips
