@@ -146,9 +146,10 @@ class SightChange:
 
 @dataclass(frozen=True)
 class ThreatOdds:
-    """A unit's odds of reaching one target on one board, and the distance that matters."""
+    """A unit's odds of reaching one target on one board, and the distance that matters
+    (``None``: beyond any legal move this turn, round the terrain)."""
 
-    distance: float
+    distance: float | None
     normal: Fraction | None
     advance: Fraction | None
     charge: Fraction | None
@@ -162,8 +163,9 @@ class ThreatOdds:
         return self.normal, self.advance, self.charge
 
     def words(self) -> str:
+        away = "beyond any legal move" if self.distance is None else f"{inches(self.distance)} away"
         return (
-            f"{inches(self.distance)} away: normal {self.normal}, advance {self.advance}, "
+            f"{away}: normal {self.normal}, advance {self.advance}, "
             f"charge {self.charge}"
         )
 
@@ -172,7 +174,7 @@ class ThreatOdds:
             return None if p is None else str(p)
 
         return {
-            "distance": round(self.distance, 6),
+            "distance": None if self.distance is None else round(self.distance, 6),
             "normal": text(self.normal),
             "advance": text(self.advance),
             "charge": text(self.charge),

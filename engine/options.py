@@ -15,10 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.format_schema import DISTANCE, Choice, DeploymentVariantKind, Flag, Kind
+from engine.format_schema import DISTANCE, Choice, DeploymentVariantKind, Flag, Keywords, Kind
 
 OptionCheck = Kind
 """How an option's value is read and checked (path-named problems, bounds, references)."""
+
+MOVEMENT_BLOCKING_CHOICES = ("solid", "every-feature", "impassable", "none")
+"""What blocks moves (:mod:`engine.movement`): solid features and impassable areas (the
+default), every feature and impassable areas, impassable areas only, nothing."""
 
 COMMON_OPTION_CHECKS: Mapping[str, OptionCheck] = {
     "objective_range": DISTANCE,
@@ -33,8 +37,11 @@ COMMON_OPTION_CHECKS: Mapping[str, OptionCheck] = {
     "coherency": Flag(),
     # Arriving from reserves (engine.arrival): the set-up distance from enemy models.
     "reserves_distance": DISTANCE,
+    # Moves around terrain (engine.movement): what blocks, which keywords cross features.
+    "movement_blocking": Choice(MOVEMENT_BLOCKING_CHOICES),
+    "movement_passes": Keywords(),
     # Deployment maps (engine.deployments), which a file of any rule system may name.
     "deployment_variant": DeploymentVariantKind(),
 }
 """The option keys of the shared rules (objective control, engagement, line of sight, unit
-coherency, deployment maps), in every system."""
+coherency, moves around terrain, deployment maps), in every system."""

@@ -1,10 +1,14 @@
-"""Movement and threat on open ground: which enemy units a unit can reach this turn, and how
-likely it is, as exact fractions of the dice.
+"""Movement and threat: which enemy units a unit can reach this turn, and how likely it is, as
+exact fractions of the dice.
 
-For a unit and each enemy unit on the battlefield the distance that matters is the closest
-distance between any model of one and any model of the other (base edge to base edge,
-horizontally), less the rule system's engagement range (:func:`engine.engagement.engagement_rules`),
-never below 0. The unit reaches the target when its move covers that distance (inclusive, with
+For a unit and each enemy unit on the battlefield the distance that matters is the shortest
+legal move of any model of the unit that ends within the rule system's engagement range
+(:func:`engine.engagement.engagement_rules`, horizontally) of any model of the enemy unit, as
+:mod:`engine.movement` measures moves: the path of the base's centre, in straight segments,
+around the terrain that blocks the model (option ``movement_blocking``), the base turned freely.
+On open ground it is the closest distance between the two units' bases less engagement range
+(for an oval or a hull, with its farthest point turned towards the target), never below 0. The
+unit reaches the target when its move covers that distance (inclusive, with
 :data:`engine.geometry.TOLERANCE`):
 
 - **normal**: a Normal Move, M (seed 003, 09.05 "MAXIMUM DISTANCE: Your unit's M
@@ -14,7 +18,8 @@ never below 0. The unit reaches the target when its move covers that distance (i
 - **charge**: a Normal Move then a charge, M + 2D6. The seeds give no charge distance: this
   follows the Warhammer 40,000 core rules' charge roll (2D6), for every rule system. A unit that
   advanced cannot then charge (seed 003, 09.06 "not eligible to declare a charge"), so the charge
-  follows a Normal Move, never an Advance.
+  follows a Normal Move, never an Advance. The Normal Move and the charge are measured as one
+  path (the charge carries on where the move ended).
 
 Choices where the texts are silent, made visible here: the rules forbid ending a Normal or
 Advance Move engaged (09.05 and 09.06 "Your unit must be unengaged"), so ``normal`` and
@@ -23,9 +28,12 @@ threat it poses), only the charge actually ending there. Only horizontal distanc
 engagement range's vertical limit is not applied). A target already within engagement range
 (distance 0) is reached with probability 1 by every move.
 
-Measured on **open ground** only: terrain that blocks movement is not taken into account (the
-result says so: ``measure == "open-ground"``); the true path around terrain can only be longer,
-so these are upper bounds where terrain is in the way.
+``measure`` says how distances were measured: ``"around-terrain"``, or ``"open-ground"`` when
+the option ``movement_blocking`` is ``"none"``. A target that no legal move of at most the
+longest move this turn (M + 12") reaches round the terrain (walled in, or farther than that
+round the walls) has distance ``None`` (``null`` in JSON) and probability 0 by every move; a
+target in straight sight has its exact distance whatever its length. A unit without M is
+searched without a limit (``None`` then means walled in).
 
 >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
 >>> red = Unit("red-u", "red", (Model("red-m", 10.0, 10.0, CircleBase(25.4)),), move=6)
@@ -35,8 +43,8 @@ so these are upper bounds where terrain is in the way.
 >>> target = report.targets[0]
 >>> target.target, round(target.distance, 6), str(target.normal), str(target.advance)
 ('blue-u', 9.0, '0', '2/3')
->>> str(target.charge)
-'35/36'
+>>> str(target.charge), report.measure
+('35/36', 'around-terrain')
 """
 
 from __future__ import annotations
@@ -49,11 +57,16 @@ from typing import Any
 from engine.engagement import engagement_rules
 from engine.errors import RulesError
 from engine.explain import RuleRef, RulingLine, RulingSection, inches
-from engine.geometry import TOLERANCE, model_distance
-from engine.model import Scenario, Unit
+from engine.geometry import TOLERANCE
+from engine.model import Scenario
+from engine.movement import BLOCKING_OPTION, DEFAULT_BLOCKING, unit_goal_distance
 
+MEASURE_AROUND_TERRAIN = "around-terrain"
+"""How the distances are measured: the shortest legal moves around the terrain that blocks."""
 MEASURE_OPEN_GROUND = "open-ground"
-"""How the distances are measured: straight lines over open ground, terrain not in the way."""
+"""How the distances are measured when nothing blocks moves (``movement_blocking: "none"``)."""
+LONGEST_ROLL = 12
+"""The most the dice add to M this turn (a charge's 2D6): no farther target is searched for."""
 
 NO_MOVE_REASON = "the unit has no Move characteristic (M)"
 
@@ -97,10 +110,11 @@ def roll_needed(distance: float, move: float) -> int:
 @dataclass(frozen=True)
 class Threat:
     """One enemy unit: the distance that matters and the probability of reaching it by each
-    move (``None`` for every move when the unit has no M)."""
+    move (``None`` for every move when the unit has no M); ``distance`` is ``None`` when no
+    legal move this turn reaches it (module docstring)."""
 
     target: str
-    distance: float
+    distance: float | None
     normal: Fraction | None
     advance: Fraction | None
     charge: Fraction | None
@@ -113,7 +127,7 @@ class Threat:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.target,
-            "distance": round(self.distance, 6),
+            "distance": None if self.distance is None else round(self.distance, 6),
             "normal": _fraction_text(self.normal),
             "advance": _fraction_text(self.advance),
             "charge": _fraction_text(self.charge),
@@ -130,7 +144,7 @@ class ThreatReport:
     targets: tuple[Threat, ...]
     rule: RuleRef
     reason: str | None = None
-    measure: str = MEASURE_OPEN_GROUND
+    measure: str = MEASURE_AROUND_TERRAIN
 
     def to_json(self) -> dict[str, Any]:
         """The ``threat --json`` document: ``unit``, ``measure``, ``targets`` (and ``reason``
@@ -153,7 +167,8 @@ class ThreatReport:
         rows.append(f"  {'target':<24} {'distance':>10} {'normal':>8} {'advance':>8} {'charge':>8}")
         for t in self.targets:
             rows.append(
-                f"  {t.target:<24} {inches(t.distance):>10} {_fraction_text(t.normal) or '-':>8}"
+                f"  {t.target:<24} {_distance_text(t.distance):>10}"
+                f" {_fraction_text(t.normal) or '-':>8}"
                 f" {_fraction_text(t.advance) or '-':>8} {_fraction_text(t.charge) or '-':>8}"
             )
         return "\n".join(rows) + "\n"
@@ -163,21 +178,24 @@ def _fraction_text(probability: Fraction | None) -> str | None:
     return None if probability is None else str(probability)
 
 
-def units_distance(unit: Unit, other: Unit) -> float:
-    """The closest horizontal distance, base edge to base edge, between any model of ``unit``
-    and any model of ``other`` (0 where bases touch or overlap)."""
-    return min(model_distance(a, b) for a in unit.models for b in other.models)
+def _distance_text(distance: float | None) -> str:
+    return "beyond" if distance is None else inches(distance)
 
 
-def reach_probabilities(distance: float, move: float) -> tuple[Fraction, Fraction, Fraction]:
+def reach_probabilities(distance: float | None, move: float) -> tuple[Fraction, Fraction, Fraction]:
     """The exact probabilities that a Normal Move (M), an Advance (M + D6) and a Normal Move
-    then a charge (M + 2D6) cover ``distance`` inches, inclusively.
+    then a charge (M + 2D6) cover ``distance`` inches, inclusively (none covers ``None``: no
+    legal move reaches).
 
     >>> [str(p) for p in reach_probabilities(9.0, 6.0)]
     ['0', '2/3', '35/36']
     >>> [str(p) for p in reach_probabilities(6.0, 6.0)]
     ['1', '1', '1']
+    >>> [str(p) for p in reach_probabilities(None, 6.0)]
+    ['0', '0', '0']
     """
+    if distance is None:
+        return Fraction(0), Fraction(0), Fraction(0)
     needed = roll_needed(distance, move)
     normal = Fraction(1) if needed <= 0 else Fraction(0)
     return normal, d6_at_least(needed), two_d6_at_least(needed)
@@ -190,27 +208,32 @@ def unit_threats(scenario: Scenario, unit_id: str) -> ThreatReport:
     if unit is None:
         raise RulesError(f"no unit {unit_id!r} on the battlefield")
     engagement = engagement_rules(scenario).horizontal
+    limit = math.inf if unit.move is None else unit.move + LONGEST_ROLL
     targets: list[Threat] = []
     for enemy in scenario.units:
         if enemy.player == unit.player or not enemy.models or not unit.models:
             continue
-        distance = max(units_distance(unit, enemy) - engagement, 0.0)
+        distance = unit_goal_distance(scenario, unit, enemy, limit)
         if unit.move is None:
             targets.append(Threat(enemy.id, distance, None, None, None))
         else:
             targets.append(Threat(enemy.id, distance, *reach_probabilities(distance, unit.move)))
-    targets.sort(key=lambda t: (t.distance, t.target))
+    targets.sort(key=lambda t: (t.distance is None, t.distance or 0.0, t.target))
+    blocking = scenario.option(BLOCKING_OPTION, DEFAULT_BLOCKING)
     return ThreatReport(
         unit.id,
         engagement,
         tuple(targets),
         RuleRef(scenario.ruleset, MOVES_SECTION),
         reason=NO_MOVE_REASON if unit.move is None else None,
+        measure=MEASURE_OPEN_GROUND if blocking == "none" else MEASURE_AROUND_TERRAIN,
     )
 
 
 def _target_line(threat: Threat) -> RulingLine:
-    if threat.normal is None:
+    if threat.distance is None:
+        text = f"{threat.target}: beyond any legal move this turn"
+    elif threat.normal is None:
         text = f"{threat.target}: {inches(threat.distance)} away"
     else:
         text = (
@@ -229,7 +252,7 @@ def threat_section(scenario: Scenario, unit_id: str) -> RulingSection:
     >>> blue = Unit("blue-u", "blue", (Model("blue-m", 22.0, 10.0, CircleBase(25.4)),))
     >>> game = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue))
     >>> print(threat_section(game, "red-u").text())
-    Can reach 1 enemy unit this turn (open ground)
+    Can reach 1 enemy unit this turn (moving around terrain)
       - blue-u: 9" away: normal 0, advance 2/3, charge 35/36
       wh40k-ca2026: Normal Move 09.05 (M), Advance Move 09.06 (M + D6), Charge (M + 2D6)
     """
@@ -240,5 +263,6 @@ def threat_section(scenario: Scenario, unit_id: str) -> RulingSection:
     else:
         count = sum(1 for t in report.targets if t.reachable)
         noun = "enemy unit" if count == 1 else "enemy units"
-        verdict = f"Can reach {count} {noun} this turn (open ground)"
+        how = "over open ground" if report.measure == MEASURE_OPEN_GROUND else "around terrain"
+        verdict = f"Can reach {count} {noun} this turn (moving {how})"
     return RulingSection(verdict, lines, report.rule)

@@ -75,6 +75,8 @@ from gui.scene import BattlefieldScene
 from gui.shapes import battlefield_point
 from gui.sight_overlay import install_sight
 from gui.theme import PALETTES
+from gui.threats import PENDING as THREAT_PENDING
+from gui.threats import ThreatController
 from gui.view import AnnotationDraft, BattlefieldView
 
 SNAP_STEP = 0.5
@@ -91,6 +93,7 @@ TOOLBAR_ICONS = {
     "overlay-visibility": "eye",
     "overlay-coherency": "link-2",
     "overlay-rings": "radar",
+    "overlay-movement": "movement-bands",
     "overlay-who-sees-whom": "scan-eye",
     "overlay-scrollhammer": "scroll",
     "overlay-shared-modules": "puzzle",
@@ -201,6 +204,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("WarplanMainWindow")
         self.settings = settings or QSettings()
         self.document = ScenarioDocument(scenario or blank_scenario(), path, parent=self)
+        self.threats = ThreatController(self.document, parent=self)
         self.scene = BattlefieldScene(self.document)
         self.view = BattlefieldView(self.scene)
         self.live = LiveRules(self.document, parent=self)
@@ -266,6 +270,7 @@ class MainWindow(QMainWindow):
         """What each rule system's app part installed, by ruleset id (for tests and tools)."""
         self.sight = install_sight(self, restore_ruling=self._update_ruling)
         self.planning = install_planning(self)
+        self.threats.ready.connect(self._update_ruling)
         self.planning.add_section("Where reserves can arrive", self.arrival_controls)
         self._decorate_toolbars()
         self._ruling_timer = QTimer(self)
@@ -503,6 +508,7 @@ class MainWindow(QMainWindow):
             "coherency": "Models out of Unit Coherency, with the distance to their nearest "
             "unit-mate (when the file's coherency option is on)",
             "rings": "Each unit's range rings, measured from its bases' edges",
+            "movement": "Where the selected unit can reach: Normal Move, Advance, charge",
         }
         for name, label in OVERLAY_NAMES.items():
             action = self._action(
@@ -774,7 +780,10 @@ class MainWindow(QMainWindow):
         selection = self.scene.selection()
         evaluation, visibility = self.live.evaluation, self.live.visibility
         heading, text = ruling_for(scenario, evaluation, selection, visibility)
-        sections = ruling_sections_for(scenario, evaluation, selection, visibility)
+        threats = self.threats.sections(sorted(selection.unit_ids(scenario)))
+        sections = ruling_sections_for(
+            scenario, evaluation, selection, visibility, threats, THREAT_PENDING
+        )
         extra = [e for e in (add(scenario, selection) for add in self._ruling_contributors) if e]
         self.ruling.show_ruling(
             heading,

@@ -14,6 +14,7 @@ them under simulated protanopia, deuteranopia and tritanopia (:mod:`gui.colour_v
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor
@@ -69,6 +70,10 @@ class Palette:
     drawing: str
     annotation: str
     annotation_background: str
+    move_normal: str
+    """The movement bands (engine.movement): a Normal Move, an Advance, a charge."""
+    move_advance: str
+    move_charge: str
     dark_window: bool = False
     terrain_fills: dict[str, str] = field(init=False, compare=False, hash=False)
 
@@ -142,6 +147,9 @@ DEFAULT = Palette(
     drawing="#6d4c41",
     annotation="#1b1b1b",
     annotation_background="#fffbe6",
+    move_normal="#138d75",
+    move_advance="#e67e22",
+    move_charge="#8e44ad",
 )
 
 HIGH_CONTRAST = Palette(
@@ -187,6 +195,9 @@ HIGH_CONTRAST = Palette(
     drawing="#000000",
     annotation="#000000",
     annotation_background="#ffffff",
+    move_normal="#0044ff",
+    move_advance="#ffd000",
+    move_charge="#5c3c00",
 )
 
 COLOUR_BLIND = Palette(
@@ -226,6 +237,9 @@ COLOUR_BLIND = Palette(
     drawing="#000000",
     annotation="#000000",
     annotation_background="#ffffff",
+    move_normal="#002060",
+    move_advance="#e69f00",
+    move_charge="#56b4e9",
 )
 
 DARK = Palette(
@@ -271,6 +285,9 @@ DARK = Palette(
     drawing="#ffcc80",
     annotation="#f0f0f0",
     annotation_background="#202428",
+    move_normal="#56b4e9",
+    move_advance="#f0e442",
+    move_charge="#d55e00",
     dark_window=True,
 )
 
@@ -340,4 +357,11 @@ def distinguishable_pairs(palette: Palette) -> dict[str, tuple[str, str]]:
         for second in names[i + 1 :]:
             pairs[f"{first} / {second}"] = (states[first], states[second])
     pairs["zone A / zone B"] = (palette.zone_fill(0), palette.zone_fill(1))
+    moves = {
+        "normal move": palette.move_normal,
+        "advance": palette.move_advance,
+        "charge": palette.move_charge,
+    }
+    for first, second in itertools.combinations(moves, 2):
+        pairs[f"{first} / {second}"] = (moves[first], moves[second])
     return pairs

@@ -8,6 +8,7 @@ board; the ruling copies as plain text or as Markdown for a forum post.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 from PySide6.QtCore import QEvent, QPoint, Qt, QUrl, Signal
@@ -27,7 +28,6 @@ from engine.edits import Selection
 from engine.evaluate import Evaluation
 from engine.explain import RulingLine, RulingSection, sections_markdown
 from engine.model import Scenario
-from engine.threat import threat_section
 from gui.live import VisibilityResult
 from gui.overlays.visibility import visibility_summary, visibility_verdict
 from gui.scene import BattlefieldScene
@@ -72,10 +72,13 @@ def ruling_sections_for(
     evaluation: Evaluation | None,
     selection: Selection,
     visibility: VisibilityResult | None,
+    threats: Mapping[str, RulingSection],
+    pending_threat: RulingSection,
 ) -> tuple[RulingSection, ...]:
     """The structured ruling for what is selected (the engine's sections), with each selected
-    unit's threat (what it can reach this turn) and the selected unit's line of sight once it
-    is worked out; the same selection as :func:`ruling_for`."""
+    unit's threat (what it can reach this turn: ``threats`` by unit id, worked out elsewhere;
+    ``pending_threat`` until it is) and the selected unit's line of sight once it is worked
+    out; the same selection as :func:`ruling_for`."""
     if evaluation is None:
         return (RulingSection("The rules have not judged this battlefield yet."),)
     objectives = sorted(selection.objectives & {o.id for o in evaluation.objectives})
@@ -83,8 +86,7 @@ def ruling_sections_for(
     sections = list(evaluation.ruling_sections(objectives, units))
     if not units:
         return tuple(sections)
-    # What each unit can reach this turn (the engine's exact odds, open ground).
-    sections.extend(threat_section(scenario, unit_id) for unit_id in units)
+    sections.extend(threats.get(unit_id, pending_threat) for unit_id in units)
     if visibility is not None and visibility.observer in units:
         sections.append(sight_section(scenario, visibility))
     elif len(units) == 1:

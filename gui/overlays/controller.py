@@ -17,6 +17,7 @@ from gui.overlays.coherency import update_coherency_overlay, update_rings_overla
 from gui.overlays.deployment import update_deployment_overlay
 from gui.overlays.engagement import update_engagement_overlay
 from gui.overlays.layer import OverlayLayer
+from gui.overlays.movement import MovementOverlay
 from gui.overlays.objectives import update_objective_overlay
 from gui.overlays.quarters import update_quarters_overlay
 from gui.overlays.visibility import update_visibility_overlay
@@ -29,6 +30,7 @@ OVERLAY_NAMES = {
     "visibility": "Line of sight",
     "coherency": "Coherency",
     "rings": "Range rings",
+    "movement": "Movement",
 }
 
 
@@ -47,7 +49,9 @@ class OverlayController:
             "visibility": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.2),
             "rings": OverlayLayer(scene, Z_OVERLAY_LOW + 0.2),
             "coherency": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.1),
+            "movement": OverlayLayer(scene, Z_OVERLAY_LOW + 0.3),
         }
+        self.movement = MovementOverlay(self.layers["movement"])
         self.enabled = dict.fromkeys(self.layers, True)
         # Reserves arrival follows the document itself (off until asked for, settings of its own).
         self.arrival = ArrivalOverlay(scene, live.document)
@@ -75,6 +79,7 @@ class OverlayController:
         """Rebuild every layer in the current palette (their items read it when built)."""
         for layer in self.layers.values():
             layer.clear()
+        self.movement.forget()
         self.refresh_all()
         self.arrival.refresh()
 
@@ -82,6 +87,7 @@ class OverlayController:
         if unit_ids != self.focus_units:
             self.focus_units = unit_ids
             self.refresh_engagement()
+            self.refresh_movement()
 
     def refresh_all(self) -> None:
         self.refresh_deployment()
@@ -113,6 +119,15 @@ class OverlayController:
         if self.enabled["rings"]:
             update_rings_overlay(self.layers["rings"], scenario)
         self.refresh_engagement()
+        self.refresh_movement()
+
+    def refresh_movement(self) -> None:
+        """The bands of the one selected unit (none for no unit or several)."""
+        if not self.enabled["movement"]:
+            self.movement.show(self.scenario, None)
+            return
+        single = next(iter(self.focus_units)) if len(self.focus_units) == 1 else None
+        self.movement.show(self.scenario, single)
 
     def refresh_engagement(self) -> None:
         if not self.enabled["engagement"]:

@@ -1,11 +1,14 @@
-"""Movement and threat on open ground: exact probabilities against enumeration of the dice,
-boundaries at every threshold, the distance that matters, the CLI and the ruling section."""
+"""Movement and threat on open ground (no terrain on the table: the shortest legal move is the
+straight one): exact probabilities against enumeration of the dice, boundaries at every
+threshold, the distance that matters, the CLI and the ruling section. Around terrain:
+tests/engine/test_movement.py."""
 
 from __future__ import annotations
 
 import io
 import itertools
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from engine.geometry import within
 from engine.model import CircleBase, Model, OvalBase, Player, RectBase, Scenario, Unit
 from engine.scenario_io import save_scenario
 from engine.threat import (
+    MEASURE_AROUND_TERRAIN,
     MEASURE_OPEN_GROUND,
     NO_MOVE_REASON,
     reach_probabilities,
@@ -181,7 +185,9 @@ def test_every_enemy_unit_nearest_first_and_no_friends() -> None:
     )
     report = unit_threats(scenario, "red-u")
     assert [t.target for t in report.targets] == ["blue-near", "blue-far"]
-    assert report.measure == MEASURE_OPEN_GROUND
+    assert report.measure == MEASURE_AROUND_TERRAIN
+    nothing_blocks = replace(scenario, options={"movement_blocking": "none"})
+    assert unit_threats(nothing_blocks, "red-u").measure == MEASURE_OPEN_GROUND
 
 
 @given(
@@ -231,7 +237,7 @@ def test_threat_section_counts_the_reachable_units_and_cites_the_rules() -> None
     )
     scenario = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, *blues))
     section = threat_section(scenario, "red-u")
-    assert section.verdict == "Can reach 3 enemy units this turn (open ground)"
+    assert section.verdict == "Can reach 3 enemy units this turn (moving around terrain)"
     assert [line.text for line in section.lines] == [
         'blue-0.0: 0" away: normal 1, advance 1, charge 1',
         'blue-8.0: 6" away: normal 1, advance 1, charge 1',
@@ -260,7 +266,7 @@ def test_cli_json_shape(tmp_path: Path) -> None:
     assert status == EXIT_OK, err
     assert json.loads(out) == {
         "unit": "red-u",
-        "measure": "open-ground",
+        "measure": "around-terrain",
         "targets": [
             {"id": "blue-u", "distance": 9.0, "normal": "0", "advance": "2/3", "charge": "35/36"}
         ],
@@ -272,7 +278,7 @@ def test_cli_table_and_errors(tmp_path: Path) -> None:
     save_scenario(two_units(2.0 + 6.0 + 7.0), path)
     status, out, err = run("threat", str(path), "--unit", "red-u")
     assert status == EXIT_OK, err
-    assert "open-ground" in out
+    assert "around-terrain" in out
     [row] = [line.split() for line in out.splitlines() if line.strip().startswith("blue-u")]
     assert row == ["blue-u", '13"', "0", "0", "7/12"]
     status, _, err = run("threat", str(path), "--unit", "nobody")

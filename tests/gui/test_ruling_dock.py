@@ -194,6 +194,35 @@ def test_a_selected_unit_shows_what_it_can_reach_this_turn(qtbot, make_window) -
     window = make_window(scenario.with_unit(red))
     window.scene.select_ids({"red-squad"})
     expected = threat_section(window.document.scenario, "red-squad")
-    assert expected in window.ruling.sections
+    # Worked out off the UI thread: the dock says so until the section arrives.
+    qtbot.waitUntil(lambda: expected in window.ruling.sections, timeout=30_000)
     assert expected.verdict.startswith("Can reach")
     assert "charge" in window.ruling.text.toPlainText()
+
+
+def test_threats_are_worked_out_off_the_ui_thread_for_the_current_board_only(
+    qtbot, make_window
+) -> None:
+    from engine.threat import threat_section
+    from gui.threats import PENDING
+
+    scenario = red_in_range()
+    red = replace(scenario.unit("red-squad"), move=6)
+    window = make_window(scenario.with_unit(red))
+    controller = window.threats
+    window.scene.select_ids({"red-squad"})
+    qtbot.waitUntil(lambda: "red-squad" in controller.sections(["red-squad"]), timeout=30_000)
+    before = controller.sections(["red-squad"])["red-squad"]
+    assert before == threat_section(window.document.scenario, "red-squad")
+    board = controller.board
+    moved = replace(red, models=tuple(m.moved(-3.0, 0.0) for m in red.models))
+    window.document.apply(window.document.scenario.with_unit(moved), "Move")
+    # A new board forgets the old answers at once; the dock says the answer is coming.
+    assert controller.sections(["red-squad"]) == {}
+    assert controller.board == board + 1
+    window._update_ruling()
+    assert PENDING in window.ruling.sections or controller.sections(["red-squad"])
+    after = threat_section(window.document.scenario, "red-squad")
+    assert after != before
+    qtbot.waitUntil(lambda: after in window.ruling.sections, timeout=30_000)
+    assert before not in window.ruling.sections
