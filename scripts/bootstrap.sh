@@ -79,7 +79,8 @@ warplan_make_venv() {
 WARPLAN_WARM_UP_STAMP="$WARPLAN_ROOT/engine/__pycache__/warplan-warm-up.stamp"
 
 warplan_kernel_stamp() {
-    cat "$WARPLAN_ROOT/engine/sight_kernel.py" "$WARPLAN_VENV/.warplan-lock" | sha256sum | cut -d' ' -f1
+    cat "$WARPLAN_ROOT/engine/sight_kernel.py" "$WARPLAN_ROOT/engine/hidden_kernel.py" \
+        "$WARPLAN_VENV/.warplan-lock" | sha256sum | cut -d' ' -f1
 }
 
 warplan_kernel_cache_fresh() {

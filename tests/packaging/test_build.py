@@ -184,6 +184,8 @@ def test_built_app_keeps_its_kernels_in_the_users_cache_not_in_the_package(
     assert list(folder.glob("sight_kernel.*.nbi"))
     # The kernels' module is a plain source file in the package, and nothing is cached there.
     assert (built.folder / "_internal" / "engine" / "sight_kernel.py").is_file()
+    assert list(folder.glob("hidden_kernel.*.nbi"))
+    assert (built.folder / "_internal" / "engine" / "hidden_kernel.py").is_file()
     assert not list(built.folder.rglob("*.nbi"))
 
 
