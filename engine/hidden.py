@@ -388,6 +388,7 @@ class HiddenMapper:
             self._unit_starts,
             self._unit_models,
             self.mode == "not-fully-visible",
+            self.step,
             SEARCH_GROW,
             HALF_LINE_WIDTH,
             states,

@@ -85,6 +85,25 @@ def _separator_among(
     same walls (as tall as every model involved, no obscuring area one of them is within), the
     same proofs (one convex wall, or a barrier)."""
     hull_b = kernel.convex_hull(kernel._unit_points(scene, np.array([probe], dtype=np.int32)))
+    return _separator_from(
+        scene, unit_hull, group, probe, hull_b, scene.within[probe], candidates, grow
+    )
+
+
+@_compiled
+def _separator_from(
+    scene: SceneArrays,
+    unit_hull: np.ndarray,
+    group: np.ndarray,
+    probe: int,
+    hull_b: np.ndarray,
+    probe_within: np.ndarray,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """:func:`_separator_among` with the probe anywhere in the convex polygon ``hull_b``, within
+    the terrain pieces ``probe_within`` (wherever it stands in it): a separator proves the unit
+    sees the probe nowhere in the polygon."""
     tallest = scene.model_top[probe]
     for m in group:
         tallest = max(tallest, scene.model_top[m])
@@ -107,7 +126,7 @@ def _separator_among(
             if not scene.obscuring_blocks[0]:
                 continue
             piece = scene.blocker_piece[k]
-            inside = scene.within[probe, piece]
+            inside = probe_within[piece]
             for m in group:
                 inside = inside or scene.within[m, piece]
             if inside:
@@ -127,6 +146,89 @@ def _separator_among(
     return kernel.chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
 
 
+TILE_CELLS = 4
+"""A tile of the map is this many cells square: one separator between an observing unit and
+every position of the probe in a tile proves the whole tile hidden from that unit."""
+
+
+@_compiled
+def _tiles(cells: np.ndarray, states: np.ndarray, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each open cell's tile (``-1`` for a blocked cell) and each tile's box of open cell
+    centres ``(x0, y0, x1, y1)``; tiles are :data:`TILE_CELLS` cells of ``step`` square."""
+    tile_of = np.full(len(cells), -1, dtype=np.int64)
+    if len(cells) == 0:
+        return tile_of, np.zeros((0, 4))
+    side = TILE_CELLS * step
+    x_min, y_min = cells[:, 0].min(), cells[:, 1].min()
+    columns = int((cells[:, 0].max() - x_min) / side) + 1
+    keys = Dict.empty(key_type=types.int64, value_type=types.int64)
+    boxes = np.empty((len(cells), 4))
+    count = 0
+    for c in range(len(cells)):
+        if states[c] == BLOCKED:
+            continue
+        x, y = cells[c, 0], cells[c, 1]
+        key = int((y - y_min) / side + 1e-9) * columns + int((x - x_min) / side + 1e-9)
+        if key not in keys:
+            keys[key] = count
+            boxes[count] = x, y, x, y
+            count += 1
+        t = keys[key]
+        tile_of[c] = t
+        box = boxes[t]
+        box[0], box[1] = min(box[0], x), min(box[1], y)
+        box[2], box[3] = max(box[2], x), max(box[3], y)
+    return tile_of, boxes[:count]
+
+
+@_compiled
+def _tile_shape(box: np.ndarray, disc: np.ndarray, vertices: np.ndarray) -> np.ndarray:
+    """A rectangle holding the probe's base centred anywhere in ``box`` (counter-clockwise)."""
+    reach = disc[2]
+    for q in range(len(vertices)):
+        reach = max(reach, abs(vertices[q, 0]), abs(vertices[q, 1]))
+    x0, y0, x1, y1 = box[0] - reach, box[1] - reach, box[2] + reach, box[3] + reach
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+@_compiled
+def _tile_hidden_from(
+    scene: SceneArrays,
+    probe: int,
+    disc: np.ndarray,
+    vertices: np.ndarray,
+    tile: int,
+    tile_of: np.ndarray,
+    boxes: np.ndarray,
+    within: np.ndarray,
+    eligible: np.ndarray,
+    unit_hull: np.ndarray,
+    group: np.ndarray,
+    first_column: int,
+    stop_column: int,
+    candidates: np.ndarray,
+    grow: float,
+) -> bool:
+    """Whether one separator proves a whole tile hidden from a whole observing unit (columns
+    ``first_column..stop_column`` of ``eligible``, every one taking part at every cell)."""
+    within_any = np.zeros(within.shape[1], dtype=np.bool_)
+    cells = 0
+    for c in range(len(tile_of)):
+        if tile_of[c] != tile:
+            continue
+        cells += 1
+        for m in range(first_column, stop_column):
+            if not eligible[c, m]:
+                return False
+        for p in range(within.shape[1]):
+            within_any[p] = within_any[p] or within[c, p]
+    if cells < 2:
+        return False
+    shape = _tile_shape(boxes[tile], disc, vertices)
+    separator = _separator_from(scene, unit_hull, group, probe, shape, within_any, candidates, grow)
+    return len(separator) > 0
+
+
 @_compiled
 def hidden_cells(
     scene: SceneArrays,
@@ -139,6 +241,7 @@ def hidden_cells(
     unit_starts: np.ndarray,
     unit_models: np.ndarray,
     fully: bool,
+    step: float,
     grow: float,
     line_half_width: float,
     states: np.ndarray,
@@ -157,9 +260,11 @@ def hidden_cells(
 
     Per unit and cell, in order: the barrier that separated the unit from the previous cell,
     if it still does (a proof); the cheap lines from the unit's model that saw last (one free
-    line settles "visible"); a separator of the whole unit (:func:`_separator_among`, a proof);
-    then the engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`).
-    Every conclusion is one the engine's own search reaches."""
+    line settles "visible"); a separator of the whole unit from the cell's whole tile (cells
+    ``step`` apart, :data:`TILE_CELLS` square; tried once per tile and unit, a proof for every
+    cell of the tile), then from the cell (:func:`_separator_among`, a proof); then the
+    engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`). Every
+    conclusion is one the engine's own search reaches."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
     observers = np.empty(len(unit_models), dtype=np.int32)
@@ -175,14 +280,17 @@ def hidden_cells(
     barriers = np.zeros((units, MAX_BARRIER), dtype=np.int32)
     barrier_sizes = np.zeros(units, dtype=np.int64)
     seers = np.full(units, -1, dtype=np.int64)
+    tile_of, boxes = _tiles(cells, states, step)
+    # Per tile and unit: 0 not tried, 1 proven hidden from the unit, 2 tried without a proof.
+    tile_proof = np.zeros((len(boxes), units), dtype=np.int8)
     last = 0
     for c in range(len(cells)):
         if states[c] == BLOCKED:
             continue
         place_probe(scene, probe, disc, vertices, cells[c, 0], cells[c, 1], within[c])
         hidden = True
-        for step in range(units):
-            u = (last + step) % units
+        for turn in range(units):
+            u = (last + turn) % units
             count = 0
             whole = True
             for m in range(unit_starts[u], unit_starts[u + 1]):
@@ -191,7 +299,8 @@ def hidden_cells(
                     count += 1
                 else:
                     whole = False
-            if count == 0:
+            tile = tile_of[c]
+            if count == 0 or tile_proof[tile, u] == 1:
                 continue
             group = observers[:count].copy()
             seen = False
@@ -205,6 +314,27 @@ def hidden_cells(
                     scene, unit_models[seers[u]], probe, grow, line_half_width, True
                 )
                 seen = status == kernel.FOUND
+            if not separated and not seen and whole and tile_proof[tile, u] == 0:
+                tile_proof[tile, u] = 2
+                if _tile_hidden_from(
+                    scene,
+                    probe,
+                    disc,
+                    vertices,
+                    tile,
+                    tile_of,
+                    boxes,
+                    within,
+                    eligible,
+                    hull,
+                    group,
+                    unit_starts[u],
+                    unit_starts[u + 1],
+                    everything,
+                    grow,
+                ):
+                    tile_proof[tile, u] = 1
+                    continue
             if not separated and not seen and whole:
                 barrier = _separator_among(scene, hull, group, probe, everything, grow)
                 separated = len(barrier) > 0

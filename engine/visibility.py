@@ -51,7 +51,11 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import threading
+import zlib
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +78,14 @@ TOLERANCE = 1e-6
 """Inches: "within" is inclusive with this tolerance (the project-wide convention)."""
 
 NIGHT_FIGHTING_RANGE = 18.0
+
+CACHE_SLOTS = 16
+"""Model-pair answers live in this many caches, each unit pair's always in the same one (by
+the two ids), so that threads can work out different unit pairs at once: a compiled cache
+must not be written by two threads together, and a unit pair's answers never need another's."""
+
+SIGHT_THREADS = max(1, min(2, os.cpu_count() or 1))
+"""Threads working out a matrix (the kernels release the GIL)."""
 COVER_KEYWORDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 
 RULE_NOTES: tuple[str, ...] = (
@@ -245,6 +257,22 @@ def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     return blocker, end
 
 
+@dataclass(frozen=True)
+class _CacheSlot:
+    """One slot of model-pair answers: top-to-top sight, fully visible, and the lock a thread
+    holds while it works out a unit pair of this slot."""
+
+    sight: Any
+    full: Any
+    lock: threading.RLock
+
+
+def slot_number(one_unit_id: str, other_unit_id: str) -> int:
+    """The cache slot of a unit pair, the same for both orders and in every process."""
+    first, second = sorted((one_unit_id, other_unit_id))
+    return zlib.crc32(f"{first}\0{second}".encode()) % CACHE_SLOTS
+
+
 class _Scene:
     """One scenario as the compiled search's arrays, plus its caches of model-pair answers."""
 
@@ -255,7 +283,6 @@ class _Scene:
         terrain: tuple[_TerrainBlocker, ...] | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
-        from engine import sight_kernel as kernel
 
         self.scenario = scenario
         twist = _twist(scenario)
@@ -285,8 +312,8 @@ class _Scene:
         self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
         self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
         self.arrays = self._arrays()
-        self.sight_cache = kernel.new_cache()
-        self.full_cache = kernel.new_cache()
+        self._slots: dict[int, _CacheSlot] = {}
+        self._slots_lock = threading.Lock()
         self._unit_sight: dict[
             frozenset[str] | None, tuple[int, tuple[str, str], bool, tuple[str, ...]]
         ] = {}
@@ -359,12 +386,30 @@ class _Scene:
         rows = len(self.terrain) + np.flatnonzero(moved)
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
         grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-        kernel.carry_over(
-            self.arrays, old.sight_cache, self.sight_cache, moved, grown, SEARCH_GROW, False
-        )
-        kernel.carry_over(
-            self.arrays, old.full_cache, self.full_cache, moved, grown, SEARCH_GROW, True
-        )
+        for number, old_slot in old._slots.items():
+            slot = self._slot_numbered(number)
+            kernel.carry_over(
+                self.arrays, old_slot.sight, slot.sight, moved, grown, SEARCH_GROW, False
+            )
+            kernel.carry_over(
+                self.arrays, old_slot.full, slot.full, moved, grown, SEARCH_GROW, True
+            )
+
+    # Caches
+
+    def _slot_numbered(self, number: int) -> _CacheSlot:
+        with self._slots_lock:
+            slot = self._slots.get(number)
+            if slot is None:
+                from engine import sight_kernel as kernel
+
+                slot = _CacheSlot(kernel.new_cache(), kernel.new_cache(), threading.RLock())
+                self._slots[number] = slot
+            return slot
+
+    def slot(self, one_unit_id: str, other_unit_id: str) -> _CacheSlot:
+        """The caches holding this unit pair's model-pair answers (either order)."""
+        return self._slot_numbered(slot_number(one_unit_id, other_unit_id))
 
     # Lookups
 
@@ -397,9 +442,11 @@ class _Scene:
         from engine import sight_kernel as kernel
 
         first, second = self.index[observer_id], self.index[target_id]
-        row = kernel.sight_pair(
-            self.arrays, self.sight_cache, first, second, False, SEARCH_GROW, HALF_LINE_WIDTH
-        )
+        slot = self.slot(self.unit_of[observer_id].id, self.unit_of[target_id].id)
+        with slot.lock:
+            row = kernel.sight_pair(
+                self.arrays, slot.sight, first, second, False, SEARCH_GROW, HALF_LINE_WIDTH
+            )
         if row[0] != kernel.SEEN_PAIR:
             return None
         sx, sy, ex, ey = (float(v) for v in row[1:5])
@@ -436,8 +483,15 @@ class _Scene:
     # Unit pairs
 
     def pair(self, observer: Unit, target: Unit) -> PairVisibility:
+        """What ``observer`` sees of ``target``, worked out with their cache slot held (the
+        witness line's lookup takes it again, so the lock is re-entrant)."""
+        with self.slot(observer.id, target.id).lock:
+            return self._pair(observer, target)
+
+    def _pair(self, observer: Unit, target: Unit) -> PairVisibility:
         from engine import sight_kernel as kernel
 
+        slot = self.slot(observer.id, target.id)
         eligible = [m for m in observer.models if self.in_range(m.id, target)]
         if not eligible or not target.models:
             reason = (
@@ -456,7 +510,7 @@ class _Scene:
                 self.arrays,
                 self._indices(eligible),
                 self._indices(target.models),
-                self.sight_cache,
+                slot.sight,
                 in_the_way,
                 SEARCH_GROW,
                 HALF_LINE_WIDTH,
@@ -491,22 +545,22 @@ class _Scene:
             else self.sight_line(other, one)
         )
         assert witness is not None
-        fully, full_text, full_blockers = self._unit_fully_visible(eligible, target)
-        cover, cover_text = self._cover(eligible, target)
+        fully, full_text, full_blockers = self._unit_fully_visible(slot, eligible, target)
+        cover, cover_text = self._cover(slot, eligible, target)
         explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
             observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
         )
 
     def _unit_fully_visible(
-        self, eligible: Sequence[Model], target: Unit
+        self, slot: _CacheSlot, eligible: Sequence[Model], target: Unit
     ) -> tuple[bool, str, tuple[str, ...]]:
         from engine import sight_kernel as kernel
 
         in_the_way = np.zeros(len(self.labels), dtype=bool)
         fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
             self.arrays,
-            self.full_cache,
+            slot.full,
             self._indices(eligible),
             self._indices(target.models),
             in_the_way,
@@ -522,7 +576,7 @@ class _Scene:
         )
         return False, text, found
 
-    def _cover(self, eligible: Sequence[Model], target: Unit) -> tuple[bool, str]:
+    def _cover(self, slot: _CacheSlot, eligible: Sequence[Model], target: Unit) -> tuple[bool, str]:
         from engine import sight_kernel as kernel
 
         if not self.cover_rules:
@@ -535,8 +589,8 @@ class _Scene:
             )
         observer, model = kernel.seen_whole_by_terrain(
             self.arrays,
-            self.full_cache,
-            self.sight_cache,
+            slot.full,
+            slot.sight,
             self._indices(eligible),
             self._indices(exposed),
             self._indices(target.models),
@@ -649,7 +703,28 @@ class VisibilityEngine:
 
     def matrix(self, observers: Iterable[str] | None = None) -> tuple[PairVisibility, ...]:
         """Every ordered pair of opposing units (optionally only these observers)."""
-        return tuple(self._answer(o, t) for o, t in _ordered_pairs(self.scenario, observers))
+        pairs = _ordered_pairs(self.scenario, observers)
+        self._work_out([(o, t) for o, t in pairs if (o.id, t.id) not in self._results])
+        return tuple(self._answer(o, t) for o, t in pairs)
+
+    def _work_out(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:
+        """Answers ``pairs`` on :data:`SIGHT_THREADS` threads, a cache slot's pairs on one
+        thread in their given order, so every answer is the one a single thread would give."""
+        groups: dict[int, list[tuple[Unit, Unit]]] = {}
+        for observer, target in pairs:
+            groups.setdefault(slot_number(observer.id, target.id), []).append((observer, target))
+        if SIGHT_THREADS < 2 or len(groups) < 2:
+            for group in groups.values():
+                self._answer_all(group)
+            return
+        # Largest groups first, so the last to finish is a small one.
+        ordered = sorted(groups.values(), key=len, reverse=True)
+        with ThreadPoolExecutor(max_workers=SIGHT_THREADS) as pool:
+            list(pool.map(self._answer_all, ordered))
+
+    def _answer_all(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:
+        for observer, target in pairs:
+            self._answer(observer, target)
 
     def row(self, observer_unit_id: str) -> tuple[PairVisibility, ...]:
         """What one unit sees: its pairs as the observer, sorted by target."""
@@ -664,6 +739,7 @@ class VisibilityEngine:
         observers = sorted(
             (u for u in self.scenario.units if u.player != target.player), key=lambda u: u.id
         )
+        self._work_out([(o, target) for o in observers if (o.id, target.id) not in self._results])
         return tuple(self._answer(o, target) for o in observers)
 
     def update(
