@@ -2684,20 +2684,23 @@ def seen_whole_by_terrain(
     grow: float,
     line_half_width: float,
 ) -> tuple[int, int]:
-    """Benefit of cover: the first observing model that sees the target unit and sees one of its
+    """Benefit of cover: an observing model that sees the target unit and sees one of its
     ``exposed`` models (those not taking cover within terrain) fully with terrain alone, and
-    that model; ``(-1, -1)`` when there is none."""
-    for o in observers:
-        for t in exposed:
-            if full_pair(scene, full_cache, o, t, True, grow)[0] != FULLY_SEEN:
-                continue
-            for m in targets:
-                if (
-                    sight_pair(scene, sight_cache, o, m, False, grow, line_half_width)[0]
-                    == SEEN_PAIR
-                ):
-                    return o, t
-            break
+    that model; ``(-1, -1)`` when there is none. Whether such an observer sees the unit is asked
+    with the cheap lines for every observer before any exact search (which, for a model the
+    others hide, must prove a negative)."""
+    for cheap in (True, False):
+        for o in observers:
+            for t in exposed:
+                if full_pair(scene, full_cache, o, t, True, grow)[0] != FULLY_SEEN:
+                    continue
+                for m in targets:
+                    if (
+                        sight_pair(scene, sight_cache, o, m, cheap, grow, line_half_width)[0]
+                        == SEEN_PAIR
+                    ):
+                        return o, t
+                break
     return -1, -1
 
 
@@ -2758,53 +2761,113 @@ def warm_up() -> None:
 
 
 @_compiled
-def carry_over(
+def _rests_on_moved(row: np.ndarray, start: int, moved: np.ndarray, offset: int) -> bool:
+    """Whether a proof's blockers (``row[start:]``) include a model of ``moved`` (model ``m``
+    is blocker ``offset + m``)."""
+    for p in range(start, len(row)):
+        k = int(row[p])
+        if k >= offset and moved[k - offset]:
+            return True
+    return False
+
+
+@_compiled
+def _witness_meets_moved(
+    scene: SceneArrays, i: int, j: int, row: np.ndarray, moved: np.ndarray, grow: float
+) -> bool:
+    """Whether a moved model, where it stands now, is in the way of the witness segment of a
+    :func:`sight_pair` answer for models ``i < j`` (the search's own test, graze included)."""
+    offset = len(scene.blocker_kind) - len(scene.model_top)
+    px, py = row[1], row[2]
+    dx, dy = row[3] - px, row[4] - py
+    for m in range(len(moved)):
+        if not moved[m]:
+            continue
+        k = offset + m
+        low, t0, t1 = low_interval(scene.model_top[i], scene.model_top[j], scene.blocker_top[k])
+        if low and _blocks(px, py, dx, dy, scene, k, t0, t1, grow, GRAZE):
+            return True
+    return False
+
+
+@_compiled
+def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: float) -> bool:
+    """Whether a box of ``boxes`` meets the hull of models ``i`` and ``j``'s bases grown by
+    ``margin``."""
+    acx, acy, ar, av = model_end(scene, i)
+    bcx, bcy, br, bv = model_end(scene, j)
+    ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
+    bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
+    x0, y0 = min(ax0, bx0) - margin, min(ay0, by0) - margin
+    x1, y1 = max(ax1, bx1) + margin, max(ay1, by1) + margin
+    planes = np.zeros((0, 3))
+    planned = False
+    for b in range(len(boxes)):
+        box = boxes[b]
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
+        if not planned:
+            planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+            planned = True
+        apart = False
+        for p in range(len(planes)):
+            nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+            nearest = min(nx * box[0], nx * box[2]) + min(ny * box[1], ny * box[3])
+            if nearest - c > margin:
+                apart = True
+                break
+        if not apart:
+            return True
+    return False
+
+
+@_compiled
+def forget_moved(
     scene: SceneArrays,
-    old_cache: Any,
-    new_cache: Any,
+    cache: Any,
     moved: np.ndarray,
     boxes: np.ndarray,
     grow: float,
     full: bool,
 ) -> int:
-    """Copies into ``new_cache`` every answer of ``old_cache`` (a :func:`sight_pair` cache, or
-    with ``full`` a :func:`full_pair` one) that a move cannot have changed: neither model of
-    the pair is ``moved``, and no box of ``boxes`` (where the moved models' bases stood and
-    stand, grown by what can block) meets the hull of the pair's bases. ``scene`` is the new
-    scene, whose models keep the old rows. Returns how many answers were kept."""
+    """Deletes from ``cache`` (a :func:`sight_pair` cache, or with ``full`` a :func:`full_pair`
+    one) every answer a move may have changed, keeping the rest for the moved scene. ``scene``
+    is the new scene, whose models keep the old rows; ``boxes`` are where the moved models'
+    bases stood and stand, grown by what can block. Returns how many answers were kept.
+
+    An answer about a moved model goes. Of the others, moving blockers can only break what
+    rests on them: a "not visible" (or a point no line reaches) proven with blockers none of
+    which moved stays proven, since other blockers only block more; a witness line no moved
+    base stands in the way of now stays free, since a blocker that left cannot block it. Any
+    other answer (cheap stage failed, seen whole, unproven) stays only if no box meets the
+    hull of the pair's bases."""
     models = len(scene.model_top)
+    offset = len(scene.blocker_kind) - models
     margin = 2.0 * grow
-    kept = 0
-    for key in old_cache:
+    stale = np.empty(len(cache), dtype=np.int64)
+    n_stale = 0
+    for key in cache:
         if full:
             i, j = (key // 2) // models, (key // 2) % models
         else:
             i, j = key // models, key % models
         if moved[i] or moved[j]:
+            stale[n_stale] = key
+            n_stale += 1
             continue
-        acx, acy, ar, av = model_end(scene, i)
-        bcx, bcy, br, bv = model_end(scene, j)
-        ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
-        bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
-        x0, y0 = min(ax0, bx0) - margin, min(ay0, by0) - margin
-        x1, y1 = max(ax1, bx1) + margin, max(ay1, by1) + margin
-        planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
-        touched = False
-        for b in range(len(boxes)):
-            box = boxes[b]
-            if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
-                continue
-            apart = False
-            for p in range(len(planes)):
-                nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
-                nearest = min(nx * box[0], nx * box[2]) + min(ny * box[1], ny * box[3])
-                if nearest - c > margin:
-                    apart = True
-                    break
-            if not apart:
-                touched = True
-                break
-        if not touched:
-            new_cache[key] = old_cache[key]
-            kept += 1
-    return kept
+        row = cache[key]
+        state = int(row[0])
+        if not full and (state == HIDDEN_PAIR):
+            keep = not _rests_on_moved(row, 5, moved, offset)
+        elif not full and state == SEEN_PAIR:
+            keep = not _witness_meets_moved(scene, i, j, row, moved, grow)
+        elif full and state == FULLY_HIDDEN:
+            keep = not _rests_on_moved(row, 3, moved, offset)
+        else:
+            keep = not _hull_meets(scene, i, j, boxes, margin)
+        if not keep:
+            stale[n_stale] = key
+            n_stale += 1
+    for m in range(n_stale):
+        cache.pop(stale[m])
+    return len(cache)

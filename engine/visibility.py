@@ -376,24 +376,36 @@ class _Scene:
             ],
         )
 
-    def carry_over(self, old: _Scene, changed: set[str]) -> None:
-        """Keeps the model-pair answers of ``old`` (the same models, in the same rows) that
-        moving the ``changed`` units cannot change: pairs of unmoved models whose bases' hull
-        no moved base met before or meets now."""
+    def take_over(self, old: _Scene, changed: set[str]) -> None:
+        """Takes the model-pair caches of ``old`` (the same models, in the same rows; ``old`` is
+        done with) after deleting what moving the ``changed`` units can change (see
+        :func:`engine.sight_kernel.forget_moved`), and its unit-pair answers that still hold:
+        a witness whose model pair is still seen, a "not visible" resting on no changed unit."""
         from engine import sight_kernel as kernel
 
         moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
         rows = len(self.terrain) + np.flatnonzero(moved)
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
         grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-        for number, old_slot in old._slots.items():
-            slot = self._slot_numbered(number)
-            kernel.carry_over(
-                self.arrays, old_slot.sight, slot.sight, moved, grown, SEARCH_GROW, False
-            )
-            kernel.carry_over(
-                self.arrays, old_slot.full, slot.full, moved, grown, SEARCH_GROW, True
-            )
+        for slot in old._slots.values():
+            with slot.lock:
+                kernel.forget_moved(self.arrays, slot.sight, moved, grown, SEARCH_GROW, False)
+                kernel.forget_moved(self.arrays, slot.full, moved, grown, SEARCH_GROW, True)
+        with self._slots_lock:
+            self._slots = dict(old._slots)
+        models = len(self.ids)
+        for units, known in old._unit_sight.items():
+            if units is None or units & changed:
+                continue
+            status, (one, other), _, found = known
+            if status == kernel.FOUND:
+                first, second = sorted((self.index[one], self.index[other]))
+                row = self.slot(*units).sight.get(first * models + second)
+                still = row is not None and row[0] == kernel.SEEN_PAIR
+            else:
+                still = status == kernel.NONE and not changed.intersection(found)
+            if still:
+                self._unit_sight[units] = known
 
     # Caches
 
@@ -782,25 +794,26 @@ class VisibilityEngine:
             within=old_scene.within_cache,
         )
         if old_scene.ids == self._scene.ids:
-            self._scene.carry_over(old_scene, changed)
-        moved_boxes = np.array(
-            [
-                _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
-                for scene in (old_scene, self._scene)
-                for model_id, unit in scene.unit_of.items()
-                if unit.id in changed
-            ],
-            dtype=object,
-        )
-        kept: dict[tuple[str, str], PairVisibility] = {}
-        for key, result in self._results.items():
-            if key[0] in changed or key[1] in changed:
-                continue
-            if key[0] not in new_units or key[1] not in new_units:
-                continue
-            if len(moved_boxes) and shapely.intersects(self._corridor(key), moved_boxes).any():
-                continue
-            kept[key] = result
+            self._scene.take_over(old_scene, changed)
+        moved_boxes = [
+            _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
+            for scene in (old_scene, self._scene)
+            for model_id, unit in scene.unit_of.items()
+            if unit.id in changed
+        ]
+        unmoved = [
+            key
+            for key in self._results
+            if key[0] not in changed
+            and key[1] not in changed
+            and key[0] in new_units
+            and key[1] in new_units
+        ]
+        if moved_boxes and unmoved:
+            corridors = np.array([self._corridor(key) for key in unmoved], dtype=object)
+            crossed = shapely.intersects(corridors, shapely.union_all(moved_boxes))
+            unmoved = [key for key, hit in zip(unmoved, crossed.tolist(), strict=True) if not hit]
+        kept = {key: self._results[key] for key in unmoved}
         self._corridors = {
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
