@@ -696,6 +696,8 @@ class VisibilityEngine:
     """
 
     scenario: Scenario
+    threads: int = SIGHT_THREADS
+    """Threads working out missing pairs (1 leaves the other cores free, say for a drag)."""
     _scene: _Scene = field(init=False, repr=False)
     _results: dict[tuple[str, str], PairVisibility] = field(init=False, repr=False)
     _corridors: dict[tuple[str, str], shapely.Geometry] = field(init=False, repr=False)
@@ -720,18 +722,18 @@ class VisibilityEngine:
         return tuple(self._answer(o, t) for o, t in pairs)
 
     def _work_out(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:
-        """Answers ``pairs`` on :data:`SIGHT_THREADS` threads, a cache slot's pairs on one
-        thread in their given order, so every answer is the one a single thread would give."""
+        """Answers ``pairs`` on :attr:`threads` threads, a cache slot's pairs on one thread in
+        their given order, so every answer is the one a single thread would give."""
         groups: dict[int, list[tuple[Unit, Unit]]] = {}
         for observer, target in pairs:
             groups.setdefault(slot_number(observer.id, target.id), []).append((observer, target))
-        if SIGHT_THREADS < 2 or len(groups) < 2:
+        if self.threads < 2 or len(groups) < 2:
             for group in groups.values():
                 self._answer_all(group)
             return
         # Largest groups first, so the last to finish is a small one.
         ordered = sorted(groups.values(), key=len, reverse=True)
-        with ThreadPoolExecutor(max_workers=SIGHT_THREADS) as pool:
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
             list(pool.map(self._answer_all, ordered))
 
     def _answer_all(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:

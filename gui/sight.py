@@ -33,7 +33,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from engine.model import Scenario
-from engine.visibility import VisibilityEngine
+from engine.visibility import SIGHT_THREADS, VisibilityEngine
 from gui.document import Change, ScenarioDocument
 from gui.overlays.visibility import visibility_verdict
 
@@ -169,6 +169,8 @@ class SightRequest:
     fresh: bool
     """Start a new engine (a new document) instead of updating the current one."""
     scope: SightScope = field(default_factory=lambda: WHOLE_BOARD)
+    dragging: bool = False
+    """Asked during a drag: the engine then keeps to one thread, leaving a core to the window."""
 
 
 class _EngineHolder:
@@ -202,6 +204,7 @@ class _SightTask(QRunnable):
             else:
                 incremental = True
                 self._holder.engine.adopt(request.scenario, sorted(request.moved_unit_ids))
+            self._holder.engine.threads = 1 if request.dragging else SIGHT_THREADS
             pairs = request.scope.pairs(self._holder.engine)
         except Exception as problem:  # noqa: BLE001 - reported to the user, never a crash
             # The engine's state is unknown after a failure: the next request starts afresh.
@@ -286,7 +289,12 @@ class SightController(QObject):
             moved |= self._pending.moved_unit_ids
             fresh = fresh or self._pending.fresh
         self._pending = SightRequest(
-            self.document.scenario, moved, self.generation, fresh, self.scope
+            self.document.scenario,
+            moved,
+            self.generation,
+            fresh,
+            self.scope,
+            self.document.is_dragging,
         )
         self.sight_stale.emit()
         if self.document.is_dragging and self.last_update_seconds > self.live_update_budget_s:

@@ -49,7 +49,11 @@ class _ThreatTask(QRunnable):
                 section = threat_section(self._scenario, unit_id)
             except WarplanError as error:
                 section = RulingSection(f"What {unit_id} can reach this turn: {error}")
-            self._signals.done.emit(self._board, unit_id, section)
+            try:
+                self._signals.done.emit(self._board, unit_id, section)
+            except RuntimeError:
+                # The window closed while this ran: nobody is waiting for the section.
+                return
 
 
 class ThreatController(QObject):
