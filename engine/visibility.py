@@ -86,6 +86,7 @@ must not be written by two threads together, and a unit pair's answers never nee
 
 SIGHT_THREADS = max(1, min(2, os.cpu_count() or 1))
 """Threads working out a matrix (the kernels release the GIL)."""
+
 COVER_KEYWORDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 
 RULE_NOTES: tuple[str, ...] = (
@@ -283,7 +284,6 @@ class _Scene:
         terrain: tuple[_TerrainBlocker, ...] | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
-
         self.scenario = scenario
         twist = _twist(scenario)
         self.night_fighting = twist == "night-fighting"
