@@ -226,3 +226,24 @@ def test_threats_are_worked_out_off_the_ui_thread_for_the_current_board_only(
     assert after != before
     qtbot.waitUntil(lambda: after in window.ruling.sections, timeout=30_000)
     assert before not in window.ruling.sections
+
+
+def test_threats_wait_for_the_drop_while_a_unit_is_dragged(qtbot, make_window) -> None:
+    from engine.threat import threat_section
+
+    scenario = red_in_range()
+    red = replace(scenario.unit("red-squad"), move=6)
+    window = make_window(scenario.with_unit(red))
+    controller = window.threats
+    window.scene.select_ids({"red-squad"})
+    document = window.document
+    for step in range(1, 4):
+        moved = replace(red, models=tuple(m.moved(-0.5 * step, 0.0) for m in red.models))
+        document.preview(document.scenario.with_unit(moved))
+        window._update_ruling()
+        # A busy worker would take the interpreter from the window at every step of the drag.
+        assert controller.sections(["red-squad"]) == {}
+        assert controller._pool.activeThreadCount() == 0
+    document.end_drag("Move red-squad")
+    dropped = threat_section(document.scenario, "red-squad")
+    qtbot.waitUntil(lambda: dropped in window.ruling.sections, timeout=30_000)
