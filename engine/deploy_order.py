@@ -405,6 +405,30 @@ def set_up_unit(scenario: Scenario, unit_id: str, positions: Sequence[Point]) ->
     return _with_record(placed, replace(record, order=(*record.order, unit_id)))
 
 
+def deploy_from_tray(scenario: Scenario, unit_id: str, centre: Point) -> Scenario:
+    """``scenario`` with ``unit_id`` taken off the reserves tray and set up in coherency about
+    ``centre``. While a recorded deployment is under way that is its next step, refused
+    (``RulesError`` with every reason) as :func:`set_up_unit` refuses it; before a deployment
+    starts, or once every unit is set up (a unit arriving from reserves), the tray simply
+    places it.
+
+    >>> from engine.model import CircleBase, Model, Player
+    >>> s = start_deployment(Scenario("wh40k-ca2026", (Player("red", role="attacker"),
+    ...     Player("blue", role="defender")), deployment="dawn-of-war",
+    ...     reserves=(Unit("r1", "red", (Model("r1-m", 0, 0, CircleBase(32)),)),
+    ...               Unit("b1", "blue", (Model("b1-m", 0, 0, CircleBase(32)),)))))
+    >>> deploy_from_tray(s, "r1", (30.0, 6.0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.errors.RulesError: not red's turn: blue's turn: ... starting with the Defender (blue)
+    >>> DeploymentRecord.of(deploy_from_tray(s, "b1", (30.0, 38.0))).order
+    ('b1',)
+    """
+    if DeploymentRecord.of(scenario) is None or next_to_deploy(scenario).done:
+        return deploy_from_reserves(scenario, unit_id, centre)
+    return set_up_unit(scenario, unit_id, formation_at(scenario, unit_id, centre))
+
+
 def undo_last_step(scenario: Scenario) -> Scenario:
     """``scenario`` with the last unit set up back in the reserves tray and off the order."""
     record = DeploymentRecord.of(scenario)

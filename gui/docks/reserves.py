@@ -2,7 +2,9 @@
 
 An imported army list can arrive here; a unit comes off the tray in coherency at the centre of
 the view (one undo step), and the selected unit goes back onto it. No rule sees the tray: the
-engine keeps it apart from the battlefield's units.
+engine keeps it apart from the battlefield's units. While a recorded deployment is under way,
+taking a unit off the tray is that deployment's next step, refused with the engine's reasons
+when it is not the unit's turn (:func:`engine.deploy_order.deploy_from_tray`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.army_placement import deploy_from_reserves, send_to_reserves
+from engine.army_placement import send_to_reserves
 from engine.bases import base_label
+from engine.deploy_order import DeploymentRecord, deploy_from_tray
 from engine.edits import Selection
 from engine.errors import WarplanError
 from engine.explain import player_names
@@ -34,6 +37,11 @@ def describe_reserve(unit: Unit) -> str:
     count = len(unit.models)
     base = base_label(unit.models[0].base) if unit.models else "no models"
     return f"{unit.name or unit.id}: {count} model{'s' if count != 1 else ''}, {base}"
+
+
+def _recorded_steps(scenario: Scenario) -> int:
+    record = DeploymentRecord.of(scenario)
+    return len(record.order) if record is not None else 0
 
 
 class ReservesPanel(QWidget):
@@ -122,15 +130,23 @@ class ReservesPanel(QWidget):
         unit_id = self.chosen_unit_id()
         if unit_id is None:
             return None
+        scenario = self.document.scenario
         try:
-            after = deploy_from_reserves(self.document.scenario, unit_id, self._placement())
+            after = deploy_from_tray(scenario, unit_id, self._placement())
         except WarplanError as error:
             self.message.setText(str(error))
             return None
         self.message.setText("")
-        self.document.apply(after, f"Deploy {unit_id} from reserves")
+        self.document.apply(after, self._step_name(scenario, after, unit_id))
         self.selection_requested.emit({unit_id})
         return unit_id
+
+    @staticmethod
+    def _step_name(before: Scenario, after: Scenario, unit_id: str) -> str:
+        steps = _recorded_steps(after)
+        if steps > _recorded_steps(before):
+            return f"Deployment step {steps}: set up {unit_id}"
+        return f"Deploy {unit_id} from reserves"
 
     def send_selected(self) -> list[str]:
         scenario = self.document.scenario

@@ -531,3 +531,28 @@ def test_following_the_turns_sets_every_unit_up_once(red: list[bool], blue: list
         nxt_player, nxt_titanic, left = steps[first_titanic + 1]
         if nxt_player != player and not nxt_titanic and left >= 2:
             assert steps[first_titanic + 2][0] == nxt_player
+
+
+def test_the_tray_sets_a_unit_up_as_the_deployments_next_step() -> None:
+    from engine.deploy_order import deploy_from_tray
+
+    armies = ca(unit("r1", "red"), unit("r2", "red"), unit("b1", "blue"))
+    # Before a deployment starts the tray simply places the unit, and records nothing.
+    loose = deploy_from_tray(armies, "r1", HOME["red"])
+    assert DeploymentRecord.of(loose) is None
+    assert [u.id for u in loose.units] == ["r1"]
+    s = start_deployment(armies, reserves=("r2",))
+    with pytest.raises(RulesError, match="not red's turn"):
+        deploy_from_tray(s, "r1", HOME["red"])
+    s = deploy_from_tray(s, "b1", HOME["blue"])
+    assert DeploymentRecord.of(s).order == ("b1",)  # type: ignore[union-attr]
+    with pytest.raises(RulesError, match="r2 is declared in reserves"):
+        deploy_from_tray(s, "r2", HOME["red"])
+    with pytest.raises(RulesError, match="wholly within"):
+        deploy_from_tray(s, "r1", (30.0, 22.0))
+    s = deploy_from_tray(s, "r1", HOME["red"])
+    assert next_to_deploy(s).done
+    # Once every unit is set up, a declared reserve arrives from the tray as the tray places it.
+    arrived = deploy_from_tray(s, "r2", (30.0, 22.0))
+    assert DeploymentRecord.of(arrived).order == ("b1", "r1")  # type: ignore[union-attr]
+    assert {u.id for u in arrived.units} == {"b1", "r1", "r2"}

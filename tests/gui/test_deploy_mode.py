@@ -193,3 +193,33 @@ def test_the_other_systems_rules_show_in_the_same_mode(make_window) -> None:  # 
     window.document.load(replace(armies(), ruleset="scrollhammer", deployment=None), None)
     assert "Deploy Forces" in panel.rule_label.text()
     assert "places his entire army" in panel.rule_label.text()
+
+
+def test_the_reserves_dock_takes_the_deployments_turns(make_window) -> None:  # type: ignore[no-untyped-def]
+    from gui.shapes import scene_point
+
+    window = make_window(armies())
+    window.deploy.start_button.click()
+    window.view.scale(6.0, 6.0)  # zoomed in, so the view's centre can be put anywhere
+    reserves = window.reserves
+    stack = window.document.undo_stack
+
+    def deploy_from_the_dock(unit_id: str, where: tuple[float, float]) -> str | None:
+        window.view.centerOn(scene_point(*where))
+        for top in range(reserves.tree.topLevelItemCount()):
+            group = reserves.tree.topLevelItem(top)
+            for row in range(group.childCount()):
+                item = group.child(row)
+                item.setSelected(item.data(0, Qt.ItemDataRole.UserRole) == unit_id)
+        return reserves.deploy_chosen()
+
+    # Red out of turn: refused with the engine's reason, nothing set up, no undo step.
+    steps = stack.count()
+    assert deploy_from_the_dock("red-squad", (30.0, 6.0)) is None
+    assert "not red's turn" in reserves.message.text()
+    assert stack.count() == steps
+    # Blue's turn: the dock's Deploy is the deployment's next step, named as one.
+    assert deploy_from_the_dock("blue-a", (12.0, 34.0)) == "blue-a", reserves.message.text()
+    assert window.deploy.recorded_order() == ("blue-a",)
+    assert stack.undoText() == "Deployment step 1: set up blue-a"
+    assert "Red" in window.deploy.turn_label.text()
