@@ -1982,6 +1982,20 @@ def unit_separator(
     :func:`quick_reject`) or a barrier of several (:func:`chain_separator`), each at least as
     tall as every model involved and in the way of every model pair (no obscuring area any of
     them is within); empty when none is found."""
+    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
+    return unit_separator_among(scene, observers, targets, everything, grow)
+
+
+@_compiled
+def unit_separator_among(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """:func:`unit_separator` built from ``candidates`` only (say, the barrier that separated
+    the two units before one of them moved): the same walls, the same proofs."""
     hull_a = convex_hull(_unit_points(scene, observers))
     hull_b = convex_hull(_unit_points(scene, targets))
     tallest = -math.inf
@@ -1993,9 +2007,9 @@ def unit_separator(
     x1 = max(hull_a[:, 0].max(), hull_b[:, 0].max()) + grow
     y1 = max(hull_a[:, 1].max(), hull_b[:, 1].max()) + grow
     units = (scene.model_unit[observers[0]], scene.model_unit[targets[0]])
-    walls = np.empty(len(scene.blocker_kind), dtype=np.int32)
+    walls = np.empty(len(candidates), dtype=np.int32)
     count = 0
-    for k in range(len(scene.blocker_kind)):
+    for k in candidates:
         if scene.blocker_top[k] < tallest:
             continue
         kind = scene.blocker_class[k]

@@ -57,7 +57,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import shapely
@@ -69,6 +69,8 @@ from engine.rulesets import ruleset_for
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, base_outline
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from engine import sight_kernel as kernel
 
 # The compiled kernels (and numba, 0.5 s to import) load on the first line-of-sight question,
@@ -258,6 +260,17 @@ def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     return blocker, end
 
 
+class _UnitSight(NamedTuple):
+    """A unit pair's top-to-top answer, kept for both directions."""
+
+    status: int
+    witness_models: tuple[str, str]
+    separated: bool
+    """Proven by a barrier between the two units as a whole (``blockers``)."""
+    names: tuple[str, ...]
+    blockers: NDArray[np.int32]
+
+
 @dataclass(frozen=True)
 class _CacheSlot:
     """One slot of model-pair answers: top-to-top sight, fully visible, and the lock a thread
@@ -314,9 +327,9 @@ class _Scene:
         self.arrays = self._arrays()
         self._slots: dict[int, _CacheSlot] = {}
         self._slots_lock = threading.Lock()
-        self._unit_sight: dict[
-            frozenset[str] | None, tuple[int, tuple[str, str], bool, tuple[str, ...]]
-        ] = {}
+        self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
+        self._barrier_hints: dict[frozenset[str] | None, NDArray[np.int32]] = {}
+        """Per unit pair, the barrier that separated it before a move: tried first."""
         self._in_range: dict[tuple[str, str], bool] = {}
 
     def _arrays(self) -> kernel.SceneArrays:
@@ -380,7 +393,9 @@ class _Scene:
         """Takes the model-pair caches of ``old`` (the same models, in the same rows; ``old`` is
         done with) after deleting what moving the ``changed`` units can change (see
         :func:`engine.sight_kernel.forget_moved`), and its unit-pair answers that still hold:
-        a witness whose model pair is still seen, a "not visible" resting on no changed unit."""
+        a witness whose model pair is still seen, a "not visible" resting on no changed unit.
+        A barrier that separated a pair the move touched is kept as a hint, tried first when
+        the pair is asked again (a small move seldom takes a unit past its walls)."""
         from engine import sight_kernel as kernel
 
         moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
@@ -395,9 +410,13 @@ class _Scene:
             self._slots = dict(old._slots)
         models = len(self.ids)
         for units, known in old._unit_sight.items():
-            if units is None or units & changed:
+            if units is None:
                 continue
-            status, (one, other), _, found = known
+            status, (one, other), separated, found, blockers = known
+            if separated and (units & changed or changed.intersection(found)):
+                self._barrier_hints[units] = blockers
+            if units & changed:
+                continue
             if status == kernel.FOUND:
                 first, second = sorted((self.index[one], self.index[other]))
                 row = self.slot(*units).sight.get(first * models + second)
@@ -518,20 +537,37 @@ class _Scene:
         known = self._unit_sight.get(both_ways) if both_ways is not None else None
         if known is None:
             in_the_way = np.zeros(len(self.labels), dtype=bool)
-            status, seen_by, seen, separated = kernel.unit_pair_visible(
-                self.arrays,
-                self._indices(eligible),
-                self._indices(target.models),
-                slot.sight,
-                in_the_way,
-                SEARCH_GROW,
-                HALF_LINE_WIDTH,
+            observers, targets = self._indices(eligible), self._indices(target.models)
+            hint = self._barrier_hints.get(both_ways)
+            barrier = (
+                kernel.unit_separator_among(self.arrays, observers, targets, hint, SEARCH_GROW)
+                if hint is not None
+                else hint
             )
+            if barrier is not None and len(barrier):
+                in_the_way[barrier] = True
+                status, seen_by, seen, separated = kernel.NONE, -1, -1, True
+            else:
+                status, seen_by, seen, separated = kernel.unit_pair_visible(
+                    self.arrays,
+                    observers,
+                    targets,
+                    slot.sight,
+                    in_the_way,
+                    SEARCH_GROW,
+                    HALF_LINE_WIDTH,
+                )
             pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
-            known = (int(status), pair, bool(separated), self._names(in_the_way))
+            known = _UnitSight(
+                int(status),
+                pair,
+                bool(separated),
+                self._names(in_the_way),
+                np.flatnonzero(in_the_way).astype(np.int32),
+            )
             if both_ways is not None:
                 self._unit_sight[both_ways] = known
-        status, (one, other), separated, found = known
+        status, (one, other), separated, found = known[:4]
         if separated:
             verb = "stands" if len(found) == 1 else "stand"
             walls = "walls" if len(found) == 1 else "wall"
