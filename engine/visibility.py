@@ -540,11 +540,11 @@ class _Scene:
             observers, targets = self._indices(eligible), self._indices(target.models)
             hint = self._barrier_hints.get(both_ways)
             barrier = (
-                kernel.unit_separator_among(self.arrays, observers, targets, hint, SEARCH_GROW)
-                if hint is not None
-                else hint
+                ()
+                if hint is None
+                else kernel.unit_separator_among(self.arrays, observers, targets, hint, SEARCH_GROW)
             )
-            if barrier is not None and len(barrier):
+            if len(barrier):
                 in_the_way[barrier] = True
                 status, seen_by, seen, separated = kernel.NONE, -1, -1, True
             else:
