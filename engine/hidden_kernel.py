@@ -105,45 +105,21 @@ def _separator_from(
     the terrain pieces ``probe_within`` (wherever it stands in it): a separator proves the unit
     sees the probe nowhere in the polygon."""
     tallest = scene.model_top[probe]
+    sheltered = probe_within.copy()
     for m in group:
         tallest = max(tallest, scene.model_top[m])
-    x0 = min(unit_hull[:, 0].min(), hull_b[:, 0].min()) - grow
-    y0 = min(unit_hull[:, 1].min(), hull_b[:, 1].min()) - grow
-    x1 = max(unit_hull[:, 0].max(), hull_b[:, 0].max()) + grow
-    y1 = max(unit_hull[:, 1].max(), hull_b[:, 1].max()) + grow
-    units = (scene.model_unit[group[0]], scene.model_unit[probe])
-    walls = np.empty(len(candidates), dtype=np.int32)
-    count = 0
-    for k in candidates:
-        if scene.blocker_top[k] < tallest:
-            continue
-        kind = scene.blocker_class[k]
-        if kind == kernel.MODEL and (
-            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
-        ):
-            continue
-        if kind == kernel.SCREEN:
-            if not scene.obscuring_blocks[0]:
-                continue
-            piece = scene.blocker_piece[k]
-            inside = probe_within[piece]
-            for m in group:
-                inside = inside or scene.within[m, piece]
-            if inside:
-                continue
-        box = scene.blocker_boxes[k]
-        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
-            continue
-        walls[count] = k
-        count += 1
-    if count == 0:
-        return np.zeros(0, dtype=np.int32)
-    a, b = unit_hull, hull_b
-    acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
-    found = kernel.quick_reject(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
-    if found >= 0:
-        return np.array([found], dtype=np.int32)
-    return kernel.chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+        sheltered |= scene.within[m]
+    return kernel.hull_separator(
+        scene,
+        unit_hull,
+        hull_b,
+        tallest,
+        scene.model_unit[group[0]],
+        scene.model_unit[probe],
+        sheltered,
+        candidates,
+        grow,
+    )
 
 
 TILE_CELLS = 4

@@ -1466,7 +1466,22 @@ def _spread(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
 
 @_compiled
 def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
-    """A convex polygon clipped to the half-planes ``n . x <= c`` (Sutherland-Hodgman)."""
+    """A convex polygon clipped to the half-planes ``n . x <= c`` (Sutherland-Hodgman). A
+    polygon wholly outside one half-plane or inside all of them (most parts, when a barrier is
+    looked for) is settled by its vertices alone, without building a clipped copy."""
+    n = len(points)
+    inside_all = True
+    for p in range(len(planes)):
+        nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+        outside = 0
+        for k in range(n):
+            if nx * points[k, 0] + ny * points[k, 1] - c > 0:
+                outside += 1
+        if outside == n:
+            return points[:0]
+        inside_all = inside_all and outside == 0
+    if inside_all:
+        return points
     current = points.copy()
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
@@ -1493,35 +1508,50 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
 
 
 @_compiled
-def _polygon_gap(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray) -> float:
-    """The distance between a (possibly degenerate) convex polygon and a convex end shape, or
-    -1 when one holds a point of the other."""
+def _box_of(points: np.ndarray) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = points[0, 0], points[0, 1], points[0, 0], points[0, 1]
+    for k in range(1, len(points)):
+        x0, x1 = min(x0, points[k, 0]), max(x1, points[k, 0])
+        y0, y1 = min(y0, points[k, 1]), max(y1, points[k, 1])
+    return x0, y0, x1, y1
+
+
+@_compiled
+def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limit: float) -> bool:
+    """Whether a (possibly degenerate) convex polygon comes within ``limit`` of a convex end
+    shape (or holds a point of it). The boxes of the two settle most far pairs, and the first
+    close edge pair ends the search."""
     n = len(p)
+    x0, y0, x1, y1 = _box_of(p)
     if len(v) == 0:
+        if x0 - (cx + r) > limit or cx - r - x1 > limit or y0 - (cy + r) > limit:
+            return False
+        if cy - r - y1 > limit:
+            return False
         if n >= 3 and inside_polygon(cx, cy, p):
-            return -1.0
-        best = math.inf
+            return True
         for e in range(n):
             f = (e + 1) % n
-            best = min(
-                best, _point_segment(cx, cy, p[e, 0], p[e, 1], p[f, 0] - p[e, 0], p[f, 1] - p[e, 1])
-            )
-        return best - r
+            gap = _point_segment(cx, cy, p[e, 0], p[e, 1], p[f, 0] - p[e, 0], p[f, 1] - p[e, 1])
+            if gap - r <= limit:
+                return True
+        return False
+    u0, w0, u1, w1 = _box_of(v)
+    if x0 - u1 > limit or u0 - x1 > limit or y0 - w1 > limit or w0 - y1 > limit:
+        return False
     if (n >= 3 and inside_polygon(v[0, 0], v[0, 1], p)) or inside_polygon(p[0, 0], p[0, 1], v):
-        return -1.0
-    best = math.inf
+        return True
     m = len(v)
     for e in range(n):
         f = (e + 1) % n
         for s in range(m):
             t = (s + 1) % m
-            best = min(
-                best,
-                segment_distance(
-                    p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
-                ),
+            gap = segment_distance(
+                p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
             )
-    return best
+            if gap <= limit:
+                return True
+    return False
 
 
 @_compiled
@@ -1634,14 +1664,11 @@ def chain_separator(
             q = _clip(part, planes)
             if len(q) == 0 or len(q) > 128:
                 continue
-            if (
-                _polygon_gap(q, acx, acy, ar, av) <= grow
-                or _polygon_gap(q, bcx, bcy, br, bv) <= grow
-            ):
+            if _close_to(q, acx, acy, ar, av, grow) or _close_to(q, bcx, bcy, br, bv, grow):
                 continue
             for s in range(2):
                 t = tangents[s]
-                near = _polygon_gap(q, 0.0, 0.0, 0.0, t.reshape(2, 2)) <= reach
+                near = _close_to(q, 0.0, 0.0, 0.0, t.reshape(2, 2), reach)
                 touches[kept, s] = near
             clipped[kept, : len(q)] = q
             sizes[kept] = len(q)
@@ -1666,7 +1693,7 @@ def chain_separator(
                 continue
             qi = clipped[i, : sizes[i]]
             qj = clipped[j, : sizes[j]]
-            if _polygon_gap(qi, qj[:, 0].mean(), qj[:, 1].mean(), 0.0, qj) <= 2 * reach:
+            if _close_to(qi, 0.0, 0.0, 0.0, qj, 2 * reach):
                 parent[ri] = rj
     for i in range(kept):
         if not touches[i, 0]:
@@ -1996,37 +2023,57 @@ def unit_separator_among(
 ) -> np.ndarray:
     """:func:`unit_separator` built from ``candidates`` only (say, the barrier that separated
     the two units before one of them moved): the same walls, the same proofs."""
-    hull_a = convex_hull(_unit_points(scene, observers))
-    hull_b = convex_hull(_unit_points(scene, targets))
     tallest = -math.inf
+    sheltered = np.zeros(scene.within.shape[1], dtype=np.bool_)
     for group in (observers, targets):
         for m in group:
             tallest = max(tallest, scene.model_top[m])
+            sheltered |= scene.within[m]
+    return hull_separator(
+        scene,
+        convex_hull(_unit_points(scene, observers)),
+        convex_hull(_unit_points(scene, targets)),
+        tallest,
+        scene.model_unit[observers[0]],
+        scene.model_unit[targets[0]],
+        sheltered,
+        candidates,
+        grow,
+    )
+
+
+@_compiled
+def hull_separator(
+    scene: SceneArrays,
+    hull_a: np.ndarray,
+    hull_b: np.ndarray,
+    tallest: float,
+    unit_a: int,
+    unit_b: int,
+    sheltered: np.ndarray,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """Blockers among ``candidates`` that wall every point of the convex polygon ``hull_a`` off
+    from every point of ``hull_b``, for sight lines no higher than ``tallest``: one convex
+    blocker (:func:`quick_reject`) or a barrier of several (:func:`chain_separator`); empty when
+    none is found. Only blockers at least ``tallest`` high take part, no model of the units
+    ``unit_a`` and ``unit_b``, and no obscuring area of a piece marked in ``sheltered`` (one a
+    model of either side is within)."""
     x0 = min(hull_a[:, 0].min(), hull_b[:, 0].min()) - grow
     y0 = min(hull_a[:, 1].min(), hull_b[:, 1].min()) - grow
     x1 = max(hull_a[:, 0].max(), hull_b[:, 0].max()) + grow
     y1 = max(hull_a[:, 1].max(), hull_b[:, 1].max()) + grow
-    units = (scene.model_unit[observers[0]], scene.model_unit[targets[0]])
     walls = np.empty(len(candidates), dtype=np.int32)
     count = 0
     for k in candidates:
         if scene.blocker_top[k] < tallest:
             continue
         kind = scene.blocker_class[k]
-        if kind == MODEL and (
-            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
-        ):
+        if kind == MODEL and (scene.blocker_unit[k] == unit_a or scene.blocker_unit[k] == unit_b):
             continue
-        if kind == SCREEN:
-            if not scene.obscuring_blocks[0]:
-                continue
-            piece = scene.blocker_piece[k]
-            inside = False
-            for group in (observers, targets):
-                for m in group:
-                    inside = inside or scene.within[m, piece]
-            if inside:
-                continue
+        if kind == SCREEN and (not scene.obscuring_blocks[0] or sheltered[scene.blocker_piece[k]]):
+            continue
         box = scene.blocker_boxes[k]
         if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
             continue
@@ -2034,8 +2081,7 @@ def unit_separator_among(
         count += 1
     if count == 0:
         return np.zeros(0, dtype=np.int32)
-    a = hull_a
-    b = hull_b
+    a, b = hull_a, hull_b
     acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
     found = quick_reject(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
     if found >= 0:
@@ -2107,9 +2153,10 @@ def unit_pair_visible(
 ) -> tuple[int, int, int, bool]:
     """Whether some observing model sees some target model: ``(status, observer, target,
     separated)``. The model pairs are tried closest first, with the cheap stage for every pair
-    before the full search of any (most visible unit pairs settle there), and a separator of the
-    two groups as a whole (``separated``) before the full searches. ``in_the_way`` collects what
-    blocks a pair found not visible."""
+    before the full search of any (most visible unit pairs settle there), then a separator of
+    the two groups as a whole (``separated``), then of parts of them
+    (:func:`walled_off_groups`), before the full searches of the pairs no separator settled.
+    ``in_the_way`` collects what blocks a pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -2134,14 +2181,82 @@ def unit_pair_visible(
         for k in barrier:
             in_the_way[k] = True
         return NONE, -1, -1, True
+    walled_off = walled_off_groups(scene, observers, targets, in_the_way, grow)
     unproven = False
     for idx in order:
+        if walled_off[idx // len(targets), idx % len(targets)]:
+            continue
         row = sight_pair(scene, cache, first[idx], second[idx], False, grow, line_half_width)
         if row[0] == SEEN_PAIR:
             return FOUND, first[idx], second[idx], False
         unproven = unproven or row[0] == UNPROVEN_PAIR
         _mark_from(in_the_way, row, 5)
     return (UNPROVEN if unproven else NONE), -1, -1, False
+
+
+@_compiled
+def halving_order(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
+    """Positions in ``models`` ordered so that the whole, each half of it, each half of a half
+    and so on down to single models hold bases near one another: a range is sorted along the
+    longer side of its centres' box before it is halved (a k-d tree laid out flat)."""
+    order = np.arange(len(models))
+    ranges = [(0, len(models))]
+    while ranges:
+        lo, hi = ranges.pop()
+        if hi - lo < 2:
+            continue
+        centres = scene.model_disc[models[order[lo:hi]], :2]
+        spread_x = centres[:, 0].max() - centres[:, 0].min()
+        spread_y = centres[:, 1].max() - centres[:, 1].min()
+        axis = 0 if spread_x >= spread_y else 1
+        order[lo:hi] = order[lo:hi][np.argsort(centres[:, axis], kind="mergesort")]
+        middle = lo + (hi - lo) // 2
+        ranges.append((lo, middle))
+        ranges.append((middle, hi))
+    return order
+
+
+@_compiled
+def walled_off_groups(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    in_the_way: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """Model pairs (by position in ``observers`` and ``targets``) proven hidden by a wall or
+    barrier standing between a part of one unit and a part of the other, when none stands
+    between the two units whole: the larger side is halved (see :func:`halving_order`) until
+    a separator is found or both sides are single models (whose pair the full search settles;
+    no separator is looked for between two single models, the pair's own search starts with
+    one). The walls of every separator found are marked in ``in_the_way``."""
+    walled_off = np.zeros((len(observers), len(targets)), dtype=np.bool_)
+    observer_order = halving_order(scene, observers)
+    target_order = halving_order(scene, targets)
+    pending = [(0, len(observer_order), 0, len(target_order))]
+    while pending:
+        a0, a1, b0, b1 = pending.pop()
+        whole = a0 == 0 and a1 == len(observer_order) and b0 == 0 and b1 == len(target_order)
+        if not whole and (a1 - a0 > 1 or b1 - b0 > 1):
+            barrier = unit_separator(
+                scene, observers[observer_order[a0:a1]], targets[target_order[b0:b1]], grow
+            )
+            if len(barrier):
+                for k in barrier:
+                    in_the_way[k] = True
+                for a in observer_order[a0:a1]:
+                    for b in target_order[b0:b1]:
+                        walled_off[a, b] = True
+                continue
+        if a1 - a0 >= b1 - b0 and a1 - a0 > 1:
+            middle = a0 + (a1 - a0) // 2
+            pending.append((middle, a1, b0, b1))
+            pending.append((a0, middle, b0, b1))
+        elif b1 - b0 > 1:
+            middle = b0 + (b1 - b0) // 2
+            pending.append((a0, a1, middle, b1))
+            pending.append((a0, a1, b0, middle))
+    return walled_off
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2480,12 +2595,14 @@ def _walled_off_point(
     scene: SceneArrays,
     candidates: np.ndarray,
     grow: float,
-) -> tuple[int, float, float]:
-    """A facing piece's middle point that one convex wall hides from the whole observing base
-    (:func:`quick_reject` from the base at its top to the point at the target's foot, over the
-    blockers low along the whole line): ``(wall, x, y)``, or ``(-1, 0, 0)``. Most model pairs
-    on a crowded board are not fully visible, and this settles them before the swept regions
-    and the exact searches: the same proof :func:`pair_search` would reach, found directly."""
+) -> tuple[np.ndarray, float, float]:
+    """A facing piece's middle point that walls hide from the whole observing base, from the
+    base at its top to the point at the target's foot, over the blockers low along the whole
+    line: one convex wall (:func:`quick_reject`, tried for every piece first) or a barrier of
+    several (:func:`chain_separator`, such as the parts of an obscuring area). Returns the
+    walls and the point, or no walls. Most model pairs on a crowded board are not fully
+    visible, and this settles them before the swept regions and the exact searches: the proofs
+    :func:`pair_search` would reach, found directly."""
     walls = np.empty(len(candidates), dtype=np.int32)
     n_walls = 0
     for m in range(len(candidates)):
@@ -2495,14 +2612,23 @@ def _walled_off_point(
             walls[n_walls] = k
             n_walls += 1
     if n_walls == 0:
-        return -1, 0.0, 0.0
+        return walls[:0], 0.0, 0.0
     no_vertices = np.zeros((0, 2))
+    points = np.empty((len(pieces), 2))
     for p in range(len(pieces)):
         px, py = _piece_point(target, pieces[p], 0.5 * (pieces[p, 1] + pieces[p, 2]))
+        points[p, 0], points[p, 1] = px, py
         wall = quick_reject(acx, acy, ar, av, px, py, 0.0, no_vertices, scene, walls, n_walls, grow)
         if wall >= 0:
-            return wall, px, py
-    return -1, 0.0, 0.0
+            return np.array([wall], dtype=np.int32), px, py
+    for p in range(len(pieces)):
+        px, py = points[p, 0], points[p, 1]
+        barrier = chain_separator(
+            acx, acy, ar, av, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
+        )
+        if len(barrier):
+            return barrier, px, py
+    return walls[:0], 0.0, 0.0
 
 
 @_compiled
@@ -2518,8 +2644,8 @@ def model_fully_visible(
     :func:`facing_pieces`) every line between which is clear; empty when the swept hull of both
     bases is clear of every blocker.
 
-    First one convex wall hiding a facing piece's middle from the whole observing base proves
-    "not fully visible" (:func:`_walled_off_point`). Then the hull of both bases, swept by each
+    First walls hiding a facing piece's middle from the whole observing base prove "not fully
+    visible" (:func:`_walled_off_point`). Then the hull of both bases, swept by each
     blocker's low part: clear of every blocker, every line is free. Otherwise facing pieces are
     settled one by one: the exact search looks for a sight line from the observer's base to the
     piece's middle point; none proves "not fully visible"; one gives an observer point, and a
@@ -2532,11 +2658,11 @@ def model_fully_visible(
     candidates = gather(scene, i, j, 2 if terrain_only else 1, 2.0 * grow)
     acx, acy, ar, av = model_end(scene, i)
     pieces = facing_pieces(target, observer)
-    wall, px, py = _walled_off_point(
+    walls, px, py = _walled_off_point(
         acx, acy, ar, av, h_observer, z_target, target, pieces, scene, candidates, grow
     )
-    if wall >= 0:
-        return FULLY_HIDDEN, px, py, np.array([wall], dtype=np.int32), np.empty((0, 9))
+    if len(walls):
+        return FULLY_HIDDEN, px, py, walls, np.empty((0, 9))
     touching = np.empty(len(candidates), dtype=np.int32)
     n_touching = 0
     seen_intervals = np.empty((len(candidates), 2))

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+import shapely
 
 from engine import sight_kernel as kernel
 from engine.model import (
@@ -213,6 +214,57 @@ def test_a_barrier_of_several_walls_separates_and_the_reference_agrees() -> None
     assert search(a, 1.0, b, 1.0, blocker_scene(walls), 0.02)[0] == kernel.FOUND
 
 
+def test_close_to_agrees_with_the_distance_of_the_two_shapes() -> None:
+    # The barrier's nearness test against the exact distance (shapely) of random convex parts
+    # and discs or polygons, away from the limit itself; a part holding the other counts as
+    # near.
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(400):
+        cx, cy = rng.uniform(-3, 3, 2)
+        part = kernel.convex_hull(rng.uniform(-1, 1, (6, 2)) + (cx, cy))
+        limit = rng.uniform(0.0, 1.0)
+        if rng.random() < 0.5:
+            x, y, r = *rng.uniform(-4, 4, 2), rng.uniform(0.0, 1.0)
+            other = shapely.Point(x, y).buffer(r, 256) if r > 0 else shapely.Point(x, y)
+            near = kernel._close_to(part, x, y, r, np.zeros((0, 2)), limit)
+        else:
+            v = kernel.convex_hull(rng.uniform(-1, 1, (5, 2)) + rng.uniform(-4, 4, 2))
+            other = shapely.Polygon(v)
+            near = kernel._close_to(part, 0.0, 0.0, 0.0, v, limit)
+        gap = shapely.Polygon(part).distance(other)
+        if abs(gap - limit) < 1e-3:
+            continue
+        assert near == (gap <= limit), (gap, limit)
+        checked += 1
+    assert checked > 350
+
+
+def test_clipping_a_part_to_half_planes_keeps_what_lies_inside_all_of_them() -> None:
+    rng = np.random.default_rng(5)
+    square = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    for _ in range(200):
+        part = kernel.convex_hull(rng.uniform(-2, 2, (7, 2)))
+        angles = rng.uniform(0, 2 * math.pi, 3)
+        normals = np.column_stack([np.cos(angles), np.sin(angles)])
+        planes = np.column_stack([normals, rng.uniform(-0.5, 2.5, 3)])
+        clipped = kernel._clip(part, planes)
+        region = shapely.Polygon(part)
+        for nx, ny, c in planes:
+            # The half-plane n . x <= c as a large square on its side of the line.
+            on_line, along, far = np.array([c * nx, c * ny]), np.array([-ny, nx]), 100.0
+            back = on_line - far * np.array([nx, ny])
+            corners = [on_line + far * along, on_line - far * along]
+            corners += [back - far * along, back + far * along]
+            region = region.intersection(shapely.Polygon(corners))
+        area = shapely.Polygon(clipped).area if len(clipped) >= 3 else 0.0
+        assert area == pytest.approx(region.area, abs=1e-9)
+    # Wholly inside every half-plane: the part itself; wholly outside one: nothing.
+    inside = np.array([[1.0, 0.0, 5.0], [0.0, 1.0, 5.0]])
+    assert kernel._clip(square, inside).tolist() == square.tolist()
+    assert len(kernel._clip(square, np.array([[1.0, 0.0, -2.0]]))) == 0
+
+
 @pytest.mark.parametrize("seed", range(24))
 def test_separators_and_proofs_are_sound(seed: int) -> None:
     # Random walls between two random discs: whenever the quick test, the barrier or the full
@@ -309,6 +361,46 @@ def test_a_crowd_on_an_upper_floor_beside_ruin_walls_answers() -> None:
     pairs = visibility(_two_player(units, (ruin,)))
     _decided(pairs)
     assert all(not p.visible for p in pairs)
+
+
+def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
+    # One red model stands inside the woods, so the woods wall off neither unit as a whole
+    # (sight lines from within them are not blocked) and the wall leaves a line at y = 10
+    # open; yet the woods hide everything from the other red model and the wall hides
+    # everything from the one inside: every pair is settled by a separator of part of a unit.
+    woods = TerrainPiece("woods", box(10, 0, 14, 44), obscuring=True)
+    wall_shape = box(18, 15, 18.5, 44)
+    wall = TerrainPiece("wall", wall_shape, features=(TerrainFeature(wall_shape, 5.0),))
+    red = Unit(
+        "red",
+        "red",
+        (Model("r-out", 5.0, 10.0, CircleBase(32)), Model("r-in", 10.5, 30.0, CircleBase(32))),
+    )
+    blue = Unit(
+        "blue",
+        "blue",
+        (Model("b-1", 25.0, 10.0, CircleBase(32)), Model("b-2", 25.0, 30.0, CircleBase(32))),
+    )
+    scenario = _two_player((red, blue), (woods, wall))
+    engine = VisibilityEngine(scenario)
+    arrays = engine._scene.arrays
+    observers = engine._scene._indices(red.models)
+    targets = engine._scene._indices(blue.models)
+    assert not len(kernel.unit_separator(arrays, observers, targets, SEARCH_GROW))
+    in_the_way = np.zeros(len(arrays.blocker_kind), dtype=bool)
+    walled_off = kernel.walled_off_groups(arrays, observers, targets, in_the_way, SEARCH_GROW)
+    assert walled_off.all()
+    assert engine._scene._names(in_the_way) == ("wall", "woods")
+    pairs = engine.matrix()
+    _decided(pairs)
+    assert [(p.visible, p.blockers) for p in pairs] == [(False, ("wall", "woods"))] * 2
+    # Open a gap in the wall in front of the model inside the woods: its half is no longer
+    # walled off, and the full search finds the line through the gap.
+    gap = (box(18, 15, 18.5, 28), box(18, 32, 18.5, 44))
+    wall = TerrainPiece("wall", wall_shape, features=tuple(TerrainFeature(g, 5.0) for g in gap))
+    pairs = VisibilityEngine(_two_player((red, blue), (woods, wall))).matrix()
+    _decided(pairs)
+    assert all(p.visible for p in pairs)
 
 
 # ---------------------------------------------------------------------------------------------
