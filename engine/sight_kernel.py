@@ -2141,6 +2141,18 @@ def sight_pair(
     return row
 
 
+CLOSEST_TRIED_FIRST = 4
+"""Sight between two units: the cheap stage of this many closest model pairs runs before the
+separator of the two units is looked for. A visible unit pair is mostly seen along one of its
+closest pairs; a walled-off one then skips the cheap stage of its other pairs (on the
+official table, 162 walled-off unit pairs of up to 200 model pairs each)."""
+
+CHEAP_BEFORE_PARTS = 16
+"""Sight between two units no separator walls off whole: the cheap stage of this many closest
+model pairs runs before separators of parts of the units are looked for (they cost more than a
+cheap stage, and save the cheap stages of the pairs they settle)."""
+
+
 @_compiled
 def unit_pair_visible(
     scene: SceneArrays,
@@ -2153,10 +2165,12 @@ def unit_pair_visible(
 ) -> tuple[int, int, int, bool]:
     """Whether some observing model sees some target model: ``(status, observer, target,
     separated)``. The model pairs are tried closest first, with the cheap stage for every pair
-    before the full search of any (most visible unit pairs settle there), then a separator of
-    the two groups as a whole (``separated``), then of parts of them
-    (:func:`walled_off_groups`), before the full searches of the pairs no separator settled.
-    ``in_the_way`` collects what blocks a pair found not visible."""
+    before the full search of any (most visible unit pairs settle there). Separators settle
+    the pairs no line joins on the way: of the two groups as a whole (``separated``) once the
+    :data:`CLOSEST_TRIED_FIRST` closest pairs' cheap stages found nothing, of parts of them
+    (:func:`walled_off_groups`) after :data:`CHEAP_BEFORE_PARTS`; the full search then takes
+    the pairs no separator settled. The pair found is the one trying every pair in order would
+    find. ``in_the_way`` collects what blocks a pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -2172,16 +2186,25 @@ def unit_pair_visible(
             second[n] = t
             n += 1
     order = np.argsort(distance, kind="mergesort")
-    for idx in order:
-        row = sight_pair(scene, cache, first[idx], second[idx], True, grow, line_half_width)
-        if row[0] == SEEN_PAIR:
-            return FOUND, first[idx], second[idx], False
-    barrier = unit_separator(scene, observers, targets, grow)
-    if len(barrier):
-        for k in barrier:
-            in_the_way[k] = True
-        return NONE, -1, -1, True
-    walled_off = walled_off_groups(scene, observers, targets, in_the_way, grow)
+    walled_off = np.zeros((len(observers), len(targets)), dtype=np.bool_)
+    stops = (min(CLOSEST_TRIED_FIRST, count), min(CHEAP_BEFORE_PARTS, count), count)
+    start = 0
+    for stage in range(3):
+        for idx in order[start : stops[stage]]:
+            if walled_off[idx // len(targets), idx % len(targets)]:
+                continue
+            row = sight_pair(scene, cache, first[idx], second[idx], True, grow, line_half_width)
+            if row[0] == SEEN_PAIR:
+                return FOUND, first[idx], second[idx], False
+        start = stops[stage]
+        if stage == 0:
+            barrier = unit_separator(scene, observers, targets, grow)
+            if len(barrier):
+                for k in barrier:
+                    in_the_way[k] = True
+                return NONE, -1, -1, True
+        elif stage == 1:
+            walled_off = walled_off_groups(scene, observers, targets, in_the_way, grow)
     unproven = False
     for idx in order:
         if walled_off[idx // len(targets), idx % len(targets)]:
@@ -2954,6 +2977,64 @@ def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: f
             nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
             nearest = min(nx * box[0], nx * box[2]) + min(ny * box[1], ny * box[3])
             if nearest - c > margin:
+                apart = True
+                break
+        if not apart:
+            return True
+    return False
+
+
+@_compiled
+def known_state(cache: Any, key: int) -> int:
+    """The state of a cached model-pair answer, :data:`UNKNOWN_PAIR` when there is none. A
+    compiled lookup, kept in the on-disk cache: the typed dictionary's own methods, called from
+    Python, are compiled afresh in every process (over a second, on the first move)."""
+    if key in cache:
+        return int(cache[key][0])
+    return UNKNOWN_PAIR
+
+
+@_compiled
+def bases_hull(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
+    """A convex polygon holding the true bases of ``models`` (counter-clockwise): the hull of a
+    16-gon circumscribing each round or oval base (the image of a regular one under the map
+    taking the unit circle to the oval) and of each rectangle's corners."""
+    points = np.empty((16 * len(models), 2))
+    n = 0
+    reach = 1.0 / math.cos(math.pi / 16)
+    for m in models:
+        outline = scene.model_outline[m]
+        if outline[0] == OUTLINE_RECT:
+            cx, cy, a, b, angle = outline[1], outline[2], outline[3], outline[4], outline[5]
+            cos_a, sin_a = math.cos(angle), math.sin(angle)
+            for sx, sy in ((1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)):
+                x, y = sx * a, sy * b
+                points[n, 0], points[n, 1] = cx + x * cos_a - y * sin_a, cy + x * sin_a + y * cos_a
+                n += 1
+        else:
+            for k in range(16):
+                points[n, 0], points[n, 1] = _outline_point(outline, k * math.pi / 8, reach)
+                n += 1
+    return convex_hull(points[:n])
+
+
+@_compiled
+def hull_meets_boxes(hull: np.ndarray, boxes: np.ndarray) -> bool:
+    """Whether a box ``(x0, y0, x1, y1)`` of ``boxes`` meets the convex polygon ``hull``
+    (counter-clockwise): a box and the polygon are apart exactly when an axis or an edge's
+    outward normal separates them."""
+    x0, y0, x1, y1 = _box_of(hull)
+    n = len(hull)
+    for b in range(len(boxes)):
+        box = boxes[b]
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
+        apart = False
+        for k in range(n):
+            f = (k + 1) % n
+            nx, ny = hull[f, 1] - hull[k, 1], hull[k, 0] - hull[f, 0]
+            nearest = min(nx * box[0], nx * box[2]) + min(ny * box[1], ny * box[3])
+            if nearest > nx * hull[k, 0] + ny * hull[k, 1]:
                 apart = True
                 break
         if not apart:

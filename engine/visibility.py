@@ -191,11 +191,6 @@ def _obscuring_blocks(scenario: Scenario) -> bool:
     return bool(scenario.option("obscuring", "block") != "cover-only")
 
 
-def _box(bounds: tuple[float, float, float, float], grow: float) -> shapely.Geometry:
-    x0, y0, x1, y1 = bounds
-    return shapely.box(x0 - grow, y0 - grow, x1 + grow, y1 + grow)
-
-
 def _counter_clockwise(points: np.ndarray) -> np.ndarray:
     x, y = points[:, 0], points[:, 1]
     area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
@@ -419,8 +414,8 @@ class _Scene:
                 continue
             if status == kernel.FOUND:
                 first, second = sorted((self.index[one], self.index[other]))
-                row = self.slot(*units).sight.get(first * models + second)
-                still = row is not None and row[0] == kernel.SEEN_PAIR
+                state = kernel.known_state(self.slot(*units).sight, first * models + second)
+                still = state == kernel.SEEN_PAIR
             else:
                 still = status == kernel.NONE and not changed.intersection(found)
             if still:
@@ -736,7 +731,7 @@ class VisibilityEngine:
     """Threads working out missing pairs (1 leaves the other cores free, say for a drag)."""
     _scene: _Scene = field(init=False, repr=False)
     _results: dict[tuple[str, str], PairVisibility] = field(init=False, repr=False)
-    _corridors: dict[tuple[str, str], shapely.Geometry] = field(init=False, repr=False)
+    _corridors: dict[tuple[str, str], NDArray[np.float64]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._scene = _Scene(self.scenario)
@@ -806,6 +801,8 @@ class VisibilityEngine:
         the change can affect are forgotten and worked out when asked for (:meth:`row`,
         :meth:`column`, :meth:`matrix`), so a view that shows one unit's sight pays for its
         pairs only."""
+        from engine import sight_kernel as kernel
+
         old = self.scenario
         old_scene = self._scene
         same_setting = (
@@ -833,12 +830,14 @@ class VisibilityEngine:
         )
         if old_scene.ids == self._scene.ids:
             self._scene.take_over(old_scene, changed)
-        moved_boxes = [
-            _box(scene.footprint[model_id].outer.bounds, SEARCH_GROW)
-            for scene in (old_scene, self._scene)
-            for model_id, unit in scene.unit_of.items()
-            if unit.id in changed
-        ]
+        moved_boxes = np.array(
+            [
+                scene.footprint[model_id].outer.bounds
+                for scene in (old_scene, self._scene)
+                for model_id, unit in scene.unit_of.items()
+                if unit.id in changed
+            ]
+        ).reshape(-1, 4) + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
         unmoved = [
             key
             for key in self._results
@@ -847,29 +846,27 @@ class VisibilityEngine:
             and key[0] in new_units
             and key[1] in new_units
         ]
-        if moved_boxes and unmoved:
-            corridors = np.array([self._corridor(key) for key in unmoved], dtype=object)
-            crossed = shapely.intersects(corridors, shapely.union_all(moved_boxes))
-            unmoved = [key for key, hit in zip(unmoved, crossed.tolist(), strict=True) if not hit]
-        kept = {key: self._results[key] for key in unmoved}
         self._corridors = {
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
-        self._results = kept
+        if len(moved_boxes):
+            unmoved = [
+                key
+                for key in unmoved
+                if not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
+            ]
+        self._results = {key: self._results[key] for key in unmoved}
 
-    def _corridor(self, key: tuple[str, str]) -> shapely.Geometry:
-        """The hull of both units' bases: every sight line between them lies inside it."""
+    def _corridor(self, key: tuple[str, str]) -> NDArray[np.float64]:
+        """A convex polygon holding both units' bases (:func:`engine.sight_kernel.bases_hull`):
+        every sight line between them lies inside it."""
+        from engine import sight_kernel as kernel
+
         ordered = (min(key), max(key))
         corridor = self._corridors.get(ordered)
         if corridor is None:
             scene = self._scene
-            points = np.vstack(
-                [
-                    np.asarray(scene.footprint[m.id].outer.exterior.coords)
-                    for uid in ordered
-                    for m in self.scenario.unit(uid).models
-                ]
-            )
-            corridor = shapely.convex_hull(shapely.multipoints(points))
+            models = [m for uid in ordered for m in self.scenario.unit(uid).models]
+            corridor = kernel.bases_hull(scene.arrays, scene._indices(models))
             self._corridors[ordered] = corridor
         return corridor

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+import shapely
 
 from engine.errors import UnknownReferenceError
 from engine.model import (
@@ -21,7 +22,13 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
-from engine.sight_kernel import OUTLINE_CIRCLE, facing_pieces, low_interval
+from engine.sight_kernel import (
+    OUTLINE_CIRCLE,
+    bases_hull,
+    facing_pieces,
+    hull_meets_boxes,
+    low_interval,
+)
 from engine.sightlines import HALF_LINE_WIDTH, base_outline
 from engine.visibility import PairVisibility, VisibilityEngine, visibility
 from tests.engine.kernel_scenes import blocked, blocker_scene, box
@@ -474,6 +481,40 @@ def test_update_matches_a_fresh_computation_including_pairs_a_move_unblocks() ->
     after = engine.update(moved, ["blue-b"])
     assert after == visibility(moved)
     assert {(p.observer, p.target): p.visible for p in after}[("red-a", "blue-a")] is True
+
+
+def test_the_sight_corridor_holds_every_base_and_meets_exactly_the_boxes_it_touches() -> None:
+    # The polygon a move's boxes are tested against (engine.sight_kernel.bases_hull) holds
+    # every point of every base, round, oval and rectangular, turned or not, and is at most a
+    # hair larger; the box test agrees with shapely on random boxes.
+    rng = np.random.default_rng(8)
+    models = []
+    for k in range(12):
+        base = (CircleBase(32), OvalBase(120, 92), RectBase(100, 60))[k % 3]
+        x, y = rng.uniform(5, 39, 2)
+        models.append(Model(f"m{k}", float(x), float(y), base, rotation=float(rng.uniform(0, 360))))
+    s = Scenario(
+        "wh40k-ca2026",
+        (Player("red"), Player("blue")),
+        units=(Unit("red-a", "red", tuple(models[:6])), Unit("blue-a", "blue", tuple(models[6:]))),
+    )
+    arrays = VisibilityEngine(s)._scene.arrays
+    hull = bases_hull(arrays, np.arange(len(models), dtype=np.int32))
+    polygon = shapely.Polygon(hull)
+    true_hull = shapely.union_all(
+        [base_outline(m.base, m.x, m.y, m.rotation).outer for m in models]
+    ).convex_hull
+    assert polygon.buffer(1e-9).contains(true_hull)
+    assert polygon.area <= true_hull.area * 1.02
+    for _ in range(500):
+        x0, y0 = rng.uniform(-5, 50, 2)
+        x1, y1 = x0 + rng.uniform(0, 8), y0 + rng.uniform(0, 8)
+        boxes = np.array([[x0, y0, x1, y1]])
+        square = shapely.box(x0, y0, x1, y1)
+        gap = polygon.distance(square)
+        if 0 < gap < 1e-6 or (gap == 0 and polygon.intersection(square).area < 1e-9):
+            continue
+        assert hull_meets_boxes(hull, boxes) == (gap == 0)
 
 
 def test_update_detects_other_changes() -> None:
