@@ -263,6 +263,9 @@ def run_benchmarks(out: TextIO, *, quick: bool = False, naive_visibility: bool =
     from benchmarks.bench_hidden import bench_hidden
 
     bench_hidden(out, table, quick)
+    from benchmarks.bench_planning import bench_planning
+
+    bench_planning(out, table, quick)
     from benchmarks.bench_data import bench_data
 
     bench_data(out, quick)

@@ -80,7 +80,7 @@ from engine.geometry import (
 )
 from engine.model import Base, CircleBase, Model, OvalBase, RectBase, Scenario, Unit
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
-from engine.visibility import NIGHT_FIGHTING_RANGE, _Scene, _twist
+from engine.visibility import NIGHT_FIGHTING_RANGE, SightScene, twist_of
 
 if TYPE_CHECKING:
     from engine.sight_kernel import SceneArrays
@@ -301,7 +301,7 @@ class HiddenMapper:
         self._within_areas = _areas_within(scenario, shapes, self._obscuring_columns)
         self._shapes = shapes
         self._within_filter = within
-        self._night_fighting = _twist(scenario) == "night-fighting"
+        self._night_fighting = twist_of(scenario) == "night-fighting"
         self._lock = threading.Lock()
 
     # Preparation
@@ -322,7 +322,7 @@ class HiddenMapper:
         with_probe = dataclasses.replace(
             scenario, units=(*scenario.units, Unit(probe_id, player, (probe,)))
         )
-        scene = _Scene(with_probe)
+        scene = SightScene(with_probe)
         arrays = scene.arrays
         self.probe = scene.index[probe_id]
         self._probe_disc = arrays.model_disc[self.probe].copy()

@@ -179,7 +179,9 @@ def _outline_key(model: Model) -> tuple[object, ...]:
     return (model.base, model.x, model.y, model.rotation)
 
 
-def _twist(scenario: Scenario) -> str | None:
+def twist_of(scenario: Scenario) -> str | None:
+    """The game's twist (``game.twist``), or ``None``: Night Fighting limits sight to 18", and
+    Nowhere to Hide makes every feature not solid."""
     if scenario.game is None:
         return None
     twist = scenario.game.get("twist")
@@ -282,8 +284,9 @@ def slot_number(one_unit_id: str, other_unit_id: str) -> int:
     return zlib.crc32(f"{first}\0{second}".encode()) % CACHE_SLOTS
 
 
-class _Scene:
-    """One scenario as the compiled search's arrays, plus its caches of model-pair answers."""
+class SightScene:
+    """One scenario as the compiled search's arrays, plus its caches of model-pair answers (the
+    hidden-placement map builds one with its probe model in it)."""
 
     def __init__(
         self,
@@ -293,7 +296,7 @@ class _Scene:
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
     ) -> None:
         self.scenario = scenario
-        twist = _twist(scenario)
+        twist = twist_of(scenario)
         self.night_fighting = twist == "night-fighting"
         self.cover_rules = ruleset_for(scenario).cover_applies
         self.obscuring_blocks = _obscuring_blocks(scenario)
@@ -384,7 +387,7 @@ class _Scene:
             ],
         )
 
-    def take_over(self, old: _Scene, changed: set[str]) -> None:
+    def take_over(self, old: SightScene, changed: set[str]) -> None:
         """Takes the model-pair caches of ``old`` (the same models, in the same rows; ``old`` is
         done with) after deleting what moving the ``changed`` units can change (see
         :func:`engine.sight_kernel.forget_moved`), and its unit-pair answers that still hold:
@@ -729,12 +732,12 @@ class VisibilityEngine:
     scenario: Scenario
     threads: int = SIGHT_THREADS
     """Threads working out missing pairs (1 leaves the other cores free, say for a drag)."""
-    _scene: _Scene = field(init=False, repr=False)
+    _scene: SightScene = field(init=False, repr=False)
     _results: dict[tuple[str, str], PairVisibility] = field(init=False, repr=False)
     _corridors: dict[tuple[str, str], NDArray[np.float64]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._scene = _Scene(self.scenario)
+        self._scene = SightScene(self.scenario)
         self._results = {}
         self._corridors = {}
 
@@ -807,7 +810,7 @@ class VisibilityEngine:
         old_scene = self._scene
         same_setting = (
             old.terrain == new_scenario.terrain
-            and _twist(old) == _twist(new_scenario)
+            and twist_of(old) == twist_of(new_scenario)
             and ruleset_for(old) is ruleset_for(new_scenario)
             and old.players == new_scenario.players
             and old.options == new_scenario.options
@@ -822,7 +825,7 @@ class VisibilityEngine:
         if not same_setting:
             self.__post_init__()
             return
-        self._scene = _Scene(
+        self._scene = SightScene(
             new_scenario,
             outlines=old_scene.outline_cache,
             terrain=old_scene.terrain,

@@ -79,3 +79,23 @@ def test_scenario_benchmark_reports_the_contract_keys() -> None:
         assert sorted(timing) == ["median", "n", "p90"]
         assert timing["median"] <= timing["p90"]
     assert (figures["models"], figures["units"], figures["terrain"]) == (4, 4, 0)
+
+
+def test_planning_benchmark_times_bands_and_threats_for_each_unit_with_a_move() -> None:
+    from benchmarks.bench_planning import bench_planning, planning_timings
+    from engine.model import CircleBase, Model, Player, Scenario, Unit
+
+    units = (
+        Unit("red-a", "red", (Model("ra", 10.0, 10.0, CircleBase(32)),), move=6),
+        Unit("red-b", "red", (Model("rb", 10.0, 20.0, CircleBase(32)),), move=5),
+        Unit("red-c", "red", (Model("rc", 10.0, 30.0, CircleBase(32)),)),
+        Unit("blue-a", "blue", (Model("ba", 30.0, 20.0, CircleBase(32)),), move=6),
+    )
+    s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=units)
+    figures = planning_timings(s, quick=False)
+    assert list(figures) == ["movement_bands_ms", "threats_ms"]
+    assert all(timing.repeats == 2 for timing in figures.values())
+    out = io.StringIO()
+    bench_planning(out, s, quick=True)
+    assert "movement bands round terrain, each of red's 2 units" in out.getvalue()
+    assert "threat round terrain, each of red's 2 units" in out.getvalue()

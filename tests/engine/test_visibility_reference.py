@@ -34,7 +34,7 @@ from engine.model import (
     Unit,
 )
 from engine.sightlines import SEARCH_GROW
-from engine.visibility import PairVisibility, VisibilityEngine, _Scene, visibility
+from engine.visibility import PairVisibility, SightScene, VisibilityEngine, visibility
 from tests.engine import los_reference as ref
 
 
@@ -128,7 +128,7 @@ def _facing_covered(points: np.ndarray, fans: list[np.ndarray]) -> bool:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_fully_visible_verdicts_against_the_reference(seed: int) -> None:
     s = random_scene(seed)
-    scene = _Scene(s)
+    scene = SightScene(s)
     for red in (u for u in s.units if u.player == "red"):
         for blue in (u for u in s.units if u.player == "blue"):
             for observer, target in ((red, blue), (blue, red)):
@@ -158,7 +158,7 @@ def _on_rim(model: Model, points: np.ndarray) -> bool:
 
 
 def _check_model_pair(
-    s: Scenario, scene: _Scene, observer: Unit, target: Unit, obs: Model, tgt: Model
+    s: Scenario, scene: SightScene, observer: Unit, target: Unit, obs: Model, tgt: Model
 ) -> None:
     i, j = scene.index[obs.id], scene.index[tgt.id]
     status, hx, hy, _, fans = kernel.model_fully_visible(scene.arrays, i, j, False, SEARCH_GROW)
