@@ -1508,21 +1508,12 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
 
 
 @_compiled
-def _box_of(points: np.ndarray) -> tuple[float, float, float, float]:
-    x0, y0, x1, y1 = points[0, 0], points[0, 1], points[0, 0], points[0, 1]
-    for k in range(1, len(points)):
-        x0, x1 = min(x0, points[k, 0]), max(x1, points[k, 0])
-        y0, y1 = min(y0, points[k, 1]), max(y1, points[k, 1])
-    return x0, y0, x1, y1
-
-
-@_compiled
 def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limit: float) -> bool:
     """Whether a (possibly degenerate) convex polygon comes within ``limit`` of a convex end
     shape (or holds a point of it). The boxes of the two settle most far pairs, and the first
     close edge pair ends the search."""
     n = len(p)
-    x0, y0, x1, y1 = _box_of(p)
+    x0, y0, x1, y1 = _shape_bounds(0.0, 0.0, 0.0, p)
     if len(v) == 0:
         if x0 - (cx + r) > limit or cx - r - x1 > limit or y0 - (cy + r) > limit:
             return False
@@ -1536,7 +1527,7 @@ def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limi
             if gap - r <= limit:
                 return True
         return False
-    u0, w0, u1, w1 = _box_of(v)
+    u0, w0, u1, w1 = _shape_bounds(0.0, 0.0, 0.0, v)
     if x0 - u1 > limit or u0 - x1 > limit or y0 - w1 > limit or w0 - y1 > limit:
         return False
     if (n >= 3 and inside_polygon(v[0, 0], v[0, 1], p)) or inside_polygon(p[0, 0], p[0, 1], v):
@@ -3023,7 +3014,7 @@ def hull_meets_boxes(hull: np.ndarray, boxes: np.ndarray) -> bool:
     """Whether a box ``(x0, y0, x1, y1)`` of ``boxes`` meets the convex polygon ``hull``
     (counter-clockwise): a box and the polygon are apart exactly when an axis or an edge's
     outward normal separates them."""
-    x0, y0, x1, y1 = _box_of(hull)
+    x0, y0, x1, y1 = _shape_bounds(0.0, 0.0, 0.0, hull)
     n = len(hull)
     for b in range(len(boxes)):
         box = boxes[b]
