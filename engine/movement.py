@@ -679,10 +679,16 @@ def movement_bands(scenario: Scenario, unit_id: str) -> tuple[MovementBand, ...]
     levels += [("advance", move + roll, Fraction(7 - roll, 6), roll) for roll in range(1, 7)]
     levels.append(("charge", move + 12.0, Fraction(1, 36), None))
     distances = [level[1] for level in levels]
-    regions: list[list[BaseGeometry]] = [[] for _ in levels]
+    # Models moving in the same configuration space (the same base among the same obstacles:
+    # most squads) have their centres' regions joined before the base is added round them,
+    # once per level (growing a union by a radius is the union of the grown parts).
+    starts: dict[int, tuple[Space, list[tuple[float, float]]]] = {}
     for model in unit.models:
         space = model_space(scenario, unit, model, BAND_ARC_EXCESS)
-        for index, area in enumerate(_reachable(space, (model.x, model.y), distances)):
+        starts.setdefault(id(space), (space, []))[1].append((model.x, model.y))
+    regions: list[list[BaseGeometry]] = [[] for _ in levels]
+    for space, points in starts.values():
+        for index, area in enumerate(_reachable(space, points, distances)):
             regions[index].append(area.buffer(space.radius, quad_segs=32))
     bands: list[MovementBand] = []
     previous: BaseGeometry = shapely.geometry.Polygon()
@@ -696,13 +702,20 @@ def movement_bands(scenario: Scenario, unit_id: str) -> tuple[MovementBand, ...]
 
 
 def _reachable(
-    space: Space, start: tuple[float, float], distances: Sequence[float]
+    space: Space, starts: Sequence[tuple[float, float]], distances: Sequence[float]
 ) -> list[BaseGeometry]:
-    """The centre positions within each of ``distances`` (ascending) of ``start`` by legal
-    moves: the union, over the start and every corner a path bends at, of what it sees within
-    the distance left."""
+    """The centre positions within each of ``distances`` (ascending) of one of ``starts`` by
+    legal moves: the union, over each start and every corner a path from it bends at, of what
+    that point sees within the distance left."""
     longest = distances[-1]
-    sources = _corner_distances(space, start, longest)
+    # What a corner sees within the distance left is all the less the longer the way to it:
+    # only the shortest way to each corner, from whichever start, adds to the union.
+    shortest: dict[tuple[float, float], float] = {}
+    for start in starts:
+        for point, travelled in _corner_distances(space, start, longest):
+            if travelled < shortest.get(point, math.inf):
+                shortest[point] = travelled
+    sources = list(shortest.items())
     stars: list[list[BaseGeometry]] = [[] for _ in distances]
     edges = _obstacle_edges(space)
     for (sx, sy), travelled in sources:

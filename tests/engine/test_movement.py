@@ -465,6 +465,30 @@ def test_bands_of_a_point_behind_a_wall_match_the_path_distance() -> None:
                 assert not band.region.contains(shapely.Point(x, y)), (x, y, band.distance)
 
 
+def test_a_units_bands_are_the_union_of_its_models_own_bands() -> None:
+    """Each band of a squad is what any of its models can reach: the same as the union of the
+    bands of one-model units standing where its models stand (two bases of one size, which
+    share a configuration space, and a larger one with its own), up to the drawing tolerance."""
+    terrain = (wall("w", 33.0, 15.0, 34.0, 29.0), wall("v", 24.0, 28.0, 36.0, 29.0))
+    spots = [(30.0, 22.0, ONE_INCH), (31.5, 24.0, ONE_INCH), (29.0, 25.5, CircleBase(60))]
+    squad = Unit(
+        "red-u",
+        "red",
+        tuple(Model(f"red-{k}", x, y, base) for k, (x, y, base) in enumerate(spots)),
+        move=6.0,
+    )
+    scenario = replace(board((30.0, 22.0), (55.0, 40.0), terrain), units=(squad,))
+    together = movement_bands(scenario, "red-u")
+    alone = [
+        movement_bands(replace(scenario, units=(replace(squad, models=(model,)),)), "red-u")
+        for model in squad.models
+    ]
+    for index, band in enumerate(together):
+        union = shapely.union_all([bands[index].region for bands in alone])
+        difference = band.region.symmetric_difference(union).area
+        assert difference <= union.length * DRAWING_TOLERANCE, (band.kind, band.distance)
+
+
 def test_a_unit_without_move_has_no_bands_and_an_unknown_unit_is_an_error() -> None:
     assert movement_bands(board((30.0, 22.0), (55.0, 40.0), move=None), "red-u") == ()  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="nobody"):
