@@ -1,5 +1,5 @@
 """Chapter Approved 2026-27 Mission Deck: cards as data, the mission generator, Secondary
-decks and live scoring (pure Python, no Qt).
+decks, the game's edits and live scoring (pure Python, no Qt).
 
 - :mod:`engine.rulesets.wh40k_ca2026.cards`: Force Dispositions and the Primary matrix, 25 Primary
   and 18
@@ -14,6 +14,9 @@ decks and live scoring (pure Python, no Qt).
 - :mod:`engine.rulesets.wh40k_ca2026.actions`: objective actions (who can start them, use limits)
   and the
   START OF YOUR TURN / START OF THE BATTLE selections.
+- :mod:`engine.rulesets.wh40k_ca2026.edits`: the game's moves as scenario edits (the turn
+  tracker, deck moves at the current moment, the VP/CP ledger, VP by battle round) that the
+  app's Mission, Secondary and Turn docks apply as undo steps.
 
 >>> primary_mission("Purge the Foe", "Purge the Foe")
 'MEATGRINDER'

@@ -5,15 +5,18 @@ The Mission, Turn & Ledger and Score chart docks follow every rule system's game
 turn); for another rule system's game they show what its own app part says
 (:class:`gui.plugin_api.RulesetUI`). Everything they change is an undoable edit of the
 scenario's ``game`` section (and, for a new game, its deployment, objectives and options), so
-undo/redo, save and reopen cover the decks, the turn and the ledger.
+undo/redo, save and reopen cover the decks, the turn and the ledger. The edits themselves (the
+turn tracker's steps, the deck moves, the ledger, the chart's data) are the engine's
+(:mod:`engine.rulesets.wh40k_ca2026.edits`); the docks show them and apply their results.
 
-Choices made where the rules are silent (also in the modules' docs):
+Choices made where the rules are silent:
 
-- Dock object names are by player slot (``SecondaryDockPlayer1``/``2``), not by player id, so a
-  saved layout fits every scenario; each dock's title names its player.
-- A new Tactical deck's seed is the set-up's seed times two plus the player's slot.
-- The game's ``start_of_turn`` is the decks' "start of your Command phase".
-- The VP/CP ledger is each player's deck log (see ``game_state_edits``).
+- Here: dock object names are by player slot (``SecondaryDockPlayer1``/``2``), not by player
+  id, so a saved layout fits every scenario; each dock's title names its player.
+- In the engine (the module docs of :mod:`engine.rulesets.wh40k_ca2026.edits` and
+  ``docs/rules-decisions.md``): a new Tactical deck's seed is the set-up's seed times two plus
+  the player's slot; the game's ``start_of_turn`` is the decks' "start of your Command phase";
+  the VP/CP ledger is each player's deck log.
 """
 
 from __future__ import annotations

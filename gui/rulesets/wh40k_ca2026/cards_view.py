@@ -68,7 +68,7 @@ def card_text_html(name: str, kind: str | None = None) -> str:
 def preview_html(context: MissionContext, player: str, name: str) -> str:
     """What ``name`` would score at the other scoring moments of this battle round (the
     player's end of Command phase and end of turn, the end of the opponent's turn)."""
-    from gui.rulesets.wh40k_ca2026.game_state_edits import TIMING_LABELS, turn_position
+    from engine.rulesets.wh40k_ca2026.edits import TIMING_LABELS, turn_position
 
     scenario = context.scenario
     position = turn_position(scenario)

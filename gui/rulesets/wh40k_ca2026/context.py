@@ -15,11 +15,11 @@ from engine.errors import WarplanError
 from engine.evaluate import Evaluation
 from engine.model import EMPTY, Scenario, freeze, thaw
 from engine.rulesets.wh40k_ca2026 import ScoreReport, score
+from engine.rulesets.wh40k_ca2026.edits import turn_position
 from gui.document import ScenarioDocument
 from gui.live import LiveRules
 from gui.panels.context import PanelContext
 from gui.plugin_api import RulesetLookup
-from gui.rulesets.wh40k_ca2026.game_state_edits import turn_position
 
 RULESET = "wh40k-ca2026"
 SCORE = "wh40k-ca2026 score"

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 from engine.errors import WarplanError
 from engine.layouts import layout
 from engine.model import EMPTY, Scenario, freeze, thaw
+from engine.rulesets.wh40k_ca2026 import edits
 from gui.panels.compact import compact_combo
 from gui.panels.new_game import select_data
-from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
 from gui.rulesets.wh40k_ca2026.cards_view import (
     PLAYER_COLOURS,
     card_result,

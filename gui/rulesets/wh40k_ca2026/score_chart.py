@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.model import Scenario
-from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
+from engine.rulesets.wh40k_ca2026 import edits
 from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS
 from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
 

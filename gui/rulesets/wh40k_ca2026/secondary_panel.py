@@ -1,8 +1,9 @@
 """The Secondary Missions dock of one player: Tactical or Fixed, the hand with each card's live
 "scores now", the deck and discard pile, and the deck's moves.
 
-Every move is one undo step replacing the ``game`` section (``game_state_edits``); an illegal
-move shows the engine's reason under the buttons and in the status bar, and changes nothing.
+Every move is one undo step replacing the ``game`` section (the engine's
+:mod:`engine.rulesets.wh40k_ca2026.edits`); an illegal move shows the engine's reason under
+the buttons and in the status bar, and changes nothing.
 Buttons stay enabled whenever the move needs nothing more from the user, so the rules (not a
 greyed-out button) say why a move is refused.
 """
@@ -33,10 +34,9 @@ from PySide6.QtWidgets import (
 
 from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario
-from engine.rulesets.wh40k_ca2026 import decks
+from engine.rulesets.wh40k_ca2026 import decks, edits
 from engine.rulesets.wh40k_ca2026.cards import card
 from gui.panels.compact import compact_combo
-from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
 from gui.rulesets.wh40k_ca2026.cards_view import (
     PLAYER_COLOURS,
     card_result,

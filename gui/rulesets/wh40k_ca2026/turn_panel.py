@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
 from engine.model import EMPTY, Scenario
+from engine.rulesets.wh40k_ca2026 import edits
 from engine.score_report import ScoreReport
 from gui.panels.compact import compact_combo
-from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
 from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS, card_result
 from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
 

@@ -9,7 +9,18 @@ from dataclasses import replace
 from typing import Any
 
 from engine.deployments import resolve_deployment
-from engine.model import CircleBase, Marker, Player, Scenario, TerrainPiece, Unit, freeze
+from engine.model import (
+    Battlefield,
+    CircleBase,
+    Marker,
+    Model,
+    Objective,
+    Player,
+    Scenario,
+    TerrainPiece,
+    Unit,
+    freeze,
+)
 from engine.scenario_io import loads_scenario, scenario_to_json
 
 BASE = CircleBase(32)
@@ -43,3 +54,23 @@ def dawn_of_war(
     # Through the file format and back, so every scenario is a valid file: the game keys pass
     # engine.game_state.
     return loads_scenario(json.dumps(scenario_to_json(built)))
+
+
+def duel() -> Scenario:
+    """Red's one-model unit 6" south of a 40 mm objective, Blue's 5" north of it (the app's
+    tests' ``duel_scenario``, without Qt).
+
+    The objective sits at (30, 22); its rim is 0.787" from its centre, so a 32 mm model
+    (radius 0.630") is in range (3" from the rim) while its centre is within 4.417" of the
+    objective's centre.
+    """
+    red = Unit("red-squad", "red", (Model("red-1", 30.0, 16.0, BASE),), name="Red Squad", oc=2)
+    blue = Unit("blue-squad", "blue", (Model("blue-1", 30.0, 27.0, BASE),), name="Blue Squad")
+    return Scenario(
+        "wh40k-ca2026",
+        (Player("red", "Red", "attacker"), Player("blue", "Blue", "defender")),
+        Battlefield(60.0, 44.0),
+        title="Duel",
+        units=(red, blue),
+        objectives=(Objective("obj-centre", 30.0, 22.0, role="central"),),
+    )

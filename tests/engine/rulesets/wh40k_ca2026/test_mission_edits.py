@@ -1,23 +1,20 @@
-"""The mission docks' pure edits: turn steps, deck moves, ledger, chart data, new games."""
+"""The game's edits the mission docks apply: turn steps, deck moves, ledger, chart data."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
-from gui_helpers import duel_scenario
+from mission_builders import duel
 
 from engine.errors import RulesError
 from engine.model import Model, freeze, thaw
-from engine.rulesets.wh40k_ca2026 import decks
+from engine.rulesets.wh40k_ca2026 import decks, edits
 from engine.rulesets.wh40k_ca2026.generator import new_game as wh40k_game
-from gui.rulesets.wh40k_ca2026 import game_state_edits as edits
 
 
 def ca_game(seed: int = 1):  # type: ignore[no-untyped-def]
-    return wh40k_game(
-        duel_scenario(), seed=seed, force_dispositions=("Take and Hold", "Purge the Foe")
-    )
+    return wh40k_game(duel(), seed=seed, force_dispositions=("Take and Hold", "Purge the Foe"))
 
 
 def at(scenario, battle_round, player, timing):  # type: ignore[no-untyped-def]
@@ -25,7 +22,7 @@ def at(scenario, battle_round, player, timing):  # type: ignore[no-untyped-def]
 
 
 def test_a_whole_battle_is_thirty_moments_then_the_end() -> None:
-    s = edits.start_turn_tracking(duel_scenario(), "blue")
+    s = edits.start_turn_tracking(duel(), "blue")
     seen = [edits.turn_position(s)]
     while edits.turn_position(s).timing != "end_of_battle":
         s = edits.next_step(s)
@@ -56,14 +53,12 @@ def test_a_new_round_resets_vp_this_round_and_a_new_turn_moves_the_turn_lists() 
 
 
 def test_control_at_the_start_of_a_turn_is_recorded_from_the_engine() -> None:
-    s = edits.start_turn_tracking(duel_scenario(), "red")
+    s = edits.start_turn_tracking(duel(), "red")
     assert s.game["players"]["red"]["controlled_at_start_of_turn"] == ()
     # The objective's rim is 0.787" from its centre: 3" from the rim plus the 32 mm base's
     # 0.630" radius puts the model's centre in range at 4.417" exactly, out just past it.
     edge = 22.0 - (3.0 + 40 / 25.4 / 2 + 32 / 25.4 / 2)
-    inside = duel_scenario().with_models(
-        [Model("red-1", 30.0, edge, duel_scenario().model("red-1").base)]
-    )
+    inside = duel().with_models([Model("red-1", 30.0, edge, duel().model("red-1").base)])
     outside = inside.with_models([inside.model("red-1").placed(30.0, edge - 1e-4)])
     recorded = edits.start_turn_tracking(inside, "red").game["players"]["red"]
     assert recorded["controlled_at_start_of_turn"] == ("obj-centre",)
@@ -72,7 +67,7 @@ def test_control_at_the_start_of_a_turn_is_recorded_from_the_engine() -> None:
 
 
 def test_set_turn_refuses_positions_that_do_not_exist() -> None:
-    s = duel_scenario()
+    s = duel()
     with pytest.raises(RulesError, match="1 to 5, got 6"):
         edits.set_turn(s, 6, "red", "end_of_turn")
     with pytest.raises(RulesError, match="no player"):

@@ -1,12 +1,14 @@
-"""The mission docks' edits, as pure functions from one scenario value to the next (no Qt).
+"""The game's moves as scenario edits: the turn tracker, Secondary deck moves at the current
+moment, the VP/CP ledger and the score chart's data, each a pure function from one scenario
+value to the next.
 
-Every button of the Mission, Secondary and Turn docks is one of these followed by one
+Every button of the app's Mission, Secondary and Turn docks is one of these followed by one
 ``ScenarioDocument.apply`` (one undo step that replaces the scenario's ``game`` section). They
 raise :class:`engine.errors.RulesError` with the engine's reason for an illegal move, so the
 docks can show the reason and change nothing.
 
-Choices made here where the rules text is silent (each listed in the module docs of
-``gui.rulesets.wh40k_ca2026``):
+Choices made here where the rules text is silent (each also listed in
+``docs/rules-decisions.md``, under Chapter Approved 2026-27):
 
 - The game's ``start_of_turn`` is the deck's ``start_of_command_phase`` (the Command phase is a
   turn's first phase; Secondary Missions are drawn at its start).
@@ -18,6 +20,8 @@ Choices made here where the rules text is silent (each listed in the module docs
   other "this turn" lists, but only the lists the file already records (an absent list stays
   absent: "not recorded" is not "none"); it records ``controlled_at_start_of_turn`` for both
   players from the engine's objective control. A new battle round sets ``vp_this_round`` to 0.
+- A new Tactical deck's shuffle seed is the set-up's seed times two plus the player's slot
+  (:func:`deck_seed`), so the two players' decks differ and a set-up replays identically.
 
 >>> from engine.model import Player, Scenario, freeze
 >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")),
@@ -35,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import RulesError
+from engine.evaluate import evaluate
 from engine.game_state import BATTLE_ROUNDS, TIMINGS
 from engine.model import EMPTY, Scenario, freeze, thaw
 from engine.rulesets.wh40k_ca2026 import decks
@@ -213,8 +218,6 @@ def _begin_turn(game: dict[str, Any]) -> None:
 
 def _record_control_at_start(scenario: Scenario, game: dict[str, Any]) -> Scenario:
     if scenario.ruleset == "wh40k-ca2026" and scenario.objectives:
-        from engine.evaluate import evaluate
-
         controlled: dict[str, list[str]] = {p: [] for p in scenario.player_ids()}
         for row in evaluate(scenario, visibility=False).objectives:
             for player in row.controlled_by:
