@@ -2861,7 +2861,9 @@ def seen_whole_by_terrain(
 def warm_up() -> None:
     """Compiles (or loads from numba's cache) every kernel the line-of-sight engine calls, by
     working out a small board that reaches each stage: round, oval and rectangular bases, a wall,
-    a low crate under taller models, an L-shaped ruin wall, an obscuring area and cover."""
+    a low crate under taller models, an L-shaped ruin wall, an obscuring area and cover; then
+    moves the units one after the other, as a drag does, so the kernels that keep proofs across
+    a move (and try a kept barrier first) are compiled too, not on the app's first drag."""
     from engine.model import (
         CircleBase,
         Model,
@@ -2873,7 +2875,7 @@ def warm_up() -> None:
         TerrainPiece,
         Unit,
     )
-    from engine.visibility import visibility
+    from engine.visibility import VisibilityEngine
 
     def square(x: float, y: float, w: float, d: float) -> tuple[tuple[float, float], ...]:
         return ((x, y), (x + w, y), (x + w, y + d), (x, y + d))
@@ -2888,6 +2890,9 @@ def warm_up() -> None:
         ),
         TerrainPiece("ruin", square(20, 10, 6, 6), features=(TerrainFeature(ell, 5.0),)),
         TerrainPiece("woods", square(30, 0, 4, 20), obscuring=True),
+        TerrainPiece(
+            "bunker", square(4, 25, 1, 10), features=(TerrainFeature(square(4, 25, 1, 10), 5.0),)
+        ),
     )
     red = Unit(
         "red",
@@ -2908,10 +2913,20 @@ def warm_up() -> None:
             Model("b3", 40.0, 10.0, CircleBase(40), height=1.5),
         ),
     )
+    # Walled off from each other by the bunker: after either moves, their barrier is kept.
+    scout = Unit("scout", "red", (Model("s1", 2.0, 30.0, CircleBase(25)),))
+    sniper = Unit("sniper", "blue", (Model("n1", 7.5, 30.0, CircleBase(25)),))
     board = Scenario(
-        "wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue), terrain=terrain
+        "wh40k-ca2026",
+        (Player("red"), Player("blue")),
+        units=(red, blue, scout, sniper),
+        terrain=terrain,
     )
-    visibility(board)
+    engine = VisibilityEngine(board)
+    engine.matrix()
+    for unit in board.units:
+        board = board.with_unit_moved(unit.id, 0.0, 0.25)
+        engine.update(board, (unit.id,))
 
 
 @_compiled

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -61,7 +62,9 @@ OutlineKind = Literal["circle", "oval", "rect"]
 
 @dataclass(frozen=True, eq=False)
 class Outline:
-    """A convex base footprint: exact parameters plus an outer and an inner polygon.
+    """A convex base footprint: exact parameters, with an outer and an inner polygon built on
+    first use (line of sight reads the parameters of round bases only, so a board of round
+    bases builds no polygon).
 
     ``a, b`` are the semi-axes (circle: both the radius; rect: half length and half width) in
     the frame rotated by ``angle`` radians about ``(cx, cy)``.
@@ -73,8 +76,37 @@ class Outline:
     a: float
     b: float
     angle: float
-    outer: ShapelyPolygon
-    inner: ShapelyPolygon
+
+    @functools.cached_property
+    def _polygons(self) -> tuple[ShapelyPolygon, ShapelyPolygon]:
+        if self.kind == "rect":
+            u, v = _rotate(
+                np.array([-self.a, self.a, self.a, -self.a]),
+                np.array([-self.b, -self.b, self.b, self.b]),
+                self.angle,
+            )
+            rect = shapely.Polygon(np.column_stack([u + self.cx, v + self.cy]))
+            return rect, rect
+        return _ellipse_polygons(self.cx, self.cy, self.a, self.b, self.angle)
+
+    @property
+    def outer(self) -> ShapelyPolygon:
+        """A polygon holding the base (circumscribed; a rectangle itself)."""
+        return self._polygons[0]
+
+    @property
+    def inner(self) -> ShapelyPolygon:
+        """A polygon every point of which is on the base (inscribed; a rectangle itself)."""
+        return self._polygons[1]
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The box of :attr:`outer`, which holds the base (a round base's own box: the
+        circumscribed polygon's edges touch the circle where the box does)."""
+        if self.kind == "circle":
+            return (self.cx - self.a, self.cy - self.a, self.cx + self.a, self.cy + self.a)
+        minx, miny, maxx, maxy = self.outer.bounds
+        return (minx, miny, maxx, maxy)
 
     def distance_to(self, other: Outline) -> float:
         """Horizontal distance between closest points (exact for two circles)."""
@@ -122,23 +154,19 @@ def base_outline(base: Base, x: float, y: float, rotation: float) -> Outline:
         r = base.radius
         if r <= 0:
             raise GeometryError(f"a round base needs a positive diameter, got {base.diameter}")
-        outer, inner = _ellipse_polygons(x, y, r, r, 0.0)
-        return Outline("circle", x, y, r, r, 0.0, outer, inner)
+        return Outline("circle", x, y, r, r, 0.0)
     if isinstance(base, OvalBase):
         a, b = base.semi_axes
         if a <= 0 or b <= 0:
             raise GeometryError(
                 f"an oval base needs positive sizes, got {base.length}x{base.width}"
             )
-        outer, inner = _ellipse_polygons(x, y, a, b, angle)
-        return Outline("oval", x, y, a, b, angle, outer, inner)
+        return Outline("oval", x, y, a, b, angle)
     if isinstance(base, RectBase):
         a, b = base.half_extents
         if a <= 0 or b <= 0:
             raise GeometryError(
                 f"a rectangular base needs positive sizes, got {base.length}x{base.width}"
             )
-        u, v = _rotate(np.array([-a, a, a, -a]), np.array([-b, -b, b, b]), angle)
-        rect = shapely.Polygon(np.column_stack([u + x, v + y]))
-        return Outline("rect", x, y, a, b, angle, rect, rect)
+        return Outline("rect", x, y, a, b, angle)
     raise GeometryError(f"unknown base shape {base!r}")

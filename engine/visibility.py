@@ -63,7 +63,7 @@ import numpy as np
 import shapely
 
 from engine.errors import GeometryError, UnknownReferenceError
-from engine.geometry import model_within_terrain
+from engine.geometry import overlaps_many, shape_arrays, shape_of, terrain_area
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, base_outline
@@ -321,6 +321,7 @@ class SightScene:
             self.index[model.id] = len(self.index)
         self.ids = list(self.index)
         self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
+        self._find_areas_within([model for _, model in scenario.all_models()])
         self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
         self.arrays = self._arrays()
         self._slots: dict[int, _CacheSlot] = {}
@@ -447,15 +448,25 @@ class SightScene:
 
     def within_areas(self, model_id: str) -> frozenset[str]:
         """Ids of the terrain areas this model's base overlaps (touching counts)."""
-        model = self.model(model_id)
-        key = _outline_key(model)
-        cached = self.within_cache.get(key)
-        if cached is None:
-            cached = frozenset(
-                piece.id for piece in self.scenario.terrain if model_within_terrain(model, piece)
-            )
-            self.within_cache[key] = cached
-        return cached
+        return self.within_cache[_outline_key(self.model(model_id))]
+
+    def _find_areas_within(self, models: Sequence[Model]) -> None:
+        """Fills :attr:`within_cache` for the bases it does not hold yet, every terrain area
+        tested against all of them at once (after a move, only the moved bases are new)."""
+        missing: dict[tuple[object, ...], Model] = {}
+        for model in models:
+            key = _outline_key(model)
+            if key not in self.within_cache:
+                missing.setdefault(key, model)
+        if not missing:
+            return
+        shapes = shape_arrays([shape_of(model) for model in missing.values()])
+        found = [set[str]() for _ in missing]
+        for piece in self.scenario.terrain:
+            for row in np.flatnonzero(overlaps_many(shapes, terrain_area(piece))):
+                found[row].add(piece.id)
+        for key, pieces in zip(missing, found, strict=True):
+            self.within_cache[key] = frozenset(pieces)
 
     def _indices(self, models: Iterable[Model]) -> np.ndarray:
         return np.array([self.index[m.id] for m in models], dtype=np.int32)
@@ -835,7 +846,7 @@ class VisibilityEngine:
             self._scene.take_over(old_scene, changed)
         moved_boxes = np.array(
             [
-                scene.footprint[model_id].outer.bounds
+                scene.footprint[model_id].bounds
                 for scene in (old_scene, self._scene)
                 for model_id, unit in scene.unit_of.items()
                 if unit.id in changed
