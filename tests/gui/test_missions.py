@@ -3,8 +3,10 @@ games for the three rulesets, the score chart, saving the decks, and the docks' 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from gui_helpers import duel_scenario
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
@@ -312,6 +314,44 @@ def test_when_drawn_offers_reshuffle_discard_or_keep(make_window) -> None:  # ty
     select_card(red, hand_names(red).index("CENTRE GROUND"))
     click(red, "keep")
     assert "has no WHEN DRAWN offer to decline" in red.reason.text()
+
+
+def test_a_when_drawn_selection_offers_the_engines_choices(make_window) -> None:  # type: ignore[no-untyped-def]
+    pile = ("A TEMPTING TARGET", "NO PRISONERS", "CLEANSE")
+    stacked = decks.with_deck(ca_scenario(), "red", decks.DeckState("tactical", pile, seed=3))
+    window = make_window(stacked)
+    red = window.plugins["wh40k-ca2026"].secondaries[0]
+    asked: list[tuple[str, list[str]]] = []
+
+    def pick_the_last(_parent, _title: str, prompt: str, options: list[str]) -> str:  # type: ignore[no-untyped-def]
+        asked.append((prompt, options))
+        return options[-1]
+
+    red.ask_item = pick_the_last
+    click(red, "draw")
+    select_card(red, 0)
+    click(red, "select")
+    allowed = decks.selection_choices(stacked, "red", "A TEMPTING TARGET")
+    assert asked == [(f"Your opponent selects {allowed.allowed}", list(allowed.ids))]
+    held = decks.deck_of(window.document.scenario, "red").active_card("A TEMPTING TARGET")
+    assert held.choices["tempting_target"] == allowed.ids[-1]
+
+
+def test_a_when_drawn_selection_with_nothing_to_pick_shows_the_engines_reason(make_window) -> None:  # type: ignore[no-untyped-def]
+    game = ca_scenario()
+    without_red = replace(game, units=tuple(u for u in game.units if u.player != "red"))
+    pile = ("BEACON", "NO PRISONERS", "CLEANSE")
+    window = make_window(
+        decks.with_deck(without_red, "red", decks.DeckState("tactical", pile, seed=3))
+    )
+    red = window.plugins["wh40k-ca2026"].secondaries[0]
+    red.ask_item = lambda *_: pytest.fail("nothing to ask: red has no unit on the battlefield")
+    click(red, "draw")
+    select_card(red, 0)
+    steps = window.document.undo_stack.count()
+    click(red, "select")
+    assert red.reason.text() == "BEACON: red has no unit on the battlefield"
+    assert window.document.undo_stack.count() == steps
 
 
 def test_the_new_game_dialog_refuses_choices_that_cannot_be_set_up(make_window) -> None:  # type: ignore[no-untyped-def]

@@ -16,7 +16,13 @@ The rules (seed: mission sequence step 6 and the Mission Generator's manual):
   Forward Position and Behind Enemy Lines in the first round, and Plunder / Cleanse while the
   other is active, *may* be shuffled back for a new card; A Grievous Blow and Bring It Down
   *may* be discarded for a new card when no such enemy exists; Beacon needs a unit, A Tempting
-  Target an objective chosen by the opponent, Burden of Trust optional guards.
+  Target an objective chosen by the opponent, Burden of Trust optional guards
+  (:func:`selection_choices` lists the units or objectives a selection may pick).
+
+Where the rules text is silent (also in ``docs/rules-decisions.md``): Beacon's unit may be
+"embarked within a TRANSPORT on the battlefield", but the file records no embarked units, so
+its choices are the player's units on the battlefield; A Tempting Target's objectives are those
+whose centre lies strictly within No Man's Land (none when the scenario has no deployment).
 
 >>> deck = new_tactical_deck(seed=7)
 >>> len(deck.draw_pile)
@@ -371,19 +377,12 @@ def _check_choice(
 ) -> None:
     if scenario is None or player is None:
         return
-    if key == "beacon_unit":
-        ids = {u.id for u in scenario.units_of(player)}
-        if value not in ids:
-            raise RulesError(f"the beacon unit must be a unit of {player} on the battlefield")
-    elif key == "tempting_target":
-        from engine.rulesets.wh40k_ca2026.scoring import objectives_in_no_mans_land
-
-        allowed = {o.id for o in objectives_in_no_mans_land(scenario) if o.role != "home"}
-        if value not in allowed:
-            listed = ", ".join(sorted(allowed)) or "none"
+    if key in ONE_ID_SELECTIONS:
+        selection = selection_choices(scenario, player, found.name)
+        if value not in selection.ids:
+            listed = ", ".join(selection.ids) or "none"
             raise RulesError(
-                f"the tempting target must be an objective within No Man's Land, excluding home "
-                f"objectives (allowed: {listed})"
+                f"the {key.replace('_', ' ')} must be {selection.allowed} (allowed: {listed})"
             )
     elif key == "guards":
         if not isinstance(value, Mapping):
@@ -539,6 +538,83 @@ def draw_context(
     strength = any(int(u.extra.get("starting_strength", len(u.models))) >= 13 for u in units)
     heavy = any((m.wounds or 0) >= 10 for u in units for m in u.models)
     return TurnContext(battle_round, moment, True, strength, heavy)
+
+
+# ---------------------------------------------------------------------------------------------
+# WHEN DRAWN selections of one unit or objective
+
+ONE_ID_SELECTIONS = ("beacon_unit", "tempting_target")
+"""The WHEN DRAWN selections that pick one unit or objective (Beacon, A Tempting Target); Burden
+of Trust's ``guards`` pick a unit for each objective instead."""
+
+
+@dataclass(frozen=True)
+class SelectionChoices:
+    """What a card's WHEN DRAWN selection of one unit or objective may pick now.
+
+    ``choice`` is the key :func:`choose` records it under; ``chooser`` who selects (``"you"``
+    or ``"opponent"``, as the card says); ``allowed`` what may be selected, in the card's words;
+    ``ids`` the units or objectives on the battlefield that may be; ``reason`` why none can
+    (empty when some can).
+    """
+
+    card: str
+    choice: str
+    chooser: str
+    allowed: str
+    ids: tuple[str, ...]
+    reason: str = ""
+
+
+def _tempting_targets(found: MissionCard, chooser: str, scenario: Scenario) -> SelectionChoices:
+    from engine.rulesets.wh40k_ca2026.scoring import objectives_in_no_mans_land
+
+    ids = tuple(o.id for o in objectives_in_no_mans_land(scenario) if o.role != "home")
+    reason = ""
+    if scenario.deployment is None:
+        reason = "the scenario has no deployment, so No Man's Land is not known"
+    elif not ids:
+        reason = "no objective other than a home objective lies within No Man's Land"
+    allowed = "one objective (excluding home objectives) within No Man's Land"
+    return SelectionChoices(found.name, "tempting_target", chooser, allowed, ids, reason)
+
+
+def selection_choices(scenario: Scenario, player: str, name: str) -> SelectionChoices:
+    """The units or objectives ``player``'s card ``name`` may record for its WHEN DRAWN
+    selection (the ones :func:`choose` accepts), with the reason when there are none.
+
+    Beacon: the player's units on the battlefield (the file records no unit embarked within a
+    TRANSPORT, and the reserves tray is off the battlefield). A Tempting Target: the objectives
+    whose centre lies within No Man's Land, excluding home objectives; the opponent selects.
+    Raises :class:`engine.errors.RulesError` for a card with no such selection.
+
+    >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+    >>> squad = Unit("red-squad", "red", (Model("r1", 10, 5, CircleBase(32)),))
+    >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(squad,))
+    >>> selection_choices(s, "red", "BEACON").ids
+    ('red-squad',)
+    >>> selection_choices(s, "blue", "beacon").reason
+    'blue has no unit on the battlefield'
+    >>> selection_choices(s, "red", "A TEMPTING TARGET").reason
+    "the scenario has no deployment, so No Man's Land is not known"
+    >>> selection_choices(s, "red", "NO PRISONERS")
+    Traceback (most recent call last):
+    ...
+    engine.errors.RulesError: NO PRISONERS has no WHEN DRAWN selection of one unit or objective
+    """
+    found = card(name, "secondary")
+    rule = found.when_drawn()
+    effect = rule.effect if rule is not None else None
+    choice = str(effect.get("choice")) if effect is not None else ""
+    if effect is None or choice not in ONE_ID_SELECTIONS:
+        raise RulesError(f"{found.name} has no WHEN DRAWN selection of one unit or objective")
+    chooser = str(effect["chooser"])
+    if choice == "tempting_target":
+        return _tempting_targets(found, chooser, scenario)
+    ids = tuple(u.id for u in scenario.units_of(player))
+    reason = "" if ids else f"{player} has no unit on the battlefield"
+    allowed = "one friendly unit on the battlefield"
+    return SelectionChoices(found.name, choice, chooser, allowed, ids, reason)
 
 
 # ---------------------------------------------------------------------------------------------

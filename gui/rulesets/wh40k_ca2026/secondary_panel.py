@@ -5,7 +5,8 @@ Every move is one undo step replacing the ``game`` section (the engine's
 :mod:`engine.rulesets.wh40k_ca2026.edits`); an illegal move shows the engine's reason under
 the buttons and in the status bar, and changes nothing.
 Buttons stay enabled whenever the move needs nothing more from the user, so the rules (not a
-greyed-out button) say why a move is refused.
+greyed-out button) say why a move is refused. What a WHEN DRAWN selection may pick is the
+engine's (:func:`engine.rulesets.wh40k_ca2026.decks.selection_choices`): the dock only asks.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ from PySide6.QtWidgets import (
 from engine.errors import WarplanError
 from engine.model import EMPTY, Scenario
 from engine.rulesets.wh40k_ca2026 import decks, edits
-from engine.rulesets.wh40k_ca2026.cards import card
 from gui.panels.compact import compact_combo
 from gui.rulesets.wh40k_ca2026.cards_view import (
     PLAYER_COLOURS,
@@ -421,27 +421,21 @@ class SecondaryPanel(QWidget):
         name = self._one_card("Select")
         if name is None:
             return False
-        scenario = self.context.scenario
-        rule = card(name, "secondary").when_drawn()
-        effect = rule.effect if rule is not None else None
-        key = str(effect.get("choice")) if effect is not None else ""
-        if key == "beacon_unit":
-            options = [u.id for u in scenario.units_of(self.player)]
-            prompt = "Beacon unit (one of your units on the battlefield)"
-        elif key == "tempting_target":
-            from engine.rulesets.wh40k_ca2026.scoring import objectives_in_no_mans_land
-
-            options = [o.id for o in objectives_in_no_mans_land(scenario) if o.role != "home"]
-            prompt = "Objective your opponent selects (within No Man's Land, not a home one)"
-        else:
-            self._refuse(f"{name} has no selection this dock can make")
+        try:
+            selection = decks.selection_choices(self.context.scenario, self.player, name)
+        except WarplanError as error:
+            self._refuse(f"Select refused: {error}")
             return False
-        if not options:
-            self._refuse(f"{name}: nothing on the battlefield can be selected")
+        if not selection.ids:
+            self._refuse(f"{selection.card}: {selection.reason}")
             return False
-        value = self.ask_item(self, name, prompt, options)
+        who = "Your opponent selects" if selection.chooser == "opponent" else "Select"
+        value = self.ask_item(
+            self, selection.card, f"{who} {selection.allowed}", list(selection.ids)
+        )
         if value is None:
             return False
+        key = selection.choice
         return self._do(
             lambda s: edits.choose(s, self.player, name, key, value), f"{name}: {key} = {value}"
         )

@@ -210,7 +210,7 @@ def test_beacon_needs_a_unit_that_cannot_change() -> None:
     assert deck.active_card("BEACON").needs == ("beacon_unit",)
     with pytest.raises(RulesError, match="still needs"):
         d.achieve(deck, "BEACON", 3, END_TURN)
-    with pytest.raises(RulesError, match="unit of red"):
+    with pytest.raises(RulesError, match="friendly unit on the battlefield"):
         _red_chooses(deck, "BEACON", "beacon_unit", "blue-tank")
     deck, _ = _red_chooses(deck, "BEACON", "beacon_unit", "red-a")
     assert deck.active_card("BEACON").choices["beacon_unit"] == "red-a"
