@@ -354,6 +354,20 @@ def test_a_when_drawn_selection_with_nothing_to_pick_shows_the_engines_reason(ma
     assert window.document.undo_stack.count() == steps
 
 
+def test_a_card_previews_the_other_scoring_moments_of_the_round(make_window) -> None:  # type: ignore[no-untyped-def]
+    scenario = ca_scenario()
+    blue_on_objective = scenario.model("blue-1").placed(30.0, 26.0)  # 4" < 4.417": in range
+    window = make_window(scenario.with_models([blue_on_objective]))
+    docks = window.plugins["wh40k-ca2026"]
+    docks.turn.start_button.click()
+    docks.turn.round_box.setValue(2)
+    select_data(docks.turn.player_box, "blue")
+    refreshed(window)
+    text = docks.mission.card_views[1].toPlainText()
+    assert "If it were another moment of battle round 2" in text
+    assert "At the end of your command phase: 4VP" in text  # UNSTOPPABLE FORCE: 1 x 4VP
+
+
 def test_the_new_game_dialog_refuses_choices_that_cannot_be_set_up(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window(ca_scenario())
     dialog = NewGameDialog(window.document.scenario, window.new_game_pages, window)

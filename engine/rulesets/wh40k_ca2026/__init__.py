@@ -11,6 +11,8 @@ decks, the game's edits and live scoring (pure Python, no Qt).
   ``DeckState``.
 - :mod:`engine.rulesets.wh40k_ca2026.scoring`: ``score(scenario) -> ScoreReport`` for the moment the
   ``game`` section describes.
+- :mod:`engine.rulesets.wh40k_ca2026.moments`: the scoring moments of a battle round and
+  ``score_round``, the score now and as if the game were at each of the round's other moments.
 - :mod:`engine.rulesets.wh40k_ca2026.actions`: objective actions (who can start them, use limits)
   and the
   START OF YOUR TURN / START OF THE BATTLE selections.

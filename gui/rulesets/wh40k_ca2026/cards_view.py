@@ -66,28 +66,19 @@ def card_text_html(name: str, kind: str | None = None) -> str:
 
 
 def preview_html(context: MissionContext, player: str, name: str) -> str:
-    """What ``name`` would score at the other scoring moments of this battle round (the
-    player's end of Command phase and end of turn, the end of the opponent's turn)."""
-    from engine.rulesets.wh40k_ca2026.edits import TIMING_LABELS, turn_position
+    """What ``name`` would score at the battle round's other scoring moments where it scores
+    at all (the engine's moments, in the order they happen)."""
+    from engine.rulesets.wh40k_ca2026.edits import TIMING_LABELS
 
-    scenario = context.scenario
-    position = turn_position(scenario)
-    if position is None or position.timing == "end_of_battle":
-        return ""
-    opponent = scenario.opponent_of(player)
-    moments = (
-        (player, "end_of_command_phase", "your"),
-        (player, "end_of_turn", "your"),
-        (opponent, "end_of_turn", "your opponent's"),
-    )
     rows = []
-    for active, timing, whose in moments:
-        if (active, timing) == (position.active_player, position.timing):
-            continue
-        result = card_result(context.score_at(position.battle_round, active, timing), player, name)
+    battle_round = 0
+    for moment, report in context.scores_at_other_moments().items():
+        result = card_result(report, player, name)
         if result is None or not result.lines:
             continue
-        label = TIMING_LABELS[timing].lower().replace("end of", f"end of {whose}", 1)
+        battle_round = moment.battle_round
+        whose = "your" if moment.active_player == player else "your opponent's"
+        label = TIMING_LABELS[moment.timing].lower().replace("end of", f"end of {whose}", 1)
         reasons = "; ".join(line.reason.split(": ", 1)[-1] for line in result.lines)
         rows.append(
             f"<li>At the {escape(label)}: <b>{result.vp}VP</b> <small>({escape(reasons)})</small>"
@@ -97,7 +88,7 @@ def preview_html(context: MissionContext, player: str, name: str) -> str:
         return ""
     return (
         f"<p style='margin-bottom:0'><b>If it were another moment of battle round "
-        f"{position.battle_round}</b> (same battlefield):</p><ul style='margin-left:-20px'>"
+        f"{battle_round}</b> (same battlefield):</p><ul style='margin-left:-20px'>"
         + "".join(rows)
         + "</ul>"
     )

@@ -3,19 +3,20 @@ an edit is made (one undo step, or the engine's reason shown and nothing changed
 
 The docks refresh from :attr:`MissionContext.refreshed`, emitted once the rules pipeline has
 scored the current scenario value, off the UI thread, from the value's one evaluation (not
-during a drag: a drag's scoring waits for the drop, so the drag never stutters).
+during a drag: a drag's scoring waits for the drop, so the drag never stutters). What is
+scored, now and at the battle round's other scoring moments, is the engine's
+(:func:`engine.rulesets.wh40k_ca2026.moments.score_round`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 
 from engine.errors import WarplanError
 from engine.evaluate import Evaluation
-from engine.model import EMPTY, Scenario, freeze, thaw
-from engine.rulesets.wh40k_ca2026 import ScoreReport, score
-from engine.rulesets.wh40k_ca2026.edits import turn_position
+from engine.model import Scenario
+from engine.rulesets.wh40k_ca2026 import ScoreReport
+from engine.rulesets.wh40k_ca2026.moments import RoundMoment, RoundScores, score_round
 from gui.document import ScenarioDocument
 from gui.live import LiveRules
 from gui.panels.context import PanelContext
@@ -26,51 +27,11 @@ SCORE = "wh40k-ca2026 score"
 """The name of the scoring analysis in the rules pipeline."""
 
 
-SCORING_MOMENTS = ("end_of_command_phase", "end_of_turn")
-"""The moments of each player's turn the cards score at (the previews' moments)."""
-
-Moment = tuple[int, str, str]
-"""Battle round, active player, timing."""
-
-
-@dataclass(frozen=True)
-class Scores:
-    """The score report of one scenario value, and as if the game were at each other scoring
-    moment of its battle round (the cards' "at the end of your turn this would score...")."""
-
-    now: ScoreReport
-    at: Mapping[Moment, ScoreReport | None]
-
-
-def _at_moment(
-    scenario: Scenario, moment: Moment, evaluation: Evaluation | None
-) -> ScoreReport | None:
-    battle_round, active_player, timing = moment
-    game = dict(thaw(scenario.game or EMPTY))
-    game.update(battle_round=battle_round, active_player=active_player, timing=timing)
-    try:
-        # The evaluation judges the battlefield, which another moment of the game leaves as it
-        # is: the one evaluation serves every moment.
-        return score(replace(scenario, game=freeze(game)), evaluation)
-    except WarplanError:
-        return None
-
-
-def score_now(scenario: Scenario, evaluation: Evaluation | None) -> Scores | None:
-    """The pipeline's scoring of one scenario value, from its one evaluation (None for another
-    rule system's game)."""
-    if scenario.ruleset != RULESET:
-        return None
-    now = score(scenario, evaluation)
-    position = turn_position(scenario)
-    at: dict[Moment, ScoreReport | None] = {}
-    if position is not None and position.timing != "end_of_battle":
-        for player in scenario.player_ids():
-            for timing in SCORING_MOMENTS:
-                if (player, timing) != (position.active_player, position.timing):
-                    moment = (position.battle_round, player, timing)
-                    at[moment] = _at_moment(scenario, moment, evaluation)
-    return Scores(now, at)
+def score_now(scenario: Scenario, evaluation: Evaluation | None) -> RoundScores | None:
+    """The pipeline's analysis of one scenario value: the engine's score now and at the battle
+    round's other scoring moments, from the value's one evaluation (None for another rule
+    system's game, whose docks show their own)."""
+    return score_round(scenario, evaluation) if scenario.ruleset == RULESET else None
 
 
 class MissionContext(PanelContext):
@@ -93,16 +54,18 @@ class MissionContext(PanelContext):
         scores = self._scores()
         return scores.now if scores is not None else None
 
-    def score_at(self, battle_round: int, active_player: str, timing: str) -> ScoreReport | None:
-        """The score report as if the game were at another scoring moment of the current
-        battle round (worked out with the score, off the UI thread); None when it cannot be
-        scored."""
+    def scores_at_other_moments(self) -> Mapping[RoundMoment, ScoreReport | None]:
+        """The score reports as if the game were at each other scoring moment of the current
+        battle round, in the order they happen (worked out with the score, off the UI thread;
+        empty while it is being worked out)."""
         scores = self._scores()
-        return scores.at.get((battle_round, active_player, timing)) if scores else None
+        return scores.at if scores is not None else {}
 
-    def _scores(self) -> Scores | None:
+    def _scores(self) -> RoundScores | None:
         result = self.result
-        return result.value if result is not None and isinstance(result.value, Scores) else None
+        return (
+            result.value if result is not None and isinstance(result.value, RoundScores) else None
+        )
 
     def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
         """Apply ``make(scenario)`` as one undo step named ``text``; on an illegal move show the
