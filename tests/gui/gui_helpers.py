@@ -6,30 +6,16 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from engine.model import Battlefield, CircleBase, Model, Objective, Player, Scenario, Unit
+from engine.model import CircleBase
 from gui.shapes import scene_point
 from gui.view import BattlefieldView
+from tests.engine.rulesets.wh40k_ca2026.mission_builders import duel
 
 BASE_32 = CircleBase(32)
 
-
-def duel_scenario() -> Scenario:
-    """Red's one-model unit 6" south of a 40 mm objective, Blue's 5" north of it.
-
-    The objective sits at (30, 22); its rim is 0.787" from its centre, so a 32 mm model
-    (radius 0.630") is in range (3" from the rim) while its centre is within 4.417" of the
-    objective's centre.
-    """
-    red = Unit("red-squad", "red", (Model("red-1", 30.0, 16.0, BASE_32),), name="Red Squad", oc=2)
-    blue = Unit("blue-squad", "blue", (Model("blue-1", 30.0, 27.0, BASE_32),), name="Blue Squad")
-    return Scenario(
-        "wh40k-ca2026",
-        (Player("red", "Red", "attacker"), Player("blue", "Blue", "defender")),
-        Battlefield(60.0, 44.0),
-        title="Duel",
-        units=(red, blue),
-        objectives=(Objective("obj-centre", 30.0, 22.0, role="central"),),
-    )
+duel_scenario = duel
+"""Red's one-model unit 6" south of a 40 mm objective, Blue's 5" north of it: the engine's
+mission tests' Qt-free duel, shared so the two never drift apart."""
 
 
 def view_pos(view: BattlefieldView, x: float, y: float) -> QPoint:

@@ -58,7 +58,7 @@ def dawn_of_war(
 
 def duel() -> Scenario:
     """Red's one-model unit 6" south of a 40 mm objective, Blue's 5" north of it (the app's
-    tests' ``duel_scenario``, without Qt).
+    tests use it too, as ``gui_helpers.duel_scenario``).
 
     The objective sits at (30, 22); its rim is 0.787" from its centre, so a 32 mm model
     (radius 0.630") is in range (3" from the rim) while its centre is within 4.417" of the
