@@ -323,7 +323,7 @@ def hidden_cells(
                 sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
                 status, first, _, _ = kernel.unit_pair_visible(
-                    scene, group, targets, sight, in_the_way, grow, line_half_width
+                    scene, group, targets, sight, in_the_way, grow, line_half_width, everything
                 )
                 if status == kernel.UNPROVEN:
                     undecided[c] = UNPROVEN_SIGHT

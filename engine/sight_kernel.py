@@ -2153,15 +2153,19 @@ def unit_pair_visible(
     in_the_way: np.ndarray,
     grow: float,
     line_half_width: float,
+    part_walls: np.ndarray,
 ) -> tuple[int, int, int, bool]:
     """Whether some observing model sees some target model: ``(status, observer, target,
     separated)``. The model pairs are tried closest first, with the cheap stage for every pair
     before the full search of any (most visible unit pairs settle there). Separators settle
     the pairs no line joins on the way: of the two groups as a whole (``separated``) once the
     :data:`CLOSEST_TRIED_FIRST` closest pairs' cheap stages found nothing, of parts of them
-    (:func:`walled_off_groups`) after :data:`CHEAP_BEFORE_PARTS`; the full search then takes
-    the pairs no separator settled. The pair found is the one trying every pair in order would
-    find. ``in_the_way`` collects what blocks a pair found not visible."""
+    (:func:`walled_off_groups`, built from ``part_walls``: every blocker, or the walls that
+    stood between the two units before one moved) after :data:`CHEAP_BEFORE_PARTS`; the full
+    search then takes the pairs no separator settled. The pair found is the one trying every
+    pair in order would find (a separator only settles pairs no line joins, so which walls are
+    offered changes the time taken, never the answer). ``in_the_way`` collects what blocks a
+    pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -2195,7 +2199,7 @@ def unit_pair_visible(
                     in_the_way[k] = True
                 return NONE, -1, -1, True
         elif stage == 1:
-            walled_off = walled_off_groups(scene, observers, targets, in_the_way, grow)
+            walled_off = walled_off_groups(scene, observers, targets, in_the_way, part_walls, grow)
     unproven = False
     for idx in order:
         if walled_off[idx // len(targets), idx % len(targets)]:
@@ -2236,6 +2240,7 @@ def walled_off_groups(
     observers: np.ndarray,
     targets: np.ndarray,
     in_the_way: np.ndarray,
+    candidates: np.ndarray,
     grow: float,
 ) -> np.ndarray:
     """Model pairs (by position in ``observers`` and ``targets``) proven hidden by a wall or
@@ -2243,7 +2248,8 @@ def walled_off_groups(
     between the two units whole: the larger side is halved (see :func:`halving_order`) until
     a separator is found or both sides are single models (whose pair the full search settles;
     no separator is looked for between two single models, the pair's own search starts with
-    one). The walls of every separator found are marked in ``in_the_way``."""
+    one). Separators are built from ``candidates`` (blocker rows); the walls of every one found
+    are marked in ``in_the_way``."""
     walled_off = np.zeros((len(observers), len(targets)), dtype=np.bool_)
     observer_order = halving_order(scene, observers)
     target_order = halving_order(scene, targets)
@@ -2252,8 +2258,12 @@ def walled_off_groups(
         a0, a1, b0, b1 = pending.pop()
         whole = a0 == 0 and a1 == len(observer_order) and b0 == 0 and b1 == len(target_order)
         if not whole and (a1 - a0 > 1 or b1 - b0 > 1):
-            barrier = unit_separator(
-                scene, observers[observer_order[a0:a1]], targets[target_order[b0:b1]], grow
+            barrier = unit_separator_among(
+                scene,
+                observers[observer_order[a0:a1]],
+                targets[target_order[b0:b1]],
+                candidates,
+                grow,
             )
             if len(barrier):
                 for k in barrier:

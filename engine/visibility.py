@@ -268,6 +268,18 @@ class _UnitSight(NamedTuple):
     blockers: NDArray[np.int32]
 
 
+class _WallsBefore(NamedTuple):
+    """What stood between two units before one of them moved: their separator (``separated``),
+    or the walls of the separators of their parts and of the model pairs' proofs. A small move
+    seldom takes a unit past its walls, so they are tried first: the separator of the whole
+    units, then the separators of parts built from these walls alone (any wall settles only
+    pairs no line joins, so the answer is the same; a model pair they do not settle gets its
+    own full search)."""
+
+    walls: NDArray[np.int32]
+    separated: bool
+
+
 @dataclass(frozen=True)
 class _CacheSlot:
     """One slot of model-pair answers: top-to-top sight, fully visible, and the lock a thread
@@ -327,8 +339,9 @@ class SightScene:
         self._slots: dict[int, _CacheSlot] = {}
         self._slots_lock = threading.Lock()
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
-        self._barrier_hints: dict[frozenset[str] | None, NDArray[np.int32]] = {}
-        """Per unit pair, the barrier that separated it before a move: tried first."""
+        self._walls_before: dict[frozenset[str] | None, _WallsBefore] = {}
+        """Per unit pair a move touched, the walls that stood between its units before."""
+        self._every_blocker = np.arange(len(self.labels), dtype=np.int32)
         self._in_range: dict[tuple[str, str], bool] = {}
 
     def _arrays(self) -> kernel.SceneArrays:
@@ -393,8 +406,9 @@ class SightScene:
         done with) after deleting what moving the ``changed`` units can change (see
         :func:`engine.sight_kernel.forget_moved`), and its unit-pair answers that still hold:
         a witness whose model pair is still seen, a "not visible" resting on no changed unit.
-        A barrier that separated a pair the move touched is kept as a hint, tried first when
-        the pair is asked again (a small move seldom takes a unit past its walls)."""
+        What stood between the units of a pair the move touched is kept (:class:`_WallsBefore`),
+        tried first when the pair is asked again (a small move seldom takes a unit past its
+        walls)."""
         from engine import sight_kernel as kernel
 
         moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
@@ -412,8 +426,8 @@ class SightScene:
             if units is None:
                 continue
             status, (one, other), separated, found, blockers = known
-            if separated and (units & changed or changed.intersection(found)):
-                self._barrier_hints[units] = blockers
+            if len(blockers) and (units & changed or changed.intersection(found)):
+                self._walls_before[units] = _WallsBefore(blockers, separated)
             if units & changed:
                 continue
             if status == kernel.FOUND:
@@ -547,11 +561,13 @@ class SightScene:
         if known is None:
             in_the_way = np.zeros(len(self.labels), dtype=bool)
             observers, targets = self._indices(eligible), self._indices(target.models)
-            hint = self._barrier_hints.get(both_ways)
+            before = self._walls_before.get(both_ways)
             barrier = (
-                ()
-                if hint is None
-                else kernel.unit_separator_among(self.arrays, observers, targets, hint, SEARCH_GROW)
+                kernel.unit_separator_among(
+                    self.arrays, observers, targets, before.walls, SEARCH_GROW
+                )
+                if before is not None and before.separated
+                else ()
             )
             if len(barrier):
                 in_the_way[barrier] = True
@@ -565,6 +581,7 @@ class SightScene:
                     in_the_way,
                     SEARCH_GROW,
                     HALF_LINE_WIDTH,
+                    self._every_blocker if before is None else before.walls,
                 )
             pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
             known = _UnitSight(

@@ -23,7 +23,7 @@ from engine.model import (
     TerrainPiece,
     Unit,
 )
-from engine.sightlines import SEARCH_GROW
+from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
 from engine.visibility import PairVisibility, VisibilityEngine, visibility
 from tests.engine import kernel_scenes
 from tests.engine import los_reference as ref
@@ -387,10 +387,34 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     observers = engine._scene._indices(red.models)
     targets = engine._scene._indices(blue.models)
     assert not len(kernel.unit_separator(arrays, observers, targets, SEARCH_GROW))
+    everything = np.arange(len(arrays.blocker_kind)).astype(np.int32)
     in_the_way = np.zeros(len(arrays.blocker_kind), dtype=bool)
-    walled_off = kernel.walled_off_groups(arrays, observers, targets, in_the_way, SEARCH_GROW)
+    walled_off = kernel.walled_off_groups(
+        arrays, observers, targets, in_the_way, everything, SEARCH_GROW
+    )
     assert walled_off.all()
     assert engine._scene._names(in_the_way) == ("wall", "woods")
+    # Offered the wall alone (as after a move, the walls that stood between the units before),
+    # the separators wall off the model inside the woods only; the full search proves the rest,
+    # and the answer is the same.
+    wall_only = np.flatnonzero(np.array(engine._scene.labels) == "wall").astype(np.int32)
+    in_the_way[:] = False
+    walled_off = kernel.walled_off_groups(
+        arrays, observers, targets, in_the_way, wall_only, SEARCH_GROW
+    )
+    assert walled_off.tolist() == [[False, False], [True, True]]
+    for walls in (everything, wall_only):
+        status, *_ = kernel.unit_pair_visible(
+            arrays,
+            observers,
+            targets,
+            kernel.new_cache(),
+            np.zeros(len(arrays.blocker_kind), dtype=bool),
+            SEARCH_GROW,
+            HALF_LINE_WIDTH,
+            walls,
+        )
+        assert status == kernel.NONE
     pairs = engine.matrix()
     _decided(pairs)
     assert [(p.visible, p.blockers) for p in pairs] == [(False, ("wall", "woods"))] * 2
