@@ -239,7 +239,8 @@ def hidden_cells(
     line settles "visible"); a separator of the whole unit from the cell's whole tile (cells
     ``step`` apart, :data:`TILE_CELLS` square; tried once per tile and unit, a proof for every
     cell of the tile), then from the cell (:func:`_separator_among`, a proof); then the
-    engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`). Every
+    engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`, which
+    does not look again for the separator of the whole unit just looked for). Every
     conclusion is one the engine's own search reaches."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
@@ -323,7 +324,15 @@ def hidden_cells(
                 sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
                 status, first, _, _ = kernel.unit_pair_visible(
-                    scene, group, targets, sight, in_the_way, grow, line_half_width, everything
+                    scene,
+                    group,
+                    targets,
+                    sight,
+                    in_the_way,
+                    grow,
+                    line_half_width,
+                    everything,
+                    not whole,
                 )
                 if status == kernel.UNPROVEN:
                     undecided[c] = UNPROVEN_SIGHT

@@ -2154,6 +2154,7 @@ def unit_pair_visible(
     grow: float,
     line_half_width: float,
     part_walls: np.ndarray,
+    try_whole: bool,
 ) -> tuple[int, int, int, bool]:
     """Whether some observing model sees some target model: ``(status, observer, target,
     separated)``. The model pairs are tried closest first, with the cheap stage for every pair
@@ -2164,8 +2165,9 @@ def unit_pair_visible(
     stood between the two units before one moved) after :data:`CHEAP_BEFORE_PARTS`; the full
     search then takes the pairs no separator settled. The pair found is the one trying every
     pair in order would find (a separator only settles pairs no line joins, so which walls are
-    offered changes the time taken, never the answer). ``in_the_way`` collects what blocks a
-    pair found not visible."""
+    offered changes the time taken, never the answer). Without ``try_whole`` no separator of
+    the two groups as a whole is looked for (the caller has just looked for one among every
+    blocker). ``in_the_way`` collects what blocks a pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -2192,7 +2194,7 @@ def unit_pair_visible(
             if row[0] == SEEN_PAIR:
                 return FOUND, first[idx], second[idx], False
         start = stops[stage]
-        if stage == 0:
+        if stage == 0 and try_whole:
             barrier = unit_separator(scene, observers, targets, grow)
             if len(barrier):
                 for k in barrier:
@@ -3072,7 +3074,9 @@ def forget_moved(
     is the new scene, whose models keep the old rows; ``boxes`` are where the moved models'
     bases stood and stand, grown by what can block. Returns how many answers were kept.
 
-    An answer about a moved model goes. Of the others, moving blockers can only break what
+    An answer about a moved model goes. An answer judged with terrain alone about two models
+    that did not move stays: no other model takes part in it. Of the others, moving blockers
+    can only break what
     rests on them: a "not visible" (or a point no line reaches) proven with blockers none of
     which moved stays proven, since other blockers only block more; a witness line no moved
     base stands in the way of now stays free, since a blocker that left cannot block it. Any
@@ -3091,6 +3095,8 @@ def forget_moved(
         if moved[i] or moved[j]:
             stale[n_stale] = key
             n_stale += 1
+            continue
+        if full and key % 2 == 1:
             continue
         row = cache[key]
         state = int(row[0])

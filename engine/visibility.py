@@ -582,6 +582,7 @@ class SightScene:
                     SEARCH_GROW,
                     HALF_LINE_WIDTH,
                     self._every_blocker if before is None else before.walls,
+                    True,
                 )
             pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
             known = _UnitSight(

@@ -413,6 +413,7 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
             SEARCH_GROW,
             HALF_LINE_WIDTH,
             walls,
+            True,
         )
         assert status == kernel.NONE
     pairs = engine.matrix()

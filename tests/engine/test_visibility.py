@@ -526,6 +526,32 @@ def test_update_detects_other_changes() -> None:
     assert pair(walled).visible is False
 
 
+def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed() -> None:
+    # Cover is judged with terrain alone: another unit passing close to the sight lines cannot
+    # change whether r sees b whole, so that answer stays in the cache after the move (with
+    # models in the way, "seen whole" is worked out again: the passer could now hide b).
+    passer = Unit("red-b", "red", (infantry("p", 20.0, 30.0),))
+    s = scene([infantry("r", 10.0, 22.0)], [infantry("b", 30.0, 22.0)], others=(passer,))
+    engine = VisibilityEngine(s)
+    engine.matrix()
+    sight = engine._scene
+    models = len(sight.ids)
+    seen_whole = (sight.index["r"] * models + sight.index["b"]) * 2
+    terrain_alone = seen_whole + 1
+    assert terrain_alone in sight.slot("red-a", "blue-a").full
+    assert seen_whole in sight.slot("red-a", "blue-a").full
+    moved = s.with_unit_moved("red-b", 0.0, -7.0)  # its base now reaches into r and b's hull
+    engine.adopt(moved, ["red-b"])
+    slot = engine._scene.slot("red-a", "blue-a")
+    assert terrain_alone in slot.full
+    assert seen_whole not in slot.full
+    assert _verdicts_of(engine.matrix()) == _verdicts_of(visibility(moved))
+
+
+def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
+    return [(p.observer, p.target, p.visible, p.fully_visible, p.cover) for p in pairs]
+
+
 def test_unknown_observer_is_an_error() -> None:
     s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)])
     with pytest.raises(UnknownReferenceError, match="nobody"):
