@@ -68,7 +68,8 @@ def place_probe(
 
 
 MAX_BARRIER = 64
-"""Blockers of one unit's last separating barrier kept for the next cell."""
+"""Blockers of one unit's last separating barrier (or of what blocked its last full search)
+kept for the next cell."""
 
 
 @_compiled
@@ -240,8 +241,10 @@ def hidden_cells(
     ``step`` apart, :data:`TILE_CELLS` square; tried once per tile and unit, a proof for every
     cell of the tile), then from the cell (:func:`_separator_among`, a proof); then the
     engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`, which
-    does not look again for the separator of the whole unit just looked for). Every
-    conclusion is one the engine's own search reaches."""
+    does not look again for the separator of the whole unit just looked for, and builds the
+    separators of parts of the unit from what blocked the unit's sight of the last cell it was
+    searched for: a cell 0.5" on is mostly hidden behind the same walls). Every conclusion is
+    one the engine's own search reaches."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
     observers = np.empty(len(unit_models), dtype=np.int32)
@@ -256,6 +259,8 @@ def hidden_cells(
         hull_sizes[u] = len(hull)
     barriers = np.zeros((units, MAX_BARRIER), dtype=np.int32)
     barrier_sizes = np.zeros(units, dtype=np.int64)
+    part_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
+    part_wall_sizes = np.zeros(units, dtype=np.int64)
     seers = np.full(units, -1, dtype=np.int64)
     tile_of, boxes = _tiles(cells, states, step)
     # Per tile and unit: 0 not tried, 1 proven hidden from the unit, 2 tried without a proof.
@@ -323,6 +328,11 @@ def hidden_cells(
             if not seen:
                 sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+                walls = (
+                    part_walls[u, : part_wall_sizes[u]].copy()
+                    if part_wall_sizes[u] > 0
+                    else everything
+                )
                 status, first, _, _ = kernel.unit_pair_visible(
                     scene,
                     group,
@@ -331,12 +341,16 @@ def hidden_cells(
                     in_the_way,
                     grow,
                     line_half_width,
-                    everything,
+                    walls,
                     not whole,
                 )
                 if status == kernel.UNPROVEN:
                     undecided[c] = UNPROVEN_SIGHT
                 if status != kernel.FOUND:
+                    found = np.flatnonzero(in_the_way)
+                    if 0 < len(found) <= MAX_BARRIER:
+                        part_walls[u, : len(found)] = found
+                        part_wall_sizes[u] = len(found)
                     continue
                 for m in range(unit_starts[u], unit_starts[u + 1]):
                     if unit_models[m] == first:
