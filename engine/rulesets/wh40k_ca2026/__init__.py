@@ -6,7 +6,8 @@ decks, the game's edits and live scoring (pure Python, no Qt).
   Secondary Missions, 6 Twists, the FAQ (``assets/wh40k-ca2026/``).
 - :mod:`engine.rulesets.wh40k_ca2026.generator`: deterministic set-ups, roll-offs, central
   objectives,
-  terrain objectives, set-up changes that report discarded game state.
+  terrain objectives, set-up changes that report discarded game state, a deployment variant
+  chosen for the game (``with_deployment_variant``: the objectives placed for it).
 - :mod:`engine.rulesets.wh40k_ca2026.decks`: Tactical / Fixed Secondary decks as immutable
   ``DeckState``.
 - :mod:`engine.rulesets.wh40k_ca2026.scoring`: ``score(scenario) -> ScoreReport`` for the moment the

@@ -45,7 +45,7 @@ from engine.rulesets.wh40k_ca2026.cards import (
     twist,
     twists,
 )
-from engine.scenario_edits import without_options
+from engine.scenario_edits import with_option, without_options
 
 CENTRAL_OFFSET = 6.0
 """Inches either side of the centre for the two central objective points (D6 roll of 6)."""
@@ -548,6 +548,44 @@ def apply_setup(
     return replace(staged, game=freeze(game))
 
 
+def with_deployment_variant(
+    scenario: Scenario, chosen: Mapping[str, str], setup: MissionSetup | None = None
+) -> Scenario:
+    """``scenario`` with ``options.deployment_variant`` set to ``chosen`` (dispute -> choice of
+    its Deployment card); with the game's ``setup``, the objectives are placed again as
+    :func:`apply_setup` places them for that variant: the card's points for it plus the rolled
+    central point(s), or the recommended layout's objectives. Nothing else changes (the game in
+    progress is kept). A choice the card does not offer raises :class:`RulesError` naming it.
+
+    >>> from engine.model import Player
+    >>> blank = Scenario("wh40k-ca2026", (Player("red"), Player("blue")))
+    >>> game = new_game(blank, seed=3, force_dispositions=("Take and Hold", "Purge the Foe"),
+    ...                 deployment="dawn-of-war")
+    >>> setup = setup_from_json(game.game["setup"])
+    >>> after = with_deployment_variant(game, {"objectives": "11e-candidate"}, setup)
+    >>> after.options["deployment_variant"]["objectives"], after.game == game.game
+    ('11e-candidate', True)
+    >>> [(o.id, o.y) for o in after.objectives if o.role == "home"]
+    [('obj-home-blue', 10), ('obj-home-red', 34)]
+    >>> with_deployment_variant(game, {"objectives": "12e"}, setup)
+    Traceback (most recent call last):
+    ...
+    engine.errors.RulesError: objectives: must be one of 10e, 11e-candidate; got '12e'
+    """
+    from engine.deployments import deployment_ids, variant_problems
+
+    deployment = scenario.deployment
+    if not isinstance(deployment, str) or deployment not in deployment_ids():
+        raise RulesError("a deployment variant needs a Deployment card; this scenario has none")
+    problems = variant_problems(deployment, dict(chosen))
+    if problems:
+        raise RulesError("; ".join(problems))
+    staged = with_option(scenario, "deployment_variant", dict(chosen))
+    if setup is None:
+        return staged
+    return replace(staged, objectives=apply_setup(setup, staged).objectives)
+
+
 def _card_objectives(scenario: Scenario, central_roll: int) -> tuple[Objective, ...]:
     from engine.deployments import resolve_deployment
 
@@ -608,4 +646,5 @@ __all__ = [
     "setup_from_json",
     "terrain_objectives",
     "territory_dividing_line",
+    "with_deployment_variant",
 ]

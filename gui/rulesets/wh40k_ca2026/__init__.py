@@ -8,8 +8,10 @@ scenario's ``game`` section (and, for a new game, its deployment, objectives and
 undo/redo, save and reopen cover the decks, the turn and the ledger. The edits themselves (the
 turn tracker's steps, the deck moves, the ledger, the chart's data) are the engine's
 (:mod:`engine.rulesets.wh40k_ca2026.edits`), and so are what a WHEN DRAWN selection may pick
-(:func:`engine.rulesets.wh40k_ca2026.decks.selection_choices`) and the scores at the battle
-round's other moments (:mod:`engine.rulesets.wh40k_ca2026.moments`); the docks show them and
+(:func:`engine.rulesets.wh40k_ca2026.decks.selection_choices`), the scores at the battle
+round's other moments (:mod:`engine.rulesets.wh40k_ca2026.moments`) and the objectives a
+deployment variant places
+(:func:`engine.rulesets.wh40k_ca2026.generator.with_deployment_variant`); the docks show them and
 apply their results.
 
 Choices made where the rules are silent:

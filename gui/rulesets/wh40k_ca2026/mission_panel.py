@@ -4,9 +4,11 @@ Chapter Approved 2026-27: Force Dispositions, Primary Missions (with override), 
 (and variant), Twist, the rolled set-up (central objectives, Attacker/Defender, first turn), each
 player's Primary card text with its live score. Changing a set-up choice goes through
 :func:`engine.rulesets.wh40k_ca2026.change_setup`: when it would discard the game in progress the
-dock asks
-first; every change is one undo step. Scrollhammer: the Standard Mission, its set-up and the
-tally "if the game ended now". Shared Scenario Modules: the modules in use and their text.
+dock asks first. A deployment variant goes through
+:func:`engine.rulesets.wh40k_ca2026.generator.with_deployment_variant`, which places the objectives
+for it (a choice it refuses: its reason is shown, nothing changes). Every change is one undo
+step. Scrollhammer: the Standard Mission, its set-up and the tally "if the game ended now".
+Shared Scenario Modules: the modules in use and their text.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import WarplanError
 from engine.layouts import layout
-from engine.model import EMPTY, Scenario, freeze, thaw
+from engine.model import EMPTY, Scenario, thaw
 from engine.rulesets.wh40k_ca2026 import edits
 from gui.panels.compact import compact_combo
 from gui.panels.new_game import select_data
@@ -383,23 +385,15 @@ class MissionPanel(QWidget):
         return self.context.edit(apply, f"Change set-up: {what}")
 
     def _on_variant(self) -> None:
+        """The chosen variant through the engine (which places the objectives for it); a choice
+        the engine refuses shows its reason and the boxes go back to the scenario's."""
+        from engine.rulesets.wh40k_ca2026.generator import with_deployment_variant
+
         if self._updating:
             return
         chosen = {key: box.currentData() for key, box in self.variant_boxes.items()}
         setup = self.setup()
-        self.context.edit(lambda s: with_variant(s, chosen, setup), "Deployment variant")
-
-
-def with_variant(scenario: Scenario, chosen: dict[str, str], setup: Any) -> Scenario:
-    """``options.deployment_variant`` set to ``chosen``; with a set-up, the card's objective
-    points placed again for the variant (the game in progress is kept)."""
-    from dataclasses import replace
-
-    options = thaw(scenario.options)
-    options["deployment_variant"] = dict(chosen)
-    staged = replace(scenario, options=freeze(options))
-    if setup is None:
-        return staged
-    from engine.rulesets.wh40k_ca2026.generator import apply_setup
-
-    return replace(staged, objectives=apply_setup(setup, staged).objectives)
+        if not self.context.edit(
+            lambda s: with_deployment_variant(s, chosen, setup), "Deployment variant"
+        ):
+            self.refresh(self.context.scenario)
