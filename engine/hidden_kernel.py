@@ -17,6 +17,7 @@ each over its own copy of the probe's rows.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -124,22 +125,29 @@ def _separator_from(
 
 
 TILE_CELLS = 4
-"""A tile of the map is this many cells square: one separator between an observing unit and
-every position of the probe in a tile proves the whole tile hidden from that unit."""
+"""A tile of the map is this many cells square: one separator between an observing unit (or
+one of its models) and every position of the probe in a tile proves the whole tile hidden from
+that unit (or model)."""
+
+Tiles = namedtuple("Tiles", ["of_cell", "boxes", "cells", "within"])
+"""The map's tiles: each open cell's tile (``-1`` for a blocked cell), each tile's box of open
+cell centres ``(x0, y0, x1, y1)``, its number of open cells, and the terrain pieces the probe
+is within at any of them."""
 
 
 @_compiled
-def _tiles(cells: np.ndarray, states: np.ndarray, step: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each open cell's tile (``-1`` for a blocked cell) and each tile's box of open cell
-    centres ``(x0, y0, x1, y1)``; tiles are :data:`TILE_CELLS` cells of ``step`` square."""
+def _tiles(cells: np.ndarray, states: np.ndarray, within: np.ndarray, step: float) -> Tiles:
+    """The open cells grouped into tiles of :data:`TILE_CELLS` cells of ``step`` square."""
     tile_of = np.full(len(cells), -1, dtype=np.int64)
+    boxes = np.empty((len(cells), 4))
+    counts = np.zeros(len(cells), dtype=np.int64)
+    tile_within = np.zeros((len(cells), within.shape[1]), dtype=np.bool_)
     if len(cells) == 0:
-        return tile_of, np.zeros((0, 4))
+        return Tiles(tile_of, boxes, counts, tile_within)
     side = TILE_CELLS * step
     x_min, y_min = cells[:, 0].min(), cells[:, 1].min()
     columns = int((cells[:, 0].max() - x_min) / side) + 1
     keys = Dict.empty(key_type=types.int64, value_type=types.int64)
-    boxes = np.empty((len(cells), 4))
     count = 0
     for c in range(len(cells)):
         if states[c] == BLOCKED:
@@ -152,10 +160,12 @@ def _tiles(cells: np.ndarray, states: np.ndarray, step: float) -> tuple[np.ndarr
             count += 1
         t = keys[key]
         tile_of[c] = t
+        counts[t] += 1
+        tile_within[t] |= within[c]
         box = boxes[t]
         box[0], box[1] = min(box[0], x), min(box[1], y)
         box[2], box[3] = max(box[2], x), max(box[3], y)
-    return tile_of, boxes[:count]
+    return Tiles(tile_of, boxes[:count], counts[:count], tile_within[:count])
 
 
 @_compiled
@@ -172,12 +182,9 @@ def _tile_shape(box: np.ndarray, disc: np.ndarray, vertices: np.ndarray) -> np.n
 def _tile_hidden_from(
     scene: SceneArrays,
     probe: int,
-    disc: np.ndarray,
-    vertices: np.ndarray,
+    shape: np.ndarray,
     tile: int,
-    tile_of: np.ndarray,
-    boxes: np.ndarray,
-    within: np.ndarray,
+    tiles: Tiles,
     eligible: np.ndarray,
     unit_hull: np.ndarray,
     group: np.ndarray,
@@ -186,24 +193,45 @@ def _tile_hidden_from(
     candidates: np.ndarray,
     grow: float,
 ) -> bool:
-    """Whether one separator proves a whole tile hidden from a whole observing unit (columns
-    ``first_column..stop_column`` of ``eligible``, every one taking part at every cell)."""
-    within_any = np.zeros(within.shape[1], dtype=np.bool_)
-    cells = 0
-    for c in range(len(tile_of)):
-        if tile_of[c] != tile:
+    """Whether one separator proves the probe anywhere in a tile (``shape``) hidden from a whole
+    observing unit (columns ``first_column..stop_column`` of ``eligible``, every one taking part
+    at every cell of the tile)."""
+    if tiles.cells[tile] < 2:
+        return False
+    for c in range(len(tiles.of_cell)):
+        if tiles.of_cell[c] != tile:
             continue
-        cells += 1
         for m in range(first_column, stop_column):
             if not eligible[c, m]:
                 return False
-        for p in range(within.shape[1]):
-            within_any[p] = within_any[p] or within[c, p]
-    if cells < 2:
-        return False
-    shape = _tile_shape(boxes[tile], disc, vertices)
-    separator = _separator_from(scene, unit_hull, group, probe, shape, within_any, candidates, grow)
+    separator = _separator_from(
+        scene, unit_hull, group, probe, shape, tiles.within[tile], candidates, grow
+    )
     return len(separator) > 0
+
+
+@_compiled
+def _models_hidden_from_tile(
+    scene: SceneArrays,
+    probe: int,
+    shape: np.ndarray,
+    sheltered: np.ndarray,
+    unit_models: np.ndarray,
+    columns: np.ndarray,
+    proofs: np.ndarray,
+    candidates: np.ndarray,
+    grow: float,
+) -> None:
+    """For each column ``m`` of ``columns`` whose ``proofs[m]`` is 0 (not tried): 1 when one
+    separator walls the model ``unit_models[m]`` off from the probe anywhere in a tile
+    (``shape``, the probe within the pieces ``sheltered`` somewhere in it), else 2."""
+    for m in columns:
+        if proofs[m] != 0:
+            continue
+        one = unit_models[m : m + 1].copy()
+        one_hull = kernel.convex_hull(kernel._unit_points(scene, one))
+        separator = _separator_from(scene, one_hull, one, probe, shape, sheltered, candidates, grow)
+        proofs[m] = 1 if len(separator) else 2
 
 
 @_compiled
@@ -239,8 +267,10 @@ def hidden_cells(
     if it still does (a proof); the cheap lines from the unit's model that saw last (one free
     line settles "visible"); a separator of the whole unit from the cell's whole tile (cells
     ``step`` apart, :data:`TILE_CELLS` square; tried once per tile and unit, a proof for every
-    cell of the tile), then from the cell (:func:`_separator_among`, a proof); then the
-    engine's whole unit-pair search (:func:`engine.sight_kernel.unit_pair_visible`, which
+    cell of the tile), then from the cell (:func:`_separator_among`, a proof); then a separator
+    of each of its models from the tile (tried once per tile and model: a model walled off from
+    the whole tile takes no further part there); then the engine's whole unit-pair search over
+    the models left (:func:`engine.sight_kernel.unit_pair_visible`, which
     does not look again for the separator of the whole unit just looked for, and builds the
     separators of parts of the unit from what blocked the unit's sight of the last cell it was
     searched for: a cell 0.5" on is mostly hidden behind the same walls). Every conclusion is
@@ -262,9 +292,12 @@ def hidden_cells(
     part_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
     part_wall_sizes = np.zeros(units, dtype=np.int64)
     seers = np.full(units, -1, dtype=np.int64)
-    tile_of, boxes = _tiles(cells, states, step)
-    # Per tile and unit: 0 not tried, 1 proven hidden from the unit, 2 tried without a proof.
-    tile_proof = np.zeros((len(boxes), units), dtype=np.int8)
+    tiles = _tiles(cells, states, within, step)
+    # Per tile and unit, and per tile and observing model (a column of ``unit_models``): 0 not
+    # tried, 1 proven hidden from the unit or model, 2 tried without a proof.
+    tile_proof = np.zeros((len(tiles.boxes), units), dtype=np.int8)
+    model_proof = np.zeros((len(tiles.boxes), len(unit_models)), dtype=np.int8)
+    columns = np.empty(len(unit_models), dtype=np.int64)
     last = 0
     for c in range(len(cells)):
         if states[c] == BLOCKED:
@@ -273,16 +306,19 @@ def hidden_cells(
         hidden = True
         for turn in range(units):
             u = (last + turn) % units
+            tile = tiles.of_cell[c]
             count = 0
+            unproven = 0
             whole = True
             for m in range(unit_starts[u], unit_starts[u + 1]):
                 if eligible[c, m]:
                     observers[count] = unit_models[m]
+                    columns[count] = m
                     count += 1
+                    unproven += model_proof[tile, m] != 1
                 else:
                     whole = False
-            tile = tile_of[c]
-            if count == 0 or tile_proof[tile, u] == 1:
+            if unproven == 0 or tile_proof[tile, u] == 1:
                 continue
             group = observers[:count].copy()
             seen = False
@@ -301,12 +337,9 @@ def hidden_cells(
                 if _tile_hidden_from(
                     scene,
                     probe,
-                    disc,
-                    vertices,
+                    _tile_shape(tiles.boxes[tile], disc, vertices),
                     tile,
-                    tile_of,
-                    boxes,
-                    within,
+                    tiles,
                     eligible,
                     hull,
                     group,
@@ -325,6 +358,26 @@ def hidden_cells(
                     barrier_sizes[u] = len(barrier)
             if separated:
                 continue
+            if not seen and tiles.cells[tile] >= 2:
+                _models_hidden_from_tile(
+                    scene,
+                    probe,
+                    _tile_shape(tiles.boxes[tile], disc, vertices),
+                    tiles.within[tile],
+                    unit_models,
+                    columns[:count],
+                    model_proof[tile],
+                    everything,
+                    grow,
+                )
+                remaining = 0
+                for n in range(count):
+                    if model_proof[tile, columns[n]] != 1:
+                        observers[remaining] = unit_models[columns[n]]
+                        remaining += 1
+                if remaining == 0:
+                    continue
+                group = observers[:remaining].copy()
             if not seen:
                 sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)

@@ -243,11 +243,33 @@ def scene_arrays(
     )
 
 
+Point = tuple[float, float]
+
+
+def _turns_left(polygon: list[Point]) -> bool:
+    """Whether a polygon's every corner turns left or goes straight (it is convex)."""
+    n = len(polygon)
+    for k in range(n):
+        (ax, ay), (bx, by), (cx, cy) = polygon[k - 1], polygon[k], polygon[(k + 1) % n]
+        if (bx - ax) * (cy - by) - (by - ay) * (cx - bx) < 0:
+            return False
+    return True
+
+
+def _merged_across(first: list[Point], second: list[Point], a: Point, b: Point) -> list[Point]:
+    """Two counter-clockwise polygons joined across their shared edge (``a`` to ``b`` in
+    ``first``, ``b`` to ``a`` in ``second``)."""
+    k, m = first.index(a), second.index(b)
+    from_b = [first[(k + 1 + t) % len(first)] for t in range(len(first))]
+    from_a = [second[(m + 1 + t) % len(second)] for t in range(len(second))]
+    return from_b + from_a[1:-1]
+
+
 @functools.lru_cache(maxsize=4096)
 def _parts_of(flat: bytes) -> tuple[np.ndarray, ...]:
     outline = np.frombuffer(flat, dtype=np.float64).reshape(-1, 2)
     triangles = shapely.get_parts(shapely.constrained_delaunay_triangles(shapely.Polygon(outline)))
-    parts = []
+    pieces: dict[int, list[Point]] = {}
     for triangle in triangles:
         if triangle.area <= 0:
             continue
@@ -255,18 +277,37 @@ def _parts_of(flat: bytes) -> tuple[np.ndarray, ...]:
         area2 = float(
             np.sum(ring[:, 0] * np.roll(ring[:, 1], -1) - np.roll(ring[:, 0], -1) * ring[:, 1])
         )
-        parts.append(ring if area2 >= 0 else ring[::-1].copy())
-    return tuple(parts)
+        ccw = ring if area2 >= 0 else ring[::-1]
+        pieces[len(pieces)] = [(float(x), float(y)) for x, y in ccw]
+    owner: dict[tuple[Point, Point], int] = {}
+    for index, piece in pieces.items():
+        for k, corner in enumerate(piece):
+            owner[corner, piece[(k + 1) % len(piece)]] = index
+    diagonals = [(a, b) for a, b in owner if a < b and (b, a) in owner]
+    diagonals.sort(key=lambda edge: -math.dist(*edge))
+    for a, b in diagonals:
+        first, second = owner[a, b], owner[b, a]
+        joined = _merged_across(pieces[first], pieces[second], a, b)
+        if not _turns_left(joined):
+            continue
+        del pieces[second], owner[a, b], owner[b, a]
+        pieces[first] = joined
+        for k, corner in enumerate(joined):
+            owner[corner, joined[(k + 1) % len(joined)]] = first
+    return tuple(np.array(piece) for piece in pieces.values())
 
 
 def convex_parts(outline: np.ndarray) -> tuple[np.ndarray, ...]:
-    """A simple polygon cut into convex pieces (counter-clockwise triangles of its constrained
-    triangulation) whose union is the polygon.
+    """A simple polygon cut into convex pieces whose union is the polygon: the triangles of its
+    constrained triangulation, joined across shared edges (longest first) wherever the join
+    stays convex (Hertel and Mehlhorn: at most four times the fewest pieces possible). The
+    barrier search clips and pairs every piece, so fewer pieces make it cheaper; a traced
+    terrain outline of 101 corners is 99 triangles but about 35 pieces.
 
     >>> ell = np.array([[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]], dtype=float)
     >>> parts = convex_parts(ell)
     >>> len(parts), sum(shapely.Polygon(p).area for p in parts)
-    (4, 7.0)
+    (2, 7.0)
     """
     return _parts_of(np.ascontiguousarray(outline, dtype=np.float64).tobytes())
 

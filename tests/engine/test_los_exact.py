@@ -265,6 +265,36 @@ def test_clipping_a_part_to_half_planes_keeps_what_lies_inside_all_of_them() -> 
     assert len(kernel._clip(square, np.array([[1.0, 0.0, -2.0]]))) == 0
 
 
+def _wobbly_outline(rng: np.random.Generator, corners: int) -> np.ndarray:
+    """A star-shaped outline with a jittered radius, like a traced terrain footprint."""
+    angles = np.sort(rng.uniform(0, 2 * math.pi, corners))
+    radii = 4.0 + rng.uniform(-0.4, 0.4, corners)
+    return np.column_stack([radii * np.cos(angles), radii * np.sin(angles)])
+
+
+def test_convex_parts_are_convex_cover_the_polygon_exactly_and_join_its_triangles() -> None:
+    rng = np.random.default_rng(11)
+    for corners in (5, 12, 40, 101):
+        outline = _wobbly_outline(rng, corners)
+        polygon = shapely.Polygon(outline)
+        parts = [shapely.Polygon(part) for part in kernel.convex_parts(outline)]
+        for part in parts:
+            assert part.is_valid
+            assert part.area > 0
+            assert part.area == pytest.approx(part.convex_hull.area, abs=1e-12)
+            assert shapely.LinearRing(part.exterior.coords).is_ccw
+        assert sum(part.area for part in parts) == pytest.approx(polygon.area, abs=1e-9)
+        assert shapely.union_all(parts).symmetric_difference(polygon).area < 1e-9
+        triangles = shapely.get_parts(shapely.constrained_delaunay_triangles(polygon))
+        before, after = (
+            outline - np.roll(outline, 1, axis=0),
+            np.roll(outline, -1, axis=0) - outline,
+        )
+        reflex = int(np.sum(before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0] < 0))
+        # Hertel and Mehlhorn's bound: at most 2r + 1 pieces for r reflex corners.
+        assert len(parts) <= min(len(triangles), 2 * reflex + 1)
+
+
 @pytest.mark.parametrize("seed", range(24))
 def test_separators_and_proofs_are_sound(seed: int) -> None:
     # Random walls between two random discs: whenever the quick test, the barrier or the full
