@@ -1324,6 +1324,60 @@ def critical_lines(
 
 
 @_compiled
+def _hull_indices(points: np.ndarray) -> np.ndarray:
+    """:func:`convex_hull` as rows of ``points`` (counter-clockwise, collinear points dropped)."""
+    order = np.argsort(points[:, 1], kind="mergesort")
+    order = order[np.argsort(points[order, 0], kind="mergesort")]
+    n = len(order)
+    hull = np.empty(2 * n + 1, dtype=np.int64)
+    count = 0
+    for sweep in range(2):
+        start = count
+        for idx in range(n):
+            k = order[idx if sweep == 0 else n - 1 - idx]
+            x, y = points[k, 0], points[k, 1]
+            while count - start >= 2:
+                a, b = hull[count - 2], hull[count - 1]
+                ax, ay, bx, by = points[a, 0], points[a, 1], points[b, 0], points[b, 1]
+                if (bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0:
+                    break
+                count -= 1
+            hull[count] = k
+            count += 1
+        count -= 1
+    return hull[:count].copy()
+
+
+@_compiled
+def _bridges(av: np.ndarray, bv: np.ndarray) -> tuple[int, np.ndarray]:
+    """The edges of the hull of two convex polygons that join a corner of one to a corner of
+    the other, as lines ``(px, py, dx, dy)``: ``(2, lines)`` when there are exactly two (the
+    outer common tangents of two polygons neither of which holds the other), else a count
+    other than 2."""
+    points = np.empty((len(av) + len(bv), 2))
+    points[: len(av)] = av
+    points[len(av) :] = bv
+    hull = _hull_indices(points)
+    lines = np.zeros((2, 4))
+    n = len(hull)
+    if n < 3:
+        return 0, lines
+    found = 0
+    for k in range(n):
+        i, j = hull[k], hull[(k + 1) % n]
+        if (i < len(av)) == (j < len(av)):
+            continue
+        dx, dy = points[j, 0] - points[i, 0], points[j, 1] - points[i, 1]
+        length = math.hypot(dx, dy)
+        if found == 2 or length <= 1e-12:
+            return 0, lines
+        lines[found, 0], lines[found, 1] = points[i, 0], points[i, 1]
+        lines[found, 2], lines[found, 3] = dx / length, dy / length
+        found += 1
+    return found, lines
+
+
+@_compiled
 def outer_tangents(
     acx: float,
     acy: float,
@@ -1335,8 +1389,21 @@ def outer_tangents(
     bv: np.ndarray,
 ) -> tuple[bool, np.ndarray]:
     """The two outer common tangents' segments between their tangent points ``(x0, y0, x1,
-    y1)``, or ``False`` when the shapes are not clearly apart."""
+    y1)``, or ``False`` when the shapes are not clearly apart. Two polygons' tangents are the
+    two edges of the hull of both that bridge from one to the other (a hull of ``n + m``
+    corners, where trying every line through a corner of each costs ``n m (n + m)``)."""
     segments = np.zeros((2, 4))
+    if len(av) and len(bv):
+        count, bridges = _bridges(av, bv)
+        if count == 2:
+            for s in range(2):
+                ok, x0, y0, x1, y1 = _line_segment(
+                    bridges[s], acx, acy, ar, av, bcx, bcy, br, bv, 0
+                )
+                if not ok:
+                    return False, segments
+                segments[s, 0], segments[s, 1], segments[s, 2], segments[s, 3] = x0, y0, x1, y1
+            return True, segments
     lines = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
     ends_a = _end_atoms(acx, acy, ar, av)
     ends_b = _end_atoms(bcx, bcy, br, bv)
@@ -1394,6 +1461,12 @@ def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bo
     return False
 
 
+@_compiled_inline
+def _boxes_apart(box: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two boxes ``(x0, y0, x1, y1)`` share no point."""
+    return box[0] > other[2] or box[2] < other[0] or box[1] > other[3] or box[3] < other[1]
+
+
 @_compiled
 def quick_reject(
     acx: float,
@@ -1420,10 +1493,18 @@ def quick_reject(
     ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
     if not ok:
         return -1
+    spans = np.empty((2, 4))
+    for s in range(2):
+        t = tangents[s]
+        spans[s, 0], spans[s, 1] = min(t[0], t[2]) - grow, min(t[1], t[3]) - grow
+        spans[s, 2], spans[s, 3] = max(t[0], t[2]) + grow, max(t[1], t[3]) + grow
     best = -1
     for m in range(count):
         k = walls[m]
         if not scene.blocker_convex[k]:
+            continue
+        box = scene.blocker_boxes[k]
+        if _boxes_apart(box, spans[0]) or _boxes_apart(box, spans[1]):
             continue
         if not (_crosses(scene, k, tangents[0], grow) and _crosses(scene, k, tangents[1], grow)):
             continue
@@ -1660,8 +1741,15 @@ def chain_separator(
     hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
     hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
     total = 0
+    near = np.empty(count, dtype=np.int32)
+    n_near = 0
+    reach_box = np.array([hull_x0 - grow, hull_y0 - grow, hull_x1 + grow, hull_y1 + grow])
     for m in range(count):
         k = walls[m]
+        if _boxes_apart(scene.blocker_boxes[k], reach_box):
+            continue
+        near[n_near] = k
+        n_near += 1
         total += (
             1
             if scene.blocker_kind[k] == 1
@@ -1673,8 +1761,7 @@ def chain_separator(
     boxes = np.empty((total, 4))
     touches = np.zeros((total, 2), dtype=np.bool_)
     kept = 0
-    for m in range(count):
-        k = walls[m]
+    for k in near[:n_near]:
         if scene.blocker_kind[k] == 1:
             d = scene.blocker_disc[k]
             pieces = 1

@@ -94,6 +94,35 @@ def test_tangent_lines_of_two_polygons_are_their_four_common_supporting_lines() 
         assert len(common) == 4
 
 
+def test_outer_tangents_of_two_polygons_support_both_and_run_from_one_to_the_other() -> None:
+    rng = np.random.default_rng(19)
+    for _ in range(200):
+        a = kernel.convex_hull(rng.uniform(-1, 1, (9, 2)))
+        b = kernel.convex_hull(rng.uniform(-1, 1, (9, 2)) + rng.uniform(-4, 4, 2))
+        ends = (*polygon_end(a), *polygon_end(b))
+        apart = shapely.Polygon(a).distance(shapely.Polygon(b)) > 1e-6
+        ok, segments = kernel.outer_tangents(*ends)
+        if not apart:
+            continue
+        assert ok
+        corners = np.vstack([a, b])
+        for x0, y0, x1, y1 in segments:
+            # All of both polygons on one side of the line, touching each (the kernel counts a
+            # line within its graze of 1e-9" of a shape as meeting it).
+            side = (x1 - x0) * (corners[:, 1] - y0) - (y1 - y0) * (corners[:, 0] - x0)
+            assert side.min() >= -1e-9 or side.max() <= 1e-9
+            assert shapely.Polygon(a).exterior.distance(shapely.Point(x0, y0)) < 1e-8
+            assert shapely.Polygon(b).exterior.distance(shapely.Point(x1, y1)) < 1e-8
+        # The two tangents are different lines: they meet the other shape on opposite sides.
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = segments
+        assert math.hypot(ax0 - bx0, ay0 - by0) + math.hypot(ax1 - bx1, ay1 - by1) > 1e-6
+        # Swapping the shapes gives the same two segments, reversed.
+        _, swapped = kernel.outer_tangents(*polygon_end(b), *polygon_end(a))
+        forward = sorted(map(tuple, segments))
+        backward = sorted((x1, y1, x0, y0) for x0, y0, x1, y1 in swapped)
+        assert np.allclose(forward, backward, atol=1e-9)
+
+
 def test_segment_distance_against_dense_sampling() -> None:
     rng = np.random.default_rng(5)
     p, q, a, b = (rng.uniform(-3, 3, (200, 2)) for _ in range(4))
