@@ -68,6 +68,10 @@ grazing it (free), and a line that misses an end shape by less than this still m
 HEIGHT_TOLERANCE = 1e-6
 """Heights closer than this (inches) are equal: a line level with a blocker's top is blocked."""
 
+ANGLE_SLACK = 1e-7
+"""Radians: directions closer than this are not told apart when candidate lines are passed
+over for running the wrong way (the pass-over errs toward trying a line)."""
+
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 
@@ -669,12 +673,28 @@ def tangent_lines(
     lines = np.empty((4 * pairs + len(av) + len(bv), 4))
     scratch = np.empty((4, 4))
     count = 0
+    # A line meeting both ends runs within ``spread`` of the direction between their centres
+    # (its distances from the two centres differ by at most the sum of their reaches); a common
+    # tangent of two atoms runs within its own spread of the direction between them. Pairs of
+    # atoms whose directions differ by more than both spreads carry no line to try.
+    ux, uy = bcx - acx, bcy - acy
+    apart = math.hypot(ux, uy)
+    reaches = _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv) + 2 * GRAZE
+    spread = math.asin(min(1.0, reaches / apart)) if apart > 0 else 0.5 * math.pi
     for i in range(total):
         gi = 0 if i < na else (1 if i < na + nb else 2)
         for j in range(i + 1, total):
             gj = 0 if j < na else (1 if j < na + nb else 2)
             if gi == gj and gi != 2:
                 continue
+            if gj == 2 and spread < 0.5 * math.pi:
+                ex, ey = atoms[j, 0] - atoms[i, 0], atoms[j, 1] - atoms[i, 1]
+                between = math.hypot(ex, ey)
+                if between > atoms[i, 2] + atoms[j, 2]:
+                    own = math.asin((atoms[i, 2] + atoms[j, 2]) / between)
+                    turn = math.atan2(abs(ux * ey - uy * ex), abs(ux * ex + uy * ey))
+                    if turn > spread + own + ANGLE_SLACK:
+                        continue
             # A line through a polygon end's vertex must support the polygon there: most
             # vertex/atom pairs cannot, and are passed over before their tangents are made.
             if gi == 0 and len(av) > 0 and not _may_support(av, i, atoms[j]):

@@ -94,6 +94,39 @@ def test_tangent_lines_of_two_polygons_are_their_four_common_supporting_lines() 
         assert len(common) == 4
 
 
+def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> None:
+    """Atom pairs whose lines cannot run from one end to the other are passed over: every
+    common tangent that does meet both ends must still be among the lines."""
+    rng = np.random.default_rng(23)
+    kept = passed_over = 0
+    for _ in range(60):
+        ends = []
+        for centre in (rng.uniform(-1, 1, 2), rng.uniform(-1, 1, 2) + (rng.uniform(2, 12), 0)):
+            if rng.random() < 0.5:
+                radius = float(rng.uniform(0.3, 1.2))
+                ends.extend([float(centre[0]), float(centre[1]), radius, np.zeros((0, 2))])
+            else:
+                end = polygon_end(kernel.convex_hull(centre + rng.uniform(-1, 1, (6, 2))))
+                ends.extend([end.cx, end.cy, end.r, end.vertices])
+        atoms = np.column_stack([rng.uniform(-2, 14, (30, 1)), rng.uniform(-4, 4, (30, 1))])
+        atoms = np.column_stack([atoms, rng.choice([0.0, 0.02, 0.6], 30)])
+        lines = kernel.tangent_lines(*ends, atoms, np.zeros((30, 5)))
+        found = {_undirected(line) for line in lines}
+        scratch = np.empty((4, 4))
+        for i in range(30):
+            for j in range(i + 1, 30):
+                count = kernel._tangents_of(*atoms[i], *atoms[j], scratch)
+                for line in scratch[:count]:
+                    if kernel._line_segment(line, *ends, 0)[0]:
+                        assert _undirected(line) in found
+                        kept += 1
+                    elif _undirected(line) not in found:
+                        passed_over += 1
+    # The scenes exercise both: lines kept, and most of the rest never made.
+    assert kept > 100
+    assert passed_over > 10 * kept
+
+
 def test_outer_tangents_of_two_polygons_support_both_and_run_from_one_to_the_other() -> None:
     rng = np.random.default_rng(19)
     for _ in range(200):
