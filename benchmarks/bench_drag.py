@@ -54,10 +54,17 @@ def run_drag_benchmark(
     height: int = 1000,
     line_of_sight: bool = True,
     board_only: bool = False,
+    board: str = "stress",
 ) -> dict[str, Any]:
-    """Drag one unit of ``make_stress_scenario(seed)`` for ``steps`` mouse moves; timings in ms."""
+    """Drag one unit of a board for ``steps`` mouse moves; timings in ms. ``board`` is
+    ``"stress"`` (``make_stress_scenario(seed)``) or ``"official"`` (the official table of
+    :mod:`benchmarks.official_table`: an official layout with two real armies)."""
+    from benchmarks.official_table import make_official_table
     from benchmarks.stress import make_stress_scenario
     from gui.main_window import MainWindow
+
+    if board not in ("stress", "official"):
+        raise ValueError(f"board: {board!r} is not 'stress' or 'official'")
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = ensure_application()
@@ -65,7 +72,7 @@ def run_drag_benchmark(
     scratch = Path(tempfile.mkdtemp(prefix="warplan-bench-"))
     settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(
-        make_stress_scenario(seed=seed),
+        make_stress_scenario(seed=seed) if board == "stress" else make_official_table(),
         settings=settings,
         autosave=AutosaveStore(scratch / "autosave"),
         restore_layout=False,
