@@ -263,18 +263,20 @@ def hidden_cells(
     the search could not prove) or :data:`CONSERVATIVE_FULLY` (a rim piece too small to settle
     counted as not fully visible, the engine's one conservative step).
 
-    Per unit and cell, in order: the barrier that separated the unit from the previous cell,
-    if it still does (a proof); the cheap lines from the unit's model that saw last (one free
-    line settles "visible"); a separator of the whole unit from the cell's whole tile (cells
-    ``step`` apart, :data:`TILE_CELLS` square; tried once per tile and unit, a proof for every
-    cell of the tile), then from the cell (:func:`_separator_among`, a proof); then a separator
-    of each of its models from the tile (tried once per tile and model: a model walled off from
-    the whole tile takes no further part there); then the engine's whole unit-pair search over
-    the models left (:func:`engine.sight_kernel.unit_pair_visible`, which
-    does not look again for the separator of the whole unit just looked for, and builds the
-    separators of parts of the unit from what blocked the unit's sight of the last cell it was
-    searched for: a cell 0.5" on is mostly hidden behind the same walls). Every conclusion is
-    one the engine's own search reaches."""
+    Per unit and cell, in order: the models of the unit walled off from the cell's whole tile
+    (cells ``step`` apart, :data:`TILE_CELLS` square) take no part; if some are, what follows
+    is asked of the others as a part of the unit. For the whole unit: the barrier that
+    separated it from the previous cell, if it still does (a proof); the cheap lines from the
+    unit's model that saw last (one free line settles "visible"); a separator of the whole unit
+    from the tile (tried once per tile and unit, a proof for every cell of the tile); then, the
+    first time the tile is reached, a separator of each model from the tile (once per tile and
+    model); then a separator of the unit from the cell (:func:`_separator_among`, a proof);
+    then the engine's whole unit-pair search over the models left
+    (:func:`engine.sight_kernel.unit_pair_visible`, which for the whole unit does not look
+    again for the separator just looked for, and builds the separators of parts of the unit
+    from what blocked the unit's sight of the last cell it was searched for: a cell 0.5" on is
+    mostly hidden behind the same walls). Every conclusion is one the engine's own search
+    reaches: the order only changes which proof is found first."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
     observers = np.empty(len(unit_models), dtype=np.int32)
@@ -320,6 +322,15 @@ def hidden_cells(
                     whole = False
             if unproven == 0 or tile_proof[tile, u] == 1:
                 continue
+            if unproven < count:
+                remaining = 0
+                for n in range(count):
+                    if model_proof[tile, columns[n]] != 1:
+                        observers[remaining] = unit_models[columns[n]]
+                        columns[remaining] = columns[n]
+                        remaining += 1
+                count = remaining
+                whole = False
             group = observers[:count].copy()
             seen = False
             separated = False
@@ -350,15 +361,7 @@ def hidden_cells(
                 ):
                     tile_proof[tile, u] = 1
                     continue
-            if not separated and not seen and whole:
-                barrier = _separator_among(scene, hull, group, probe, everything, grow)
-                separated = len(barrier) > 0
-                if separated and len(barrier) <= MAX_BARRIER:
-                    barriers[u, : len(barrier)] = barrier
-                    barrier_sizes[u] = len(barrier)
-            if separated:
-                continue
-            if not seen and tiles.cells[tile] >= 2:
+            if not separated and not seen and tiles.cells[tile] >= 2:
                 _models_hidden_from_tile(
                     scene,
                     probe,
@@ -377,7 +380,17 @@ def hidden_cells(
                         remaining += 1
                 if remaining == 0:
                     continue
-                group = observers[:remaining].copy()
+                if remaining < count:
+                    group = observers[:remaining].copy()
+                    whole = False
+            if not separated and not seen and whole:
+                barrier = _separator_among(scene, hull, group, probe, everything, grow)
+                separated = len(barrier) > 0
+                if separated and len(barrier) <= MAX_BARRIER:
+                    barriers[u, : len(barrier)] = barrier
+                    barrier_sizes[u] = len(barrier)
+            if separated:
+                continue
             if not seen:
                 sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
