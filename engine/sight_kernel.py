@@ -1484,7 +1484,8 @@ def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bo
 @_compiled_inline
 def _boxes_apart(box: np.ndarray, other: np.ndarray) -> bool:
     """Whether two boxes ``(x0, y0, x1, y1)`` share no point."""
-    return box[0] > other[2] or box[2] < other[0] or box[1] > other[3] or box[3] < other[1]
+    apart: bool = box[0] > other[2] or box[2] < other[0] or box[1] > other[3] or box[3] < other[1]
+    return apart
 
 
 @_compiled
@@ -1761,15 +1762,15 @@ def chain_separator(
     hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
     hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
     total = 0
-    near = np.empty(count, dtype=np.int32)
-    n_near = 0
+    nearby = np.empty(count, dtype=np.int32)
+    n_nearby = 0
     reach_box = np.array([hull_x0 - grow, hull_y0 - grow, hull_x1 + grow, hull_y1 + grow])
     for m in range(count):
         k = walls[m]
         if _boxes_apart(scene.blocker_boxes[k], reach_box):
             continue
-        near[n_near] = k
-        n_near += 1
+        nearby[n_nearby] = k
+        n_nearby += 1
         total += (
             1
             if scene.blocker_kind[k] == 1
@@ -1781,7 +1782,7 @@ def chain_separator(
     boxes = np.empty((total, 4))
     touches = np.zeros((total, 2), dtype=np.bool_)
     kept = 0
-    for k in near[:n_near]:
+    for k in nearby[:n_nearby]:
         if scene.blocker_kind[k] == 1:
             d = scene.blocker_disc[k]
             pieces = 1
