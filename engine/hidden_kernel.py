@@ -235,6 +235,26 @@ def _models_hidden_from_tile(
 
 
 @_compiled
+def _not_walled_off(
+    proofs: np.ndarray,
+    unit_models: np.ndarray,
+    observers: np.ndarray,
+    columns: np.ndarray,
+    count: int,
+) -> int:
+    """Moves the first ``count`` observing models (rows ``observers``, columns ``columns`` of
+    ``unit_models``) that no separator walls off from the tile (``proofs[column] != 1``) to the
+    front of both arrays, in order; returns how many there are."""
+    kept = 0
+    for n in range(count):
+        if proofs[columns[n]] != 1:
+            observers[kept] = unit_models[columns[n]]
+            columns[kept] = columns[n]
+            kept += 1
+    return kept
+
+
+@_compiled
 def hidden_cells(
     scene: SceneArrays,
     probe: int,
@@ -323,13 +343,7 @@ def hidden_cells(
             if unproven == 0 or tile_proof[tile, u] == 1:
                 continue
             if unproven < count:
-                remaining = 0
-                for n in range(count):
-                    if model_proof[tile, columns[n]] != 1:
-                        observers[remaining] = unit_models[columns[n]]
-                        columns[remaining] = columns[n]
-                        remaining += 1
-                count = remaining
+                count = _not_walled_off(model_proof[tile], unit_models, observers, columns, count)
                 whole = False
             group = observers[:count].copy()
             seen = False
@@ -373,15 +387,14 @@ def hidden_cells(
                     everything,
                     grow,
                 )
-                remaining = 0
-                for n in range(count):
-                    if model_proof[tile, columns[n]] != 1:
-                        observers[remaining] = unit_models[columns[n]]
-                        remaining += 1
+                remaining = _not_walled_off(
+                    model_proof[tile], unit_models, observers, columns, count
+                )
                 if remaining == 0:
                     continue
                 if remaining < count:
-                    group = observers[:remaining].copy()
+                    count = remaining
+                    group = observers[:count].copy()
                     whole = False
             if not separated and not seen and whole:
                 barrier = _separator_among(scene, hull, group, probe, everything, grow)
