@@ -936,29 +936,36 @@ def shapes_touch(
 
 
 @_compiled
-def convex_hull(points: np.ndarray) -> np.ndarray:
-    """Counter-clockwise hull vertices of the points (monotone chain)."""
+def _hull_indices(points: np.ndarray) -> np.ndarray:
+    """The rows of ``points`` on their convex hull, counter-clockwise (monotone chain;
+    collinear points dropped)."""
     order = np.argsort(points[:, 1], kind="mergesort")
     order = order[np.argsort(points[order, 0], kind="mergesort")]
-    pts = points[order]
-    n = len(pts)
-    hull = np.empty((2 * n + 1, 2))
+    n = len(order)
+    hull = np.empty(2 * n + 1, dtype=np.int64)
     count = 0
     for sweep in range(2):
         start = count
         for idx in range(n):
-            k = idx if sweep == 0 else n - 1 - idx
-            x, y = pts[k, 0], pts[k, 1]
+            k = order[idx if sweep == 0 else n - 1 - idx]
+            x, y = points[k, 0], points[k, 1]
             while count - start >= 2:
-                ax, ay = hull[count - 2, 0], hull[count - 2, 1]
-                bx, by = hull[count - 1, 0], hull[count - 1, 1]
+                a, b = hull[count - 2], hull[count - 1]
+                ax, ay, bx, by = points[a, 0], points[a, 1], points[b, 0], points[b, 1]
                 if (bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0:
                     break
                 count -= 1
-            hull[count, 0], hull[count, 1] = x, y
+            hull[count] = k
             count += 1
         count -= 1
     return hull[:count].copy()
+
+
+@_compiled
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """Counter-clockwise hull vertices of the points (:func:`_hull_indices`)."""
+    hull: np.ndarray = points[_hull_indices(points)]
+    return hull
 
 
 @_compiled
@@ -1341,31 +1348,6 @@ def critical_lines(
 
 # ---------------------------------------------------------------------------------------------
 # Proofs of "blocked" that need no critical line
-
-
-@_compiled
-def _hull_indices(points: np.ndarray) -> np.ndarray:
-    """:func:`convex_hull` as rows of ``points`` (counter-clockwise, collinear points dropped)."""
-    order = np.argsort(points[:, 1], kind="mergesort")
-    order = order[np.argsort(points[order, 0], kind="mergesort")]
-    n = len(order)
-    hull = np.empty(2 * n + 1, dtype=np.int64)
-    count = 0
-    for sweep in range(2):
-        start = count
-        for idx in range(n):
-            k = order[idx if sweep == 0 else n - 1 - idx]
-            x, y = points[k, 0], points[k, 1]
-            while count - start >= 2:
-                a, b = hull[count - 2], hull[count - 1]
-                ax, ay, bx, by = points[a, 0], points[a, 1], points[b, 0], points[b, 1]
-                if (bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0:
-                    break
-                count -= 1
-            hull[count] = k
-            count += 1
-        count -= 1
-    return hull[:count].copy()
 
 
 @_compiled
