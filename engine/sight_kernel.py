@@ -65,6 +65,10 @@ GRAZE = 1e-9
 """Inches: numerical slack. A critical line that penetrates a grown blocker by less than this is
 grazing it (free), and a line that misses an end shape by less than this still meets it."""
 
+_SKIP_MARGIN = 1e-7
+"""Inches: an edge is skipped by the cheap tests of :func:`_blocks` only when it is farther
+than the reach by this much, far beyond any rounding of the exact distance."""
+
 HEIGHT_TOLERANCE = 1e-6
 """Heights closer than this (inches) are equal: a line level with a blocker's top is blocked."""
 
@@ -424,13 +428,28 @@ def _blocks(
     start, end = scene.blocker_ranges[k, 0], scene.blocker_ranges[k, 1]
     vertices = scene.blocker_vertices[start:end]
     n = end - start
+    # An edge whose ends both lie on one side of the segment's line, farther from it than the
+    # reach (or whose box is farther than the reach from the segment's box), is farther than
+    # the reach from the segment: the exact distance is only worked out for the other edges.
+    # The margin keeps a rounding difference from ever skipping an edge the distance counts.
+    sx, sy = bx - ax, by - ay
+    far = (reach + _SKIP_MARGIN) * math.hypot(sx, sy)
+    x_lo, x_hi = min(ax, bx) - reach - _SKIP_MARGIN, max(ax, bx) + reach + _SKIP_MARGIN
+    y_lo, y_hi = min(ay, by) - reach - _SKIP_MARGIN, max(ay, by) + reach + _SKIP_MARGIN
     for e in range(n):
         f = (e + 1) % n
-        gap = segment_distance(
-            ax, ay, bx, by, vertices[e, 0], vertices[e, 1], vertices[f, 0], vertices[f, 1]
-        )
+        ex, ey, fx, fy = vertices[e, 0], vertices[e, 1], vertices[f, 0], vertices[f, 1]
+        side_e = sx * (ey - ay) - sy * (ex - ax)
+        side_f = sx * (fy - ay) - sy * (fx - ax)
+        if (side_e > far and side_f > far) or (side_e < -far and side_f < -far):
+            continue
+        if max(ex, fx) < x_lo or min(ex, fx) > x_hi or max(ey, fy) < y_lo or min(ey, fy) > y_hi:
+            continue
+        gap = segment_distance(ax, ay, bx, by, ex, ey, fx, fy)
         if (gap < reach - slack) if slack > 0 else (gap <= reach):
             return True
+    if ax < box[0] or ax > box[2] or ay < box[1] or ay > box[3]:
+        return False
     return inside_polygon(ax, ay, vertices)
 
 
