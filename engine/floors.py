@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from engine.errors import RulesError
-from engine.geometry import model_wholly_within
+from engine.geometry import model_wholly_within, prepared_polygon
 from engine.model import Model, Scenario
 
 
@@ -41,7 +41,7 @@ def floors_under(scenario: Scenario, model: Model) -> tuple[FloorSpot, ...]:
         FloorSpot(piece.id, floor.z)
         for piece in scenario.terrain
         for floor in piece.floors
-        if model_wholly_within(model, floor.shape)
+        if model_wholly_within(model, prepared_polygon(floor.shape))
     ]
     return tuple(sorted(spots, key=lambda spot: -spot.z))
 

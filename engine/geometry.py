@@ -1096,9 +1096,20 @@ def terrain_area(piece: TerrainPiece) -> PreparedArea:
 
 
 @lru_cache(maxsize=1024)
+def prepared_polygon(shape: Polygon) -> PreparedArea:
+    """One polygon prepared for base tests, made once per distinct shape (an upper floor asked
+    about on every step of a drag costs a lookup, not a new prepared geometry).
+
+    >>> prepared_polygon(((0.0, 0.0), (2.0, 0.0), (2.0, 1.0))).bounds
+    (0.0, 0.0, 2.0, 1.0)
+    """
+    return PreparedArea(shape)
+
+
+@lru_cache(maxsize=1024)
 def _footprints_area(footprints: tuple[Polygon, ...]) -> PreparedArea:
     if len(footprints) == 1:
-        return PreparedArea(footprints[0])
+        return prepared_polygon(footprints[0])
     return PreparedArea(shapely.union_all([shapely.Polygon(p) for p in footprints]))
 
 
