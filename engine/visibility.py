@@ -57,7 +57,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import numpy as np
 import shapely
@@ -240,6 +240,32 @@ def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_Te
     return (*features, *screens)
 
 
+_KeptTerrain: TypeAlias = tuple[tuple[TerrainPiece, ...], tuple[_TerrainBlocker, ...]]
+_RECENT_TERRAIN: dict[tuple[int, bool], _KeptTerrain] = {}
+_RECENT_TERRAIN_LOCK = threading.Lock()
+_RECENT_TERRAIN_KEPT = 8
+
+
+def _terrain_blockers_cached(
+    terrain: tuple[TerrainPiece, ...], solid: bool
+) -> tuple[_TerrainBlocker, ...]:
+    """:func:`_terrain_blockers`, kept for the last few terrain tuples: a scenario edited by
+    moving units shares its terrain tuple, so the line-of-sight questions asked of each new
+    version (a row, a hidden-placement map) find its blockers made. Keyed by identity, the
+    entry holding the tuple itself so its id cannot be reused while it is kept."""
+    key = (id(terrain), solid)
+    with _RECENT_TERRAIN_LOCK:
+        entry = _RECENT_TERRAIN.get(key)
+    if entry is not None and entry[0] is terrain:
+        return entry[1]
+    blockers = _terrain_blockers(terrain, solid)
+    with _RECENT_TERRAIN_LOCK:
+        while len(_RECENT_TERRAIN) >= _RECENT_TERRAIN_KEPT:
+            del _RECENT_TERRAIN[next(iter(_RECENT_TERRAIN))]
+        _RECENT_TERRAIN[key] = (terrain, blockers)
+    return blockers
+
+
 _NO_VERTICES = np.zeros((0, 2))
 
 
@@ -315,7 +341,7 @@ class SightScene:
         self.terrain = (
             terrain
             if terrain is not None
-            else _terrain_blockers(scenario.terrain, twist != "nowhere-to-hide")
+            else _terrain_blockers_cached(scenario.terrain, twist != "nowhere-to-hide")
         )
         known = outlines or {}
         self.outline_cache: dict[tuple[object, ...], Outline] = {}
