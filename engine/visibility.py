@@ -283,6 +283,13 @@ def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     return blocker, end
 
 
+class _Corridor(NamedTuple):
+    """A convex polygon every sight line between two units lies in, and its box."""
+
+    hull: NDArray[np.float64]
+    box: tuple[float, ...]
+
+
 class _UnitSight(NamedTuple):
     """A unit pair's top-to-top answer, kept for both directions."""
 
@@ -789,7 +796,7 @@ class VisibilityEngine:
     """Threads working out missing pairs (1 leaves the other cores free, say for a drag)."""
     _scene: SightScene = field(init=False, repr=False)
     _results: dict[tuple[str, str], PairVisibility] = field(init=False, repr=False)
-    _corridors: dict[tuple[str, str], NDArray[np.float64]] = field(init=False, repr=False)
+    _corridors: dict[tuple[str, str], _Corridor] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._scene = SightScene(self.scenario)
@@ -907,24 +914,36 @@ class VisibilityEngine:
         self._corridors = {
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
-        if len(moved_boxes):
+        if len(moved_boxes) and unmoved:
+            corridors = [self._corridor(key) for key in unmoved]
+            # Only a corridor whose box meets a moved base's box can meet the base: the exact
+            # test (one compiled call each) runs for those alone.
+            boxes = np.array([corridor.box for corridor in corridors])
+            near = (
+                (boxes[:, None, 0] <= moved_boxes[None, :, 2])
+                & (moved_boxes[None, :, 0] <= boxes[:, None, 2])
+                & (boxes[:, None, 1] <= moved_boxes[None, :, 3])
+                & (moved_boxes[None, :, 1] <= boxes[:, None, 3])
+            ).any(axis=1)
             unmoved = [
                 key
-                for key in unmoved
-                if not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
+                for key, corridor, close in zip(unmoved, corridors, near, strict=True)
+                if not (close and kernel.hull_meets_boxes(corridor.hull, moved_boxes))
             ]
         self._results = {key: self._results[key] for key in unmoved}
 
-    def _corridor(self, key: tuple[str, str]) -> NDArray[np.float64]:
+    def _corridor(self, key: tuple[str, str]) -> _Corridor:
         """A convex polygon holding both units' bases (:func:`engine.sight_kernel.bases_hull`):
         every sight line between them lies inside it."""
-        from engine import sight_kernel as kernel
-
-        ordered = (min(key), max(key))
+        ordered = key if key[0] <= key[1] else (key[1], key[0])
         corridor = self._corridors.get(ordered)
         if corridor is None:
+            from engine import sight_kernel as kernel
+
             scene = self._scene
             models = [m for uid in ordered for m in self.scenario.unit(uid).models]
-            corridor = kernel.bases_hull(scene.arrays, scene._indices(models))
+            hull = kernel.bases_hull(scene.arrays, scene._indices(models))
+            box = (hull[:, 0].min(), hull[:, 1].min(), hull[:, 0].max(), hull[:, 1].max())
+            corridor = _Corridor(hull, tuple(float(v) for v in box))
             self._corridors[ordered] = corridor
         return corridor
