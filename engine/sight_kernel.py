@@ -755,6 +755,11 @@ def tangent_lines(
         for k in range(n):
             f = (k + 1) % n
             ex, ey = v[f, 0] - v[k, 0], v[f, 1] - v[k, 1]
+            # Most sides of a many-sided end (an oval's 64) turn too far from the direction
+            # between the ends for their line to meet the other end.
+            turn = math.atan2(abs(ux * ey - uy * ex), abs(ux * ex + uy * ey))
+            if turn > spread + ANGLE_SLACK:
+                continue
             length = math.hypot(ex, ey)
             lines[count, 0], lines[count, 1] = v[k, 0], v[k, 1]
             lines[count, 2], lines[count, 3] = ex / length, ey / length
