@@ -63,6 +63,10 @@ def test_common_tangents_touch_both_discs() -> None:
     assert counts == {0, 2, 4}
 
 
+NO_ATOMS = (np.zeros((0, 3)), np.zeros((0, 5)))
+"""No free atoms and no neighbour rows: :func:`engine.sight_kernel.tangent_lines` of two ends."""
+
+
 def _undirected(line: np.ndarray) -> tuple[float, float, float]:
     """A line as ``(nx, ny, c)`` with ``n . x = c``, the same for both directions."""
     px, py, dx, dy = line
@@ -125,6 +129,90 @@ def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> Non
     # The scenes exercise both: lines kept, and most of the rest never made.
     assert kept > 100
     assert passed_over > 10 * kept
+
+
+def test_every_side_of_a_polygon_end_that_meets_the_other_end_is_kept() -> None:
+    """The sides of a polygon end that turn too far from the other end are not made: every
+    side whose line does meet both ends must still be among the lines."""
+    rng = np.random.default_rng(29)
+    kept = passed_over = 0
+    for _ in range(80):
+        sides = int(rng.choice([4, 6, 64]))
+        turns = np.sort(rng.uniform(0, 2 * math.pi, sides))
+        stretch = rng.uniform(0.3, 1.5, 2)
+        a = polygon_end(np.column_stack([np.cos(turns), np.sin(turns)]) * stretch)
+        far = rng.uniform(1.5, 15) * np.array([math.cos(rng.uniform(0, 6.3)), 1.0])
+        b = (
+            disc(float(far[0]), float(far[1]), float(rng.uniform(0.2, 1.0)))
+            if rng.random() < 0.5
+            else polygon_end(kernel.convex_hull(far + rng.uniform(-1, 1, (7, 2))))
+        )
+        ends = (*a, *b)
+        found = {_undirected(line) for line in kernel.tangent_lines(*ends, *NO_ATOMS)}
+        for vertices in (a.vertices, b.vertices):
+            for k in range(len(vertices)):
+                ex, ey = vertices[(k + 1) % len(vertices)] - vertices[k]
+                length = math.hypot(ex, ey)
+                side = np.array([*vertices[k], ex / length, ey / length])
+                if kernel._line_segment(side, *ends, 0)[0]:
+                    assert _undirected(side) in found
+                    kept += 1
+                elif _undirected(side) not in found:
+                    passed_over += 1
+    # Both happen: sides kept, and most of an oval's sides never made.
+    assert kept > 40
+    assert passed_over > 5 * kept
+
+
+def _blocked_edge_by_edge(
+    scene: kernel.SceneArrays, start: np.ndarray, end: np.ndarray, reach: float, slack: float
+) -> bool:
+    """The obvious test :func:`engine.sight_kernel._blocks` must agree with: the exact distance
+    to every edge, then whether the segment starts inside the polygon."""
+    vertices = scene.blocker_vertices
+    for e in range(len(vertices)):
+        f = (e + 1) % len(vertices)
+        gap = kernel.segment_distance(*start, *end, *vertices[e], *vertices[f])
+        if (gap < reach - slack) if slack > 0 else (gap <= reach):
+            return True
+    return bool(kernel.inside_polygon(start[0], start[1], vertices))
+
+
+def test_a_polygon_blocks_a_segment_exactly_when_its_edges_distances_say_so() -> None:
+    # The fast path passes over edges far from the segment before measuring any: it must give
+    # the obvious answer everywhere, segments at exactly the reach from an edge included.
+    rng = np.random.default_rng(31)
+    reach = SEARCH_GROW
+    checked = {True: 0, False: 0}
+    for _ in range(60):
+        corners = int(rng.integers(5, 40))
+        turns = np.sort(rng.uniform(0, 2 * math.pi, corners))
+        radii = rng.uniform(0.5, 3.0, corners)
+        ring = np.column_stack([radii * np.cos(turns), radii * np.sin(turns)])
+        scene = blocker_scene([([tuple(p) for p in ring], 5.0)])
+        vertices = scene.blocker_vertices
+        for _ in range(80):
+            if rng.random() < 0.5:
+                start = rng.uniform(-5, 5, 2)
+                end = rng.uniform(-5, 5, 2)
+            else:
+                # Beside an edge, parallel to it, at the reach (give or take a hair).
+                e = int(rng.integers(len(vertices)))
+                p, q = vertices[e], vertices[(e + 1) % len(vertices)]
+                along = (q - p) / np.linalg.norm(q - p)
+                normal = np.array([along[1], -along[0]])
+                offset = reach + float(rng.choice([-1e-9, 0.0, 1e-9, 1e-3]))
+                middle = p + rng.uniform(0, 1) * (q - p) + offset * normal
+                start = middle - rng.uniform(0.1, 4) * along
+                end = middle + rng.uniform(0.1, 4) * along
+            # The kernel takes the segment as a start and a step: its end is start + step.
+            step = end - start
+            end = start + step
+            for slack in (0.0, kernel.GRAZE):
+                fast = kernel._blocks(*start, *step, scene, 0, 0.0, 1.0, reach, slack)
+                assert fast == _blocked_edge_by_edge(scene, start, end, reach, slack)
+                checked[bool(fast)] += 1
+    assert min(checked.values()) > 500
 
 
 def test_outer_tangents_of_two_polygons_support_both_and_run_from_one_to_the_other() -> None:

@@ -526,6 +526,25 @@ def test_update_detects_other_changes() -> None:
     assert pair(walled).visible is False
 
 
+def test_terrain_blockers_are_made_once_per_terrain_and_anew_when_it_changes() -> None:
+    # A move keeps the terrain tuple, and its blockers are reused; a new terrain (a wall moved)
+    # or a twist that makes features not solid gets blockers of its own, whatever was asked
+    # before.
+    walls = (wall("w", 14, 0, 15, 20, 5),)
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], walls)
+    first = VisibilityEngine(s)._scene.terrain
+    moved = s.with_unit_moved("red-a", 0, 1)
+    assert VisibilityEngine(moved)._scene.terrain is first
+    assert pair(moved).visible is False
+    opened = dataclasses.replace(s, terrain=(wall("w", 14, 12, 15, 20, 5),))
+    assert VisibilityEngine(opened)._scene.terrain is not first
+    assert pair(opened).visible is True
+    see_through = dataclasses.replace(s, game={"twist": "nowhere-to-hide"})
+    assert see_through.terrain is s.terrain
+    assert pair(see_through).visible is True
+    assert pair(s).visible is False
+
+
 def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed() -> None:
     # Cover is judged with terrain alone: another unit passing close to the sight lines cannot
     # change whether r sees b whole, so that answer stays in the cache after the move (with
