@@ -679,7 +679,7 @@ def tangent_lines(
     ``free`` atoms ``(x, y, r)``; a line through a polygon end's vertex is kept only if it
     supports that end, and a line touching a blocker's vertex disc only if it does not cut into
     the grown blocker beside it (``neighbours`` rows: previous and next vertex, and 1 where that
-    applies). Then the sides of polygon ends."""
+    applies). Then the sides of polygon ends whose lines can meet the other end."""
     atoms_a = _end_atoms(acx, acy, ar, av)
     atoms_b = _end_atoms(bcx, bcy, br, bv)
     na, nb, nf = len(atoms_a), len(atoms_b), len(free)
@@ -2287,11 +2287,12 @@ def sight_pair(
     return row
 
 
-CLOSEST_TRIED_FIRST = 4
+CLOSEST_TRIED_FIRST = 1
 """Sight between two units: the cheap stage of this many closest model pairs runs before the
-separator of the two units is looked for. A visible unit pair is mostly seen along one of its
-closest pairs; a walled-off one then skips the cheap stage of its other pairs (on the
-official table, 162 walled-off unit pairs of up to 200 model pairs each)."""
+separator of the two units is looked for. A visible unit pair is most often seen along its
+closest pair (70 of the stress board's 159 pairs seen in the cheap stage); a walled-off one
+then skips the cheap stage of its other pairs (on the official table, 162 of 234 unit pairs
+are walled off; trying 4 first cost them 10% more than trying 1)."""
 
 CHEAP_BEFORE_PARTS = 16
 """Sight between two units no separator walls off whole: the cheap stage of this many closest
