@@ -98,6 +98,21 @@ def test_tangent_lines_of_two_polygons_are_their_four_common_supporting_lines() 
         assert len(common) == 4
 
 
+def _meeting_both_ends_are_found(
+    lines: np.ndarray, found: set[tuple[float, float, float]], ends: tuple[object, ...]
+) -> tuple[int, int]:
+    """Asserts that every line of ``lines`` meeting both ends is among ``found``; returns how
+    many were, and how many of the others were never made."""
+    kept = passed_over = 0
+    for line in lines:
+        if kernel._line_segment(line, *ends, 0)[0]:
+            assert _undirected(line) in found
+            kept += 1
+        elif _undirected(line) not in found:
+            passed_over += 1
+    return kept, passed_over
+
+
 def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> None:
     """Atom pairs whose lines cannot run from one end to the other are passed over: every
     common tangent that does meet both ends must still be among the lines."""
@@ -120,12 +135,11 @@ def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> Non
         for i in range(30):
             for j in range(i + 1, 30):
                 count = kernel._tangents_of(*atoms[i], *atoms[j], scratch)
-                for line in scratch[:count]:
-                    if kernel._line_segment(line, *ends, 0)[0]:
-                        assert _undirected(line) in found
-                        kept += 1
-                    elif _undirected(line) not in found:
-                        passed_over += 1
+                more_kept, more_passed_over = _meeting_both_ends_are_found(
+                    scratch[:count], found, ends
+                )
+                kept += more_kept
+                passed_over += more_passed_over
     # The scenes exercise both: lines kept, and most of the rest never made.
     assert kept > 100
     assert passed_over > 10 * kept
@@ -150,15 +164,11 @@ def test_every_side_of_a_polygon_end_that_meets_the_other_end_is_kept() -> None:
         ends = (*a, *b)
         found = {_undirected(line) for line in kernel.tangent_lines(*ends, *NO_ATOMS)}
         for vertices in (a.vertices, b.vertices):
-            for k in range(len(vertices)):
-                ex, ey = vertices[(k + 1) % len(vertices)] - vertices[k]
-                length = math.hypot(ex, ey)
-                side = np.array([*vertices[k], ex / length, ey / length])
-                if kernel._line_segment(side, *ends, 0)[0]:
-                    assert _undirected(side) in found
-                    kept += 1
-                elif _undirected(side) not in found:
-                    passed_over += 1
+            steps = np.roll(vertices, -1, axis=0) - vertices
+            sides = np.column_stack([vertices, steps / np.hypot(*steps.T)[:, None]])
+            more_kept, more_passed_over = _meeting_both_ends_are_found(sides, found, ends)
+            kept += more_kept
+            passed_over += more_passed_over
     # Both happen: sides kept, and most of an oval's sides never made.
     assert kept > 40
     assert passed_over > 5 * kept
