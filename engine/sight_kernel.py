@@ -1859,6 +1859,261 @@ def chain_separator(
 # The search of one pair of end shapes
 
 
+_CUT_DISC_SIDES = 64
+"""Sides of the polygon standing in for a disc blocker cut to where sight lines are low over it:
+inscribed where the cut part must lie inside the blocker, circumscribed where it must cover it
+(64 sides: the two differ by 0.1% of the radius)."""
+
+
+@_compiled
+def _disc_polygon(cx: float, cy: float, r: float, covering: bool) -> np.ndarray:
+    """A regular polygon inscribed in the disc, or (``covering``) circumscribed about it."""
+    sides = _CUT_DISC_SIDES
+    radius = r / math.cos(math.pi / sides) if covering else r
+    points = np.empty((sides, 2))
+    for k in range(sides):
+        angle = (k + 0.5) * (2.0 * math.pi / sides) if covering else k * (2.0 * math.pi / sides)
+        points[k, 0], points[k, 1] = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+    return points
+
+
+@_compiled
+def _extent(
+    cx: float, cy: float, r: float, v: np.ndarray, ux: float, uy: float
+) -> tuple[float, float]:
+    """The least and greatest ``u . x`` over an end shape."""
+    if len(v) == 0:
+        centre = ux * cx + uy * cy
+        return centre - r, centre + r
+    lowest, highest = math.inf, -math.inf
+    for k in range(len(v)):
+        along = ux * v[k, 0] + uy * v[k, 1]
+        lowest, highest = min(lowest, along), max(highest, along)
+    return lowest, highest
+
+
+@_compiled
+def _low_parts(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    mixed: np.ndarray,
+    mixed_lo: np.ndarray,
+    mixed_hi: np.ndarray,
+    count: int,
+    grow: float,
+    covering: bool,
+) -> tuple[bool, np.ndarray, np.ndarray]:
+    """The convex parts of the first ``count`` mixed-height blockers, cut to where segments from
+    ``a`` to ``b`` are low over them: ``(apart, vertices, ranges)``.
+
+    Project on ``u``, the unit vector from ``a``'s centre to ``b``'s. A point ``x`` of segment
+    ``p -> q`` is at parameter ``t`` with ``u.x = u.p + t (u.q - u.p)``, so a segment low up to
+    ``t1`` is low over ``x`` exactly when ``u.x <= (1 - t1) u.p + t1 u.q``. Taking the least
+    ``u.p`` and ``u.q`` over the shapes (less ``grow``) bounds where *every* segment is low over
+    the grown blocker: those parts, grown, only ever block segments that are blocked. With
+    ``covering``, taking the greatest (plus ``grow``) bounds where *some* segment may be low:
+    those parts, grown, cover every place a segment is low over the grown blocker, so a
+    segment they leave free is free. Blockers low from ``t0`` to ``b`` mirror this. The bounds
+    need every segment to run forward along ``u``; ``apart`` is false (no parts) when the shapes
+    overlap along it."""
+    dx, dy = bcx - acx, bcy - acy
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        return False, np.empty((0, 2)), np.empty((0, 2), dtype=np.int32)
+    ux, uy = dx / length, dy / length
+    a_lo, a_hi = _extent(acx, acy, ar, av, ux, uy)
+    b_lo, b_hi = _extent(bcx, bcy, br, bv, ux, uy)
+    if b_lo <= a_hi:
+        return False, np.empty((0, 2)), np.empty((0, 2), dtype=np.int32)
+    rows = 0
+    parts = 0
+    for m in range(count):
+        k = mixed[m]
+        if scene.blocker_kind[k] == 1:
+            rows += _CUT_DISC_SIDES + 1
+            parts += 1
+            continue
+        for p in range(scene.blocker_parts[k, 0], scene.blocker_parts[k, 1]):
+            rows += scene.part_ranges[p, 1] - scene.part_ranges[p, 0] + 1
+            parts += 1
+    vertices = np.empty((rows, 2))
+    ranges = np.empty((parts, 2), dtype=np.int32)
+    rows = 0
+    parts = 0
+    plane = np.empty((1, 3))
+    for m in range(count):
+        k = mixed[m]
+        t0, t1 = mixed_lo[m], mixed_hi[m]
+        if t0 == 0.0:
+            if covering:
+                bound = (1.0 - t1) * a_hi + t1 * b_hi + grow
+            else:
+                bound = (1.0 - t1) * a_lo + t1 * b_lo - grow
+            plane[0, 0], plane[0, 1], plane[0, 2] = ux, uy, bound
+        else:
+            if covering:
+                bound = (1.0 - t0) * a_lo + t0 * b_lo - grow
+            else:
+                bound = (1.0 - t0) * a_hi + t0 * b_hi + grow
+            plane[0, 0], plane[0, 1], plane[0, 2] = -ux, -uy, -bound
+        if scene.blocker_kind[k] == 1:
+            d = scene.blocker_disc[k]
+            first, last = 0, 1
+        else:
+            first, last = scene.blocker_parts[k, 0], scene.blocker_parts[k, 1]
+        for p in range(first, last):
+            if scene.blocker_kind[k] == 1:
+                part = _disc_polygon(d[0], d[1], d[2], covering)
+            else:
+                part = scene.part_vertices[scene.part_ranges[p, 0] : scene.part_ranges[p, 1]]
+            cut = _clip(part, plane)
+            if len(cut) < 3:
+                continue
+            vertices[rows : rows + len(cut)] = cut
+            ranges[parts, 0], ranges[parts, 1] = rows, rows + len(cut)
+            rows += len(cut)
+            parts += 1
+    return True, vertices[:rows], ranges[:parts]
+
+
+@_compiled
+def _with_walls(
+    scene: SceneArrays, vertices: np.ndarray, ranges: np.ndarray
+) -> tuple[SceneArrays, np.ndarray]:
+    """The scene with convex polygons (``ranges`` rows of ``vertices``) added as blockers that
+    are walls for every sight line, and the indices they take."""
+    old = len(scene.blocker_kind)
+    added = len(ranges)
+    total = old + added
+    kind = np.zeros(total, dtype=np.int8)
+    kind[:old] = scene.blocker_kind
+    top = np.full(total, math.inf)
+    top[:old] = scene.blocker_top
+    disc = np.zeros((total, 3))
+    disc[:old] = scene.blocker_disc
+    rows = len(scene.blocker_vertices)
+    all_vertices = np.empty((rows + len(vertices), 2))
+    all_vertices[:rows] = scene.blocker_vertices
+    all_vertices[rows:] = vertices
+    all_ranges = np.empty((total, 2), dtype=np.int32)
+    all_ranges[:old] = scene.blocker_ranges
+    all_ranges[old:] = ranges + rows
+    boxes = np.empty((total, 4))
+    boxes[:old] = scene.blocker_boxes
+    boxes[old:], _ = _derive_blockers(kind[old:], disc[old:], all_vertices, all_ranges[old:])
+    convex = np.ones(total, dtype=np.bool_)
+    convex[:old] = scene.blocker_convex
+    kinds = np.zeros(total, dtype=np.int8)
+    kinds[:old] = scene.blocker_class
+    piece = np.full(total, -1, dtype=np.int32)
+    piece[:old] = scene.blocker_piece
+    unit = np.full(total, -1, dtype=np.int32)
+    unit[:old] = scene.blocker_unit
+    part_rows = len(scene.part_vertices)
+    part_vertices = np.empty((part_rows + len(vertices), 2))
+    part_vertices[:part_rows] = scene.part_vertices
+    part_vertices[part_rows:] = vertices
+    old_parts = len(scene.part_ranges)
+    part_ranges = np.empty((old_parts + added, 2), dtype=np.int32)
+    part_ranges[:old_parts] = scene.part_ranges
+    part_ranges[old_parts:] = ranges + part_rows
+    blocker_parts = np.empty((total, 2), dtype=np.int32)
+    blocker_parts[:old] = scene.blocker_parts
+    for m in range(added):
+        blocker_parts[old + m, 0], blocker_parts[old + m, 1] = old_parts + m, old_parts + m + 1
+    extended = SceneArrays(
+        kind,
+        top,
+        disc,
+        all_vertices,
+        all_ranges,
+        boxes,
+        convex,
+        kinds,
+        piece,
+        unit,
+        scene.model_disc,
+        scene.model_vertices,
+        scene.model_ranges,
+        scene.model_top,
+        scene.model_foot,
+        scene.model_unit,
+        scene.within,
+        scene.obscuring_blocks,
+        scene.model_outline,
+        part_vertices,
+        part_ranges,
+        blocker_parts,
+    )
+    return extended, np.arange(old, total).astype(np.int32)
+
+
+@_compiled
+def _free_past_cut_parts(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    walls: np.ndarray,
+    n_walls: int,
+    mixed: np.ndarray,
+    mixed_lo: np.ndarray,
+    mixed_hi: np.ndarray,
+    n_mixed: int,
+    grow: float,
+    covering: bool,
+    planes: np.ndarray,
+) -> tuple[int, float, float, float, float]:
+    """The walls and the mixed-height blockers cut by :func:`_low_parts`, all taken as walls: a
+    plan search, exact by the critical-line argument. ``(-1, ...)`` when the shapes overlap
+    along their axis; else ``(1, x0, y0, x1, y1)`` with a free segment or ``(0, ...)``."""
+    apart, vertices, ranges = _low_parts(
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        mixed,
+        mixed_lo,
+        mixed_hi,
+        n_mixed,
+        grow,
+        covering,
+    )
+    if not apart:
+        return -1, 0.0, 0.0, 0.0, 0.0
+    extended, cut = _with_walls(scene, vertices, ranges)
+    count = n_walls + len(cut)
+    active = np.empty(count, dtype=np.int32)
+    active[:n_walls] = walls[:n_walls]
+    active[n_walls:] = cut
+    lo = np.zeros(count)
+    hi = np.ones(count)
+    lines = critical_lines(
+        acx, acy, ar, av, bcx, bcy, br, bv, extended, active, count, grow, False, planes
+    )
+    ok, x0, y0, x1, y1 = first_free(
+        lines, acx, acy, ar, av, bcx, bcy, br, bv, extended, active, lo, hi, count, grow, 1
+    )
+    return (1 if ok else 0), x0, y0, x1, y1
+
+
 @_compiled
 def pair_search(
     acx: float,
@@ -1883,9 +2138,13 @@ def pair_search(
     ``in_the_way`` the blockers a "not found" rests on. The stages, the bracket of mixed-height
     blockers and when a "none" is a proof:
     walls and obscuring areas make the critical-line argument exact; a mixed blocker is taken
-    as a wall (a segment free then is free), then left out (no segment free then is a proof),
-    and in between every critical line is tried at the true heights with three end choices,
-    then segments between points spread over both shapes."""
+    as a wall (a segment free then is free), then left out unless every segment is low over
+    all of it (no segment free then is a proof), then cut to where every segment is surely
+    low over it (:func:`_low_parts`: no segment free then is a proof too). In between, every
+    critical line is tried at the true heights with three end choices, then segments between
+    points spread over both shapes, and last the plan search past the blockers cut to where a
+    segment may be low (a segment free then is free). Only a pair these leave open is
+    :data:`UNPROVEN`."""
     segment = np.zeros(4)
     total = len(blockers)
     walls = np.empty(total, dtype=np.int32)
@@ -1958,6 +2217,28 @@ def pair_search(
     )
     if not ok:
         return NONE, segment, sure[:n_sure].copy()
+    free, _, _, _, _ = _free_past_cut_parts(
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        walls,
+        n_walls,
+        mixed,
+        mixed_lo,
+        mixed_hi,
+        n_mixed,
+        grow,
+        False,
+        planes,
+    )
+    if free == 0:
+        return NONE, segment, in_the_way
     exact_lo = np.zeros(both)
     exact_hi = np.ones(both)
     exact_lo[n_walls:] = mixed_lo[:n_mixed]
@@ -1983,6 +2264,28 @@ def pair_search(
                     break
             if ok:
                 break
+    if not ok:
+        free, x0, y0, x1, y1 = _free_past_cut_parts(
+            acx,
+            acy,
+            ar,
+            av,
+            bcx,
+            bcy,
+            br,
+            bv,
+            scene,
+            walls,
+            n_walls,
+            mixed,
+            mixed_lo,
+            mixed_hi,
+            n_mixed,
+            grow,
+            True,
+            planes,
+        )
+        ok = free == 1
     if ok:
         segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
         return FOUND, segment, in_the_way[:0]

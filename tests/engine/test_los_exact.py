@@ -225,6 +225,79 @@ def test_a_polygon_blocks_a_segment_exactly_when_its_edges_distances_say_so() ->
     assert min(checked.values()) > 500
 
 
+def _point_in(end: kernel_scenes.End, rng: np.random.Generator) -> np.ndarray:
+    """A random point of an end shape."""
+    if len(end.vertices):
+        weights = rng.dirichlet(np.ones(len(end.vertices)))
+        return np.asarray(weights @ end.vertices)
+    angle, radius = rng.uniform(0, 2 * math.pi), end.r * math.sqrt(rng.uniform())
+    return np.array([end.cx + radius * math.cos(angle), end.cy + radius * math.sin(angle)])
+
+
+def test_mixed_blockers_cut_where_segments_are_low_bracket_the_true_answer() -> None:
+    # The mixed-height bracket (engine.sight_kernel._low_parts): the parts cut to where every
+    # segment is low block only segments that are blocked at their true heights, and the parts
+    # cut to where some segment may be low block every segment that is.
+    rng = np.random.default_rng(41)
+    grow = SEARCH_GROW
+    tally = {(covering, blocked): 0 for covering in (False, True) for blocked in (False, True)}
+    for _ in range(40):
+        if rng.random() < 0.5:
+            a = disc(rng.uniform(0, 3), rng.uniform(2, 10), rng.uniform(0.3, 1.2))
+        else:
+            a = polygon_end(box(0, 4, rng.uniform(0.5, 2.5), rng.uniform(5, 7)))
+        b = disc(rng.uniform(15, 19), rng.uniform(2, 10), rng.uniform(0.3, 1.2))
+        shift, stretch = rng.uniform(-2, 2, 2), rng.uniform(0.6, 1.4, 2)
+        ell = tuple(
+            (6 + (x - 6) * stretch[0] + shift[0], 3 + (y - 3) * stretch[1] + shift[1])
+            for x, y in ((6, 3), (9, 3), (9, 4), (7, 4), (7, 9), (6, 9))
+        )
+        container = (rng.uniform(10, 13), rng.uniform(3, 9), rng.uniform(0.5, 1.5))
+        h_a, h_b = rng.uniform(0.5, 6.0, 2)
+        tops = rng.uniform(min(h_a, h_b), max(h_a, h_b), 2)
+        scene = blocker_scene([(ell, float(tops[0]))], [(*container, float(tops[1]))])
+        lows = [kernel.low_interval(h_a, h_b, top) for top in scene.blocker_top]
+        mixed = np.array([k for k, (low, *_) in enumerate(lows) if low], dtype=np.int32)
+        lo = np.array([lows[k][1] for k in mixed])
+        hi = np.array([lows[k][2] for k in mixed])
+        count = len(mixed)
+        for covering in (False, True):
+            apart, vertices, ranges = kernel._low_parts(
+                *a, *b, scene, mixed, lo, hi, count, grow, covering
+            )
+            assert apart
+            extended, cut = kernel._with_walls(scene, vertices, ranges)
+            for _ in range(60):
+                start, end = _point_in(a, rng), _point_in(b, rng)
+                blocked = kernel.segment_blocked(
+                    *start, *end, scene, mixed, lo, hi, count, grow, 0.0
+                )
+                by_parts = kernel.segment_blocked(
+                    *start,
+                    *end,
+                    extended,
+                    cut,
+                    np.zeros(len(cut)),
+                    np.ones(len(cut)),
+                    len(cut),
+                    grow,
+                    0.0,
+                )
+                assert (blocked >= by_parts) if not covering else (by_parts >= blocked)
+                tally[covering, bool(blocked)] += 1
+    assert min(tally.values()) > 200
+
+
+def test_mixed_blockers_are_not_cut_for_shapes_that_overlap_along_their_axis() -> None:
+    # The cut needs every segment to run forward from one shape to the other.
+    scene = blocker_scene([(box(4, -1, 5, 1), 3.0)])
+    mixed, lo, hi = np.array([0], dtype=np.int32), np.zeros(1), np.array([0.5])
+    near = (disc(0, 0, 1.0), disc(1.5, 0, 1.0))
+    far = (disc(0, 0, 1.0), disc(9, 0, 1.0))
+    assert not kernel._low_parts(*near[0], *near[1], scene, mixed, lo, hi, 1, 0.02, False)[0]
+    assert kernel._low_parts(*far[0], *far[1], scene, mixed, lo, hi, 1, 0.02, False)[0]
+
+
 def test_outer_tangents_of_two_polygons_support_both_and_run_from_one_to_the_other() -> None:
     rng = np.random.default_rng(19)
     for _ in range(200):
@@ -637,12 +710,6 @@ def test_column_is_the_pairs_where_the_unit_is_the_target() -> None:
     assert engine.row("red-0") == visibility(s, observers=["red-0"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the kernel leaves this pair undecided (UNPROVEN: 'a line over mixed-height "
-    "blockers may exist'); the reference finds no line even with 0.002\" clearance",
-)
 def test_a_rising_line_past_an_l_wall_and_a_container_is_decided() -> None:
     # From random_scene(4) of test_visibility_random: a 50 x 30 mm base at 1.2" sees up to a
     # 40 mm base standing on a 3" floor (top 5.5") past a 5" L-shaped ruin wall and a 2"

@@ -65,19 +65,8 @@ def mirrored(scenario: Scenario) -> Scenario:
     return dataclasses.replace(scenario, terrain=terrain, units=units)
 
 
-UNDECIDED_ON_RUINS = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="4 of the ruin layout's 800 pairs (blue-u19/red-u12, blue-u20/red-u14, both ways) "
-    "are left 'not proven' over mixed-height blockers",
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=UNDECIDED_ON_RUINS) if n == "ruins" else n for n in BOARDS],
-)
+@pytest.mark.parametrize("name", list(BOARDS))
 def test_whole_matrix_is_decided(name: str) -> None:
     scenario, pairs = board(name)
     opposing = sum(

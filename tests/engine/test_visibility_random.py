@@ -123,13 +123,14 @@ def test_every_unit_pair_agrees_with_the_brute_force_reference(seed: int) -> Non
 UNDECIDED = pytest.mark.xfail(
     strict=True,
     raises=AssertionError,
-    reason="mixed-height pairs left 'not proven' (an observer on a 3\" floor past a 5\" wall "
-    'and a 2" container); the reference finds no clear line there',
+    reason="one mixed-height pair left 'not proven' both ways: the observer stands on a 3\" "
+    'floor with a 4.2" model 0.45" in front of it, and lines from the back of its base come '
+    "down to that model's top just as they pass it; the reference finds no clear line there",
 )
 
 
 @pytest.mark.parametrize(
-    "seed", [pytest.param(seed, marks=UNDECIDED) if seed in (4, 5) else seed for seed in SEEDS]
+    "seed", [pytest.param(seed, marks=UNDECIDED) if seed == 5 else seed for seed in SEEDS]
 )
 def test_no_pair_is_left_undecided(seed: int) -> None:
     undecided = [
