@@ -269,6 +269,19 @@ def _terrain_blockers_cached(
 _NO_VERTICES = np.zeros((0, 2))
 
 
+@functools.cache
+def _outline_kinds() -> dict[str, int]:
+    """The kernel's code for each kind of base outline (the kernel is imported when first
+    needed: compiling or loading it is not free)."""
+    from engine import sight_kernel as kernel
+
+    return {
+        "circle": kernel.OUTLINE_CIRCLE,
+        "oval": kernel.OUTLINE_OVAL,
+        "rect": kernel.OUTLINE_RECT,
+    }
+
+
 @functools.lru_cache(maxsize=4096)
 def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     """A base as a blocker (a round base: its disc, no polygon; a rectangle: itself; an oval:
@@ -339,7 +352,11 @@ class SightScene:
         outlines: dict[tuple[object, ...], Outline] | None = None,
         terrain: tuple[_TerrainBlocker, ...] | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
+        moved_from: tuple[SightScene, frozenset[str]] | None = None,
     ) -> None:
+        """``outlines``, ``terrain`` and ``within`` are what an earlier scene of the same
+        battlefield worked out; ``moved_from`` is that scene and the units that moved since,
+        when only they did: its arrays are taken with the moved models' rows rewritten."""
         self.scenario = scenario
         twist = twist_of(scenario)
         self.night_fighting = twist == "night-fighting"
@@ -368,7 +385,8 @@ class SightScene:
         self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
         self._find_areas_within([model for _, model in scenario.all_models()])
         self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
-        self.arrays = self._arrays()
+        rewritten = self._arrays_after_move(*moved_from) if moved_from is not None else None
+        self.arrays = rewritten if rewritten is not None else self._arrays()
         self._slots: dict[int, _CacheSlot] = {}
         self._slots_lock = threading.Lock()
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
@@ -385,11 +403,6 @@ class SightScene:
         on the base) and as its true outline."""
         from engine import sight_kernel as kernel
 
-        kinds_of_outline = {
-            "circle": kernel.OUTLINE_CIRCLE,
-            "oval": kernel.OUTLINE_OVAL,
-            "rect": kernel.OUTLINE_RECT,
-        }
         pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
         units = {unit.id: k for k, unit in enumerate(self.scenario.units)}
         outlines = [self.footprint[m] for m in self.ids]
@@ -430,9 +443,106 @@ class SightScene:
             within=within,
             obscuring_blocks=self.obscuring_blocks,
             model_outline=[
-                (kinds_of_outline[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
+                (_outline_kinds()[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
             ],
         )
+
+    def _arrays_after_move(
+        self, before: SightScene, changed: frozenset[str]
+    ) -> kernel.SceneArrays | None:
+        """:meth:`_arrays` for a scene that differs from ``before`` only where the ``changed``
+        units' models stand: ``before``'s arrays with those models' rows rewritten (the same
+        numbers a fresh build gives), or ``None`` when the rows do not line up (models or units
+        added, removed or reordered, a base whose outline or convex pieces changed shape)."""
+        from engine import sight_kernel as kernel
+
+        if (
+            before.terrain is not self.terrain
+            or before.labels != self.labels
+            or before.obscuring_blocks != self.obscuring_blocks
+            or [u.id for u in before.scenario.units] != [u.id for u in self.scenario.units]
+            or [p.id for p in before.scenario.terrain] != [p.id for p in self.scenario.terrain]
+        ):
+            return None
+        old = before.arrays
+        offset = len(self.terrain)
+        rows = [
+            row for row, model_id in enumerate(self.ids) if self.unit_of[model_id].id in changed
+        ]
+        new = {
+            name: getattr(old, name).copy()
+            for name in (
+                "blocker_top",
+                "blocker_disc",
+                "blocker_vertices",
+                "blocker_boxes",
+                "blocker_convex",
+                "model_disc",
+                "model_vertices",
+                "model_top",
+                "model_foot",
+                "within",
+                "model_outline",
+                "part_vertices",
+            )
+        }
+        pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
+        for row in rows:
+            model_id = self.ids[row]
+            model, outline = self.model(model_id), self.footprint[model_id]
+            blocker, end = _polygons_of(outline)
+            k = offset + row
+            kind = 1 if outline.kind == "circle" else 0
+            start, stop = old.blocker_ranges[k]
+            end_start, end_stop = old.model_ranges[row]
+            if (
+                kind != old.blocker_kind[k]
+                or stop - start != len(blocker)
+                or end_stop - end_start != len(end)
+                or old.model_outline[row, 0] != _outline_kinds()[outline.kind]
+            ):
+                return None
+            new["blocker_top"][k] = model.z + model.height
+            new["blocker_disc"][k] = (outline.cx, outline.cy, outline.a)
+            new["blocker_vertices"][start:stop] = blocker
+            new["model_disc"][row] = (outline.cx, outline.cy, outline.a if kind == 1 else 0.0)
+            new["model_vertices"][end_start:end_stop] = end
+            new["model_top"][row] = model.z + model.height
+            new["model_foot"][row] = model.z
+            new["model_outline"][row] = (
+                _outline_kinds()[outline.kind],
+                outline.cx,
+                outline.cy,
+                outline.a,
+                outline.b,
+                outline.angle,
+            )
+            new["within"][row] = False
+            for piece_id in self.within_areas(model_id):
+                new["within"][row, pieces[piece_id]] = True
+        if rows:
+            blockers = offset + np.array(rows)
+            discs = new["blocker_disc"][blockers]
+            boxes, convex = kernel._derive_blockers(
+                old.blocker_kind[blockers],
+                discs,
+                new["blocker_vertices"],
+                old.blocker_ranges[blockers],
+            )
+            new["blocker_disc"][blockers] = discs
+            new["blocker_boxes"][blockers] = boxes
+            new["blocker_convex"][blockers] = convex
+            for k in blockers[old.blocker_kind[blockers] == 0]:
+                # A convex base is its own single convex piece; anything else is cut up anew.
+                first, last = old.blocker_parts[k]
+                start, stop = old.blocker_ranges[k]
+                if not new["blocker_convex"][k] or last - first != 1:
+                    return None
+                part_start, part_stop = old.part_ranges[first]
+                if part_stop - part_start != stop - start:
+                    return None
+                new["part_vertices"][part_start:part_stop] = new["blocker_vertices"][start:stop]
+        return old._replace(**new)
 
     def take_over(self, old: SightScene, changed: set[str]) -> None:
         """Takes the model-pair caches of ``old`` (the same models, in the same rows; ``old`` is
@@ -892,6 +1002,7 @@ class VisibilityEngine:
             outlines=old_scene.outline_cache,
             terrain=old_scene.terrain,
             within=old_scene.within_cache,
+            moved_from=(old_scene, frozenset(changed)),
         )
         if old_scene.ids == self._scene.ids:
             self._scene.take_over(old_scene, changed)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import shapely
 
+from benchmarks.official_table import make_official_table
 from engine.errors import UnknownReferenceError
 from engine.model import (
     MM_PER_INCH,
@@ -543,6 +544,67 @@ def test_terrain_blockers_are_made_once_per_terrain_and_anew_when_it_changes() -
     assert see_through.terrain is s.terrain
     assert pair(see_through).visible is True
     assert pair(s).visible is False
+
+
+def _turned_and_lifted(unit: Unit, dx: float, dy: float, turn: float, lift: float) -> Unit:
+    return dataclasses.replace(
+        unit,
+        models=tuple(
+            dataclasses.replace(
+                m, x=m.x + dx, y=m.y + dy, rotation=(m.rotation + turn) % 360.0, z=m.z + lift
+            )
+            for m in unit.models
+        ),
+    )
+
+
+def test_a_moved_scene_rewrites_the_moved_rows_to_what_a_fresh_build_gives() -> None:
+    # After a move the engine takes the last scene's arrays and rewrites the moved models'
+    # rows: for round, oval and rectangular bases moved, turned and lifted onto a floor, and for
+    # a change of base that makes it build afresh, every array equals a fresh build's.
+    official = make_official_table()
+    hull = Model("red-rhino-1", 30.0, 8.0, RectBase(115, 70), rotation=30.0, height=2.5)
+    board = dataclasses.replace(
+        official, units=(*official.units, Unit("red-rhino", "red", (hull,)))
+    )
+    rng = np.random.default_rng(5)
+    by_base = {type(m.base).__name__ for u in board.units for m in u.models}
+    assert {"CircleBase", "OvalBase", "RectBase"} <= by_base
+    units = [u.id for u in board.units]
+    engine = VisibilityEngine(board)
+    current = board
+    rewritten = []
+    for step in range(12):
+        moving = {
+            str(uid) for uid in rng.choice(units, size=int(rng.integers(1, 4)), replace=False)
+        }
+        if step % 3 == 0:
+            moving |= {"red-rhino", "red-outrider-squad-1"}
+        turn = float(rng.choice([0.0, 15.0, 90.0]))
+        lift = float(rng.choice([0.0, 3.0]))
+        moved = current
+        for uid in moving:
+            dx, dy = rng.uniform(-1.5, 1.5, 2)
+            moved = moved.with_unit(_turned_and_lifted(moved.unit(uid), dx, dy, turn, lift))
+        if step == 7:
+            uid = next(iter(moving))
+            first = moved.unit(uid).models[0]
+            changed = dataclasses.replace(first, base=RectBase(60, 35))
+            if isinstance(first.base, RectBase):
+                changed = dataclasses.replace(first, base=CircleBase(40))
+            moved = moved.with_unit(
+                dataclasses.replace(moved.unit(uid), models=(changed, *moved.unit(uid).models[1:]))
+            )
+        before = engine._scene.arrays
+        engine.adopt(moved, moving)
+        # A rewrite shares the arrays no move changes; a fresh build makes them all anew.
+        rewritten.append(engine._scene.arrays.blocker_class is before.blocker_class)
+        fresh = VisibilityEngine(moved)._scene.arrays
+        for name, array in engine._scene.arrays._asdict().items():
+            assert np.array_equal(array, getattr(fresh, name)), (step, name)
+            assert array.dtype == getattr(fresh, name).dtype, (step, name)
+        current = moved
+    assert rewritten == [step != 7 for step in range(12)]
 
 
 def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed() -> None:
