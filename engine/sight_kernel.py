@@ -507,33 +507,55 @@ def segment_blocked(
 
 
 @_compiled
-def _chord(
-    px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float, v: np.ndarray
-) -> tuple[bool, float, float]:
-    """Where the line ``p + t d`` (``d`` a unit vector) meets an end shape: ``(ok, t0, t1)``."""
-    wx, wy = px - cx, py - cy
-    along = wx * dx + wy * dy
-    perp = abs(wx * dy - wy * dx)
+def _end_edges(cx: float, cy: float, v: np.ndarray) -> tuple[float, np.ndarray]:
+    """What :func:`_chord` needs of an end shape on every line, worked out once for the many
+    lines of a search: a polygon's reach from its centre and its edges as rows ``(nx, ny,
+    offset)``, the outward unit normal and ``n . x`` of the edge moved out by ``GRAZE``. A disc
+    has no edges."""
     n = len(v)
-    if n == 0:
-        if perp > r + GRAZE:
-            return False, 0.0, 0.0
-        half = math.sqrt(max(r * r - perp * perp, 0.0))
-        return True, -along - half, -along + half
+    edges = np.empty((n, 3))
     reach = 0.0
     for k in range(n):
         reach = max(reach, math.hypot(v[k, 0] - cx, v[k, 1] - cy))
-    if perp > reach + GRAZE:
-        return False, 0.0, 0.0
-    upper, lower = math.inf, -math.inf
     for k in range(n):
         f = (k + 1) % n
         ex, ey = v[f, 0] - v[k, 0], v[f, 1] - v[k, 1]
         length = math.hypot(ex, ey)
         nx, ny = ey / length, -ex / length
-        offset = nx * v[k, 0] + ny * v[k, 1] + GRAZE
+        edges[k, 0], edges[k, 1] = nx, ny
+        edges[k, 2] = nx * v[k, 0] + ny * v[k, 1] + GRAZE
+    return reach, edges
+
+
+@_compiled
+def _chord(
+    px: float,
+    py: float,
+    dx: float,
+    dy: float,
+    cx: float,
+    cy: float,
+    r: float,
+    reach: float,
+    edges: np.ndarray,
+) -> tuple[bool, float, float]:
+    """Where the line ``p + t d`` (``d`` a unit vector) meets an end shape (a disc, or a polygon
+    given by :func:`_end_edges`): ``(ok, t0, t1)``."""
+    wx, wy = px - cx, py - cy
+    along = wx * dx + wy * dy
+    perp = abs(wx * dy - wy * dx)
+    if len(edges) == 0:
+        if perp > r + GRAZE:
+            return False, 0.0, 0.0
+        half = math.sqrt(max(r * r - perp * perp, 0.0))
+        return True, -along - half, -along + half
+    if perp > reach + GRAZE:
+        return False, 0.0, 0.0
+    upper, lower = math.inf, -math.inf
+    for k in range(len(edges)):
+        nx, ny = edges[k, 0], edges[k, 1]
         denom = dx * nx + dy * ny
-        num = offset - (px * nx + py * ny)
+        num = edges[k, 2] - (px * nx + py * ny)
         if denom > 0:
             upper = min(upper, num / denom)
         elif denom < 0:
@@ -558,14 +580,38 @@ def _line_segment(
     bv: np.ndarray,
     variant: int,
 ) -> tuple[bool, float, float, float, float]:
-    """The segment a line carries from ``a`` to ``b``: variant 0 joins where it leaves ``a`` to
-    where it enters ``b``; 1 runs on to where it leaves ``b``; 2 starts where it enters ``a``
-    (the best choices for a descending or rising line over a mixed blocker)."""
+    """:func:`_segment_on` for end shapes given as ``(cx, cy, r, vertices)``."""
+    a_reach, a_edges = _end_edges(acx, acy, av)
+    b_reach, b_edges = _end_edges(bcx, bcy, bv)
+    return _segment_on(
+        line, acx, acy, ar, a_reach, a_edges, bcx, bcy, br, b_reach, b_edges, variant
+    )
+
+
+@_compiled
+def _segment_on(
+    line: np.ndarray,
+    acx: float,
+    acy: float,
+    ar: float,
+    a_reach: float,
+    a_edges: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    b_reach: float,
+    b_edges: np.ndarray,
+    variant: int,
+) -> tuple[bool, float, float, float, float]:
+    """The segment a line carries from ``a`` to ``b`` (each a disc, or a polygon given by
+    :func:`_end_edges`): variant 0 joins where it leaves ``a`` to where it enters ``b``; 1 runs
+    on to where it leaves ``b``; 2 starts where it enters ``a`` (the best choices for a
+    descending or rising line over a mixed blocker)."""
     px, py, dx, dy = line[0], line[1], line[2], line[3]
-    oka, a0, a1 = _chord(px, py, dx, dy, acx, acy, ar, av)
+    oka, a0, a1 = _chord(px, py, dx, dy, acx, acy, ar, a_reach, a_edges)
     if not oka:
         return False, 0.0, 0.0, 0.0, 0.0
-    okb, b0, b1 = _chord(px, py, dx, dy, bcx, bcy, br, bv)
+    okb, b0, b1 = _chord(px, py, dx, dy, bcx, bcy, br, b_reach, b_edges)
     if not okb:
         return False, 0.0, 0.0, 0.0, 0.0
     sign = 1.0
@@ -831,12 +877,14 @@ def first_free(
     variants: int,
 ) -> tuple[bool, float, float, float, float]:
     """The first line (in order) carrying a free segment, trying the first ``variants`` segment
-    choices of :func:`_line_segment` on each."""
+    choices of :func:`_segment_on` on each (the ends' edges worked out once for all lines)."""
     hint = -1
+    a_reach, a_edges = _end_edges(acx, acy, av)
+    b_reach, b_edges = _end_edges(bcx, bcy, bv)
     for k in range(len(lines)):
         for variant in range(variants):
-            ok, sx, sy, ex, ey = _line_segment(
-                lines[k], acx, acy, ar, av, bcx, bcy, br, bv, variant
+            ok, sx, sy, ex, ey = _segment_on(
+                lines[k], acx, acy, ar, a_reach, a_edges, bcx, bcy, br, b_reach, b_edges, variant
             )
             if not ok:
                 break

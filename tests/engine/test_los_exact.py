@@ -225,6 +225,48 @@ def test_a_polygon_blocks_a_segment_exactly_when_its_edges_distances_say_so() ->
     assert min(checked.values()) > 500
 
 
+def test_a_line_meets_an_end_shape_where_shapely_says_it_does() -> None:
+    # The chord every candidate line is cut to (the ends' edges worked out once per search):
+    # for random lines through and past round and polygon ends (an oval's 64-gon among them),
+    # where the line enters and leaves the shape.
+    rng = np.random.default_rng(13)
+    turns = np.linspace(0, 2 * math.pi, 64, endpoint=False)
+    oval = np.column_stack([1.4 * np.cos(turns) + 3, 0.8 * np.sin(turns) - 1])
+    ends = [disc(1.0, 2.0, 0.63), polygon_end(oval), polygon_end(box(-2, -1, 0.5, 0.4))]
+    met = {True: 0, False: 0}
+    for end in ends:
+        reach, edges = kernel._end_edges(end.cx, end.cy, end.vertices)
+        shape = (
+            shapely.Point(end.cx, end.cy).buffer(end.r, quad_segs=256)
+            if len(end.vertices) == 0
+            else shapely.Polygon(end.vertices)
+        )
+        for _ in range(300):
+            angle = rng.uniform(0, 2 * math.pi)
+            dx, dy = math.cos(angle), math.sin(angle)
+            px, py = end.cx + rng.uniform(-3, 3), end.cy + rng.uniform(-3, 3)
+            ok, t0, t1 = kernel._chord(px, py, dx, dy, end.cx, end.cy, end.r, reach, edges)
+            far = shapely.LineString([(px - 20 * dx, py - 20 * dy), (px + 20 * dx, py + 20 * dy)])
+            crossing = far.intersection(shape)
+            if crossing.length < 1e-6:
+                continue
+            met[ok] += 1
+            assert ok
+            ends_along = sorted((x - px) * dx + (y - py) * dy for x, y in crossing.coords)
+            tolerance = 1e-4 if len(end.vertices) == 0 else 1e-7
+            assert t0 == pytest.approx(ends_along[0], abs=tolerance)
+            assert t1 == pytest.approx(ends_along[-1], abs=tolerance)
+        for _ in range(100):
+            # Lines passing the shape at more than its reach never meet it.
+            angle = rng.uniform(0, 2 * math.pi)
+            dx, dy = math.cos(angle), math.sin(angle)
+            offset = (reach if len(end.vertices) else end.r) + rng.uniform(0.01, 2.0)
+            px, py = end.cx - dy * offset, end.cy + dx * offset
+            met[kernel._chord(px, py, dx, dy, end.cx, end.cy, end.r, reach, edges)[0]] += 1
+    assert met[True] > 300
+    assert met[False] == 300
+
+
 def _point_in(end: kernel_scenes.End, rng: np.random.Generator) -> np.ndarray:
     """A random point of an end shape."""
     if len(end.vertices):
