@@ -1662,6 +1662,21 @@ def _spread(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
 
 
 @_compiled
+def _beyond_a_plane(points: np.ndarray, planes: np.ndarray) -> bool:
+    """Whether every point lies beyond (``n . x > c``) one of the half-planes ``n . x <= c``."""
+    for p in range(len(planes)):
+        nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+        beyond = True
+        for k in range(len(points)):
+            if nx * points[k, 0] + ny * points[k, 1] - c <= 0:
+                beyond = False
+                break
+        if beyond:
+            return True
+    return False
+
+
+@_compiled
 def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     """A convex polygon clipped to the half-planes ``n . x <= c`` (Sutherland-Hodgman). A
     polygon wholly outside one half-plane or inside all of them (most parts, when a barrier is
@@ -1671,9 +1686,14 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         outside = 0
+        inside = 0
         for k in range(n):
             if nx * points[k, 0] + ny * points[k, 1] - c > 0:
                 outside += 1
+            else:
+                inside += 1
+            if outside and inside:
+                break
         if outside == n:
             return points[:0]
         inside_all = inside_all and outside == 0
@@ -1804,6 +1824,7 @@ def chain_separator(
     if n_hull < 3:
         return empty
     planes = np.empty((n_hull, 3))
+    lengths = np.empty(n_hull)
     for k in range(n_hull):
         f = (k + 1) % n_hull
         ex, ey = hull[f, 0] - hull[k, 0], hull[f, 1] - hull[k, 1]
@@ -1812,6 +1833,12 @@ def chain_separator(
             return empty
         nx, ny = ey / length, -ex / length
         planes[k, 0], planes[k, 1], planes[k, 2] = nx, ny, nx * hull[k, 0] + ny * hull[k, 1]
+        lengths[k] = length
+    # The hull's two longest sides are (nearly always) the outer tangents, and most parts that
+    # pass the box test but lie outside the hull lie beyond one of them: those two planes are
+    # tried first, before the clip tries every side in turn.
+    sides = np.argsort(lengths)
+    long_sides = planes[sides[-2:]]
     reach = grow - 2 * GRAZE
     hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
     hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
@@ -1854,6 +1881,8 @@ def chain_separator(
                 or part[:, 1].max() < hull_y0
                 or part[:, 1].min() > hull_y1
             ):
+                continue
+            if _beyond_a_plane(part, long_sides):
                 continue
             q = _clip(part, planes)
             if len(q) == 0 or len(q) > 128:

@@ -534,6 +534,10 @@ def test_clipping_a_part_to_half_planes_keeps_what_lies_inside_all_of_them() -> 
             region = region.intersection(shapely.Polygon(corners))
         area = shapely.Polygon(clipped).area if len(clipped) >= 3 else 0.0
         assert area == pytest.approx(region.area, abs=1e-9)
+        # The quick rejection the barrier search tries first: wholly beyond one half-plane.
+        beyond = any(bool((part @ (nx, ny) > c).all()) for nx, ny, c in planes)
+        assert kernel._beyond_a_plane(part, planes) == beyond
+        assert not beyond or len(clipped) == 0
     # Wholly inside every half-plane: the part itself; wholly outside one: nothing.
     inside = np.array([[1.0, 0.0, 5.0], [0.0, 1.0, 5.0]])
     assert kernel._clip(square, inside).tolist() == square.tolist()
