@@ -2294,26 +2294,8 @@ def pair_search(
     )
     if not ok:
         return NONE, segment, sure[:n_sure].copy()
-    free, _, _, _, _ = _free_past_cut_parts(
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene,
-        walls,
-        n_walls,
-        mixed,
-        mixed_lo,
-        mixed_hi,
-        n_mixed,
-        grow,
-        False,
-        planes,
-    )
+    cut = (acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, mixed, mixed_lo, mixed_hi)
+    free, _, _, _, _ = _free_past_cut_parts(*cut, n_mixed, grow, False, planes)
     if free == 0:
         return NONE, segment, in_the_way
     exact_lo = np.zeros(both)
@@ -2342,26 +2324,7 @@ def pair_search(
             if ok:
                 break
     if not ok:
-        free, x0, y0, x1, y1 = _free_past_cut_parts(
-            acx,
-            acy,
-            ar,
-            av,
-            bcx,
-            bcy,
-            br,
-            bv,
-            scene,
-            walls,
-            n_walls,
-            mixed,
-            mixed_lo,
-            mixed_hi,
-            n_mixed,
-            grow,
-            True,
-            planes,
-        )
+        free, x0, y0, x1, y1 = _free_past_cut_parts(*cut, n_mixed, grow, True, planes)
         ok = free == 1
     if ok:
         segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
