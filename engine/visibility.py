@@ -282,6 +282,23 @@ def _outline_kinds() -> dict[str, int]:
     }
 
 
+def _end_disc(outline: Outline) -> tuple[float, float, float]:
+    """A base's ``model_disc`` row: a round end's centre and radius, else its centre and 0."""
+    return (outline.cx, outline.cy, outline.a if outline.kind == "circle" else 0.0)
+
+
+def _outline_row(outline: Outline) -> tuple[float, ...]:
+    """A base's ``model_outline`` row: its kind's code, centre, semi-axes and angle."""
+    return (
+        _outline_kinds()[outline.kind],
+        outline.cx,
+        outline.cy,
+        outline.a,
+        outline.b,
+        outline.angle,
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     """A base as a blocker (a round base: its disc, no polygon; a rectangle: itself; an oval:
@@ -432,9 +449,7 @@ class SightScene:
             blocker_class=[b.kind for b in self.terrain] + [kernel.MODEL] * len(models),
             blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * len(models),
             blocker_unit=[-1] * len(self.terrain) + [units[self.unit_of[m].id] for m in self.ids],
-            model_disc=[
-                (o.cx, o.cy, o.a) if o.kind == "circle" else (o.cx, o.cy, 0.0) for o in outlines
-            ],
+            model_disc=[_end_disc(o) for o in outlines],
             model_vertices=_stack(ends),
             model_ranges=_ranges(ends),
             model_top=[m.z + m.height for m in models],
@@ -442,9 +457,7 @@ class SightScene:
             model_unit=[units[self.unit_of[m].id] for m in self.ids],
             within=within,
             obscuring_blocks=self.obscuring_blocks,
-            model_outline=[
-                (_outline_kinds()[o.kind], o.cx, o.cy, o.a, o.b, o.angle) for o in outlines
-            ],
+            model_outline=[_outline_row(o) for o in outlines],
         )
 
     def _arrays_after_move(
@@ -505,18 +518,11 @@ class SightScene:
             new["blocker_top"][k] = model.z + model.height
             new["blocker_disc"][k] = (outline.cx, outline.cy, outline.a)
             new["blocker_vertices"][start:stop] = blocker
-            new["model_disc"][row] = (outline.cx, outline.cy, outline.a if kind == 1 else 0.0)
+            new["model_disc"][row] = _end_disc(outline)
             new["model_vertices"][end_start:end_stop] = end
             new["model_top"][row] = model.z + model.height
             new["model_foot"][row] = model.z
-            new["model_outline"][row] = (
-                _outline_kinds()[outline.kind],
-                outline.cx,
-                outline.cy,
-                outline.a,
-                outline.b,
-                outline.angle,
-            )
+            new["model_outline"][row] = _outline_row(outline)
             new["within"][row] = False
             for piece_id in self.within_areas(model_id):
                 new["within"][row, pieces[piece_id]] = True
