@@ -124,6 +124,59 @@ def _separator_from(
     )
 
 
+@_compiled
+def _witness_still_free(
+    scene: SceneArrays,
+    observer: int,
+    probe: int,
+    witness: np.ndarray,
+    dx: float,
+    dy: float,
+    grow: float,
+    line_half_width: float,
+) -> bool:
+    """Whether a sight line the model ``observer`` had to the probe (``witness``: ``x0, y0, x1,
+    y1``, from the observer to the probe) is still unblocked with its probe end moved by
+    ``(dx, dy)``, as the probe moved (the scene holds the probe where it now stands). The line still starts on the observer's base and ends on
+    the probe's (it moved with it), and it must pass both tests a line the search finds
+    passes (blockers grown by ``grow``, a graze free; then the 1-mm line, touching blocked),
+    where it is low enough over each blocker: so it proves what the search would find."""
+    blockers = kernel.gather(scene, observer, probe, 0, grow)
+    h_a, h_b = scene.model_top[observer], scene.model_top[probe]
+    n = len(blockers)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    relevant = np.empty(n, dtype=np.int32)
+    count = 0
+    for m in range(n):
+        low, t0, t1 = kernel.low_interval(h_a, h_b, scene.blocker_top[blockers[m]])
+        if low:
+            relevant[count] = blockers[m]
+            lo[count] = t0
+            hi[count] = t1
+            count += 1
+    px, py = witness[0], witness[1]
+    qx, qy = witness[2] + dx, witness[3] + dy
+    for reach, slack in ((grow, kernel.GRAZE), (line_half_width, 0.0)):
+        if kernel.segment_blocked(px, py, qx, qy, scene, relevant, lo, hi, count, reach, slack):
+            return False
+    return True
+
+
+@_compiled
+def _keep_witness(
+    witnesses: np.ndarray, u: int, segment: np.ndarray, from_probe: bool, x: float, y: float
+) -> None:
+    """Keeps a unit's sight line of the probe at ``(x, y)`` (``segment`` running from the probe
+    when ``from_probe``) as ``x0, y0, x1, y1`` from the observer, and the cell."""
+    row = witnesses[u]
+    if from_probe:
+        row[0], row[1], row[2], row[3] = segment[2], segment[3], segment[0], segment[1]
+    else:
+        row[0], row[1], row[2], row[3] = segment[0], segment[1], segment[2], segment[3]
+    row[4], row[5] = x, y
+
+
 TILE_CELLS = 4
 """A tile of the map is this many cells square: one separator between an observing unit (or
 one of its models) and every position of the probe in a tile proves the whole tile hidden from
@@ -285,7 +338,9 @@ def hidden_cells(
 
     Per unit and cell, in order: the models of the unit walled off from the cell's whole tile
     (cells ``step`` apart, :data:`TILE_CELLS` square) take no part; if some are, what follows
-    is asked of the others as a part of the unit. For the whole unit: the barrier that
+    is asked of the others as a part of the unit. The sight line by which the unit last saw
+    the probe, its probe end moved with the probe, if it is still unblocked (one free line
+    settles "visible": :func:`_witness_still_free`). For the whole unit: the barrier that
     separated it from the previous cell, if it still does (a proof); the cheap lines from the
     unit's model that saw last (one free line settles "visible"); a separator of the whole unit
     from the tile (tried once per tile and unit, a proof for every cell of the tile); then, the
@@ -314,6 +369,7 @@ def hidden_cells(
     part_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
     part_wall_sizes = np.zeros(units, dtype=np.int64)
     seers = np.full(units, -1, dtype=np.int64)
+    witnesses = np.zeros((units, 6))
     tiles = _tiles(cells, states, within, step)
     # Per tile and unit, and per tile and observing model (a column of ``unit_models``): 0 not
     # tried, 1 proven hidden from the unit or model, 2 tried without a proof.
@@ -349,14 +405,27 @@ def hidden_cells(
             seen = False
             separated = False
             hull = hulls[u, : hull_sizes[u]]
-            if whole and barrier_sizes[u] > 0:
+            if seers[u] >= 0 and eligible[c, seers[u]]:
+                seen = _witness_still_free(
+                    scene,
+                    unit_models[seers[u]],
+                    probe,
+                    witnesses[u],
+                    cells[c, 0] - witnesses[u, 4],
+                    cells[c, 1] - witnesses[u, 5],
+                    grow,
+                    line_half_width,
+                )
+            if not seen and whole and barrier_sizes[u] > 0:
                 kept = barriers[u, : barrier_sizes[u]].copy()
                 separated = len(_separator_among(scene, hull, group, probe, kept, grow)) > 0
-            if not separated and seers[u] >= 0 and eligible[c, seers[u]]:
-                status, _, _ = kernel.model_pair_search(
+            if not seen and not separated and seers[u] >= 0 and eligible[c, seers[u]]:
+                status, segment, _ = kernel.model_pair_search(
                     scene, unit_models[seers[u]], probe, grow, line_half_width, True
                 )
                 seen = status == kernel.FOUND
+                if seen:
+                    _keep_witness(witnesses, u, segment, False, cells[c, 0], cells[c, 1])
             if not separated and not seen and whole and tile_proof[tile, u] == 0:
                 tile_proof[tile, u] = 2
                 if _tile_hidden_from(
@@ -434,6 +503,10 @@ def hidden_cells(
                 for m in range(unit_starts[u], unit_starts[u + 1]):
                     if unit_models[m] == first:
                         seers[u] = m
+                key = min(first, probe) * len(scene.model_top) + max(first, probe)
+                _keep_witness(
+                    witnesses, u, sight[key][1:5], first > probe, cells[c, 0], cells[c, 1]
+                )
             if fully:
                 full = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)

@@ -1682,7 +1682,8 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     polygon wholly outside one half-plane or inside all of them (most parts, when a barrier is
     looked for) is settled by its vertices alone, without building a clipped copy."""
     n = len(points)
-    inside_all = True
+    cutting = np.empty(len(planes), dtype=np.int64)
+    cuts = 0
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         outside = 0
@@ -1696,11 +1697,15 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
                 break
         if outside == n:
             return points[:0]
-        inside_all = inside_all and outside == 0
-    if inside_all:
+        if outside:
+            cutting[cuts] = p
+            cuts += 1
+    if cuts == 0:
         return points
+    # A half-plane holding every vertex holds every point the clip makes (they lie on the
+    # polygon): only the half-planes some vertex lies outside cut it.
     current = points.copy()
-    for p in range(len(planes)):
+    for p in cutting[:cuts]:
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         n = len(current)
         if n == 0:
@@ -1763,6 +1768,33 @@ def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limi
 
 
 @_compiled
+def _far_planes(cx: float, cy: float, r: float, v: np.ndarray, limit: float) -> np.ndarray:
+    """The half-planes ``n . x <= c`` of a convex polygon end's sides pushed out by
+    ``limit`` and a margin far beyond rounding: a shape wholly beyond one of them is farther
+    than ``limit`` from the end (see :func:`_beyond_a_plane`). A disc end gets none (the exact
+    test is cheap for it)."""
+    n = len(v)
+    turning = 0.0
+    for k in range(n):
+        f = (k + 1) % n
+        turning += v[k, 0] * v[f, 1] - v[f, 0] * v[k, 1]
+    outward = 1.0 if turning >= 0 else -1.0
+    planes = np.empty((n, 3))
+    count = 0
+    for k in range(n):
+        f = (k + 1) % n
+        ex, ey = v[f, 0] - v[k, 0], v[f, 1] - v[k, 1]
+        length = math.hypot(ex, ey)
+        if length <= 0:
+            continue
+        nx, ny = outward * ey / length, -outward * ex / length
+        planes[count, 0], planes[count, 1] = nx, ny
+        planes[count, 2] = nx * v[k, 0] + ny * v[k, 1] + limit + _SKIP_MARGIN
+        count += 1
+    return planes[:count]
+
+
+@_compiled
 def _root(parent: np.ndarray, k: int) -> int:
     while parent[k] != k:
         parent[k] = parent[parent[k]]
@@ -1770,13 +1802,19 @@ def _root(parent: np.ndarray, k: int) -> int:
     return k
 
 
+_SIXTEENTHS = np.array(
+    [(math.cos(k * (math.pi / 8)), math.sin(k * (math.pi / 8))) for k in range(16)]
+)
+"""The unit circle's points at every sixteenth of a turn (a barrier search cuts a disc into a
+16-gon for each disc blocker near it: the table spares 32 cosines and sines each time)."""
+
+
 @_compiled
 def _disc_part(cx: float, cy: float, r: float) -> np.ndarray:
     """A 16-gon inscribed in a disc: a convex part of it."""
     points = np.empty((16, 2))
     for k in range(16):
-        angle = k * (math.pi / 8)
-        points[k, 0], points[k, 1] = cx + r * math.cos(angle), cy + r * math.sin(angle)
+        points[k, 0], points[k, 1] = cx + r * _SIXTEENTHS[k, 0], cy + r * _SIXTEENTHS[k, 1]
     return points
 
 
@@ -1839,7 +1877,17 @@ def chain_separator(
     # tried first, before the clip tries every side in turn.
     sides = np.argsort(lengths)
     long_sides = planes[sides[-2:]]
+    # A part beyond a side of an end by more than ``grow`` cannot touch it: the exact distance
+    # (every side of the part against every side of the end: a unit's hull has dozens) is only
+    # worked out for the others.
+    far_from_a = _far_planes(acx, acy, ar, av, grow)
+    far_from_b = _far_planes(bcx, bcy, br, bv, grow)
     reach = grow - 2 * GRAZE
+    # A segment is a polygon of two corners: its two planes are its line, seen from each side.
+    far_from_tangent = (
+        _far_planes(0.0, 0.0, 0.0, tangents[0].reshape(2, 2), reach),
+        _far_planes(0.0, 0.0, 0.0, tangents[1].reshape(2, 2), reach),
+    )
     hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
     hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
     total = 0
@@ -1887,12 +1935,14 @@ def chain_separator(
             q = _clip(part, planes)
             if len(q) == 0 or len(q) > 128:
                 continue
-            if _close_to(q, acx, acy, ar, av, grow) or _close_to(q, bcx, bcy, br, bv, grow):
+            if not _beyond_a_plane(q, far_from_a) and _close_to(q, acx, acy, ar, av, grow):
+                continue
+            if not _beyond_a_plane(q, far_from_b) and _close_to(q, bcx, bcy, br, bv, grow):
                 continue
             for s in range(2):
-                t = tangents[s]
-                near = _close_to(q, 0.0, 0.0, 0.0, t.reshape(2, 2), reach)
-                touches[kept, s] = near
+                touches[kept, s] = not _beyond_a_plane(q, far_from_tangent[s]) and _close_to(
+                    q, 0.0, 0.0, 0.0, tangents[s].reshape(2, 2), reach
+                )
             clipped[kept, : len(q)] = q
             sizes[kept] = len(q)
             owner[kept] = k

@@ -409,3 +409,47 @@ def test_the_cli_names_a_bad_argument(tmp_path: Path) -> None:
         main(["hidden", str(path), "--player", "red", "--base", "big", "--height", "1"], out, err)
         == 1
     )
+
+
+@pytest.mark.parametrize(
+    ("top", "shift", "free"),
+    [
+        (5.0, (0.0, 0.0), True),  # the line passes the wall's end
+        (5.0, (0.0, -6.0), False),  # moved with the probe, it runs into the wall
+        (1.0, (0.0, -6.0), True),  # a 1" wall stands under a line between 1.5" tops
+        (5.0, (0.0, 3.0), True),
+    ],
+)
+def test_a_kept_sight_line_moved_with_the_probe_is_free_only_where_the_search_would_say(
+    top: float, shift: tuple[float, float], free: bool
+) -> None:
+    from engine import hidden_kernel
+    from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
+    from engine.visibility import SightScene
+
+    # The probe has moved by ``shift`` from (30, 22), where the seer saw it along a line from
+    # the seer's rim to the probe's; the line's probe end moves with it.
+    x, y = 30.0 + shift[0], 22.0 + shift[1]
+    scenario = Scenario(
+        "wh40k-ca2026",
+        (Player("red"), Player("blue")),
+        units=(
+            Unit("seer", "blue", (Model("seer-1", 10.0, 22.0, BASE),)),
+            Unit("probe", "red", (Model("probe-1", x, y, BASE),)),
+        ),
+        terrain=(wall("wall", 19.5, 10.0, 20.5, 20.0, top),),
+    )
+    scene = SightScene(scenario)
+    witness = np.array([10.0 + RADIUS, 22.0, 30.0 - RADIUS, 22.0])
+    kept = hidden_kernel._witness_still_free(
+        scene.arrays,
+        scene.index["seer-1"],
+        scene.index["probe-1"],
+        witness,
+        *shift,
+        SEARCH_GROW,
+        HALF_LINE_WIDTH,
+    )
+    assert kept is free
+    # Where the kept line is free, the engine's own search sees the probe there too.
+    assert VisibilityEngine(scenario).row("seer")[0].visible or not free

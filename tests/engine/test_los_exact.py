@@ -544,6 +544,38 @@ def test_clipping_a_part_to_half_planes_keeps_what_lies_inside_all_of_them() -> 
     assert len(kernel._clip(square, np.array([[1.0, 0.0, -2.0]]))) == 0
 
 
+def test_a_part_beyond_an_ends_pushed_out_side_is_farther_than_the_limit_from_the_end() -> None:
+    """The barrier search passes over the exact distance of a part to an end (or to an outer
+    tangent: a polygon of two corners) when the part lies wholly beyond one of the end's sides
+    pushed out by the limit; whichever way round the end's corners run, that never passes
+    over a part within the limit, and it passes over most far ones."""
+    rng = np.random.default_rng(11)
+    passed_over = far = 0
+    for trial in range(600):
+        corners = 2 if trial % 3 == 0 else 12
+        end = kernel.convex_hull(rng.uniform(-1, 1, (corners, 2)))
+        if trial % 2:
+            end = end[::-1].copy()
+        part = kernel.convex_hull(rng.uniform(-0.4, 0.4, (6, 2)) + rng.uniform(-3, 3, 2))
+        limit = float(rng.uniform(0.0, 0.5))
+        planes = kernel._far_planes(0.0, 0.0, 0.0, end, limit)
+        shape = shapely.LineString(end) if len(end) == 2 else shapely.Polygon(end)
+        gap = shapely.Polygon(part).distance(shape)
+        skipped = kernel._beyond_a_plane(part, planes)
+        assert not skipped or gap > limit, (gap, limit)
+        far += gap > limit + 0.5
+        passed_over += skipped and gap > limit + 0.5
+    assert len(kernel._far_planes(0.0, 0.0, 1.0, np.zeros((0, 2)), 0.1)) == 0
+    assert passed_over > 0.8 * far > 100
+
+
+def test_a_disc_part_is_the_16_gon_inscribed_in_the_disc() -> None:
+    part = kernel._disc_part(2.0, -1.0, 0.5)
+    angles = np.arange(16) * (math.pi / 8)
+    expected = np.column_stack([2.0 + 0.5 * np.cos(angles), -1.0 + 0.5 * np.sin(angles)])
+    assert np.allclose(part, expected, atol=1e-15)
+
+
 def _wobbly_outline(rng: np.random.Generator, corners: int) -> np.ndarray:
     """A star-shaped outline with a jittered radius, like a traced terrain footprint."""
     angles = np.sort(rng.uniform(0, 2 * math.pi, corners))
