@@ -671,11 +671,25 @@ def _supports(line: np.ndarray, v: np.ndarray, vertex: int) -> bool:
     return result
 
 
+@_compiled
+def _side_lengths(v: np.ndarray) -> np.ndarray:
+    """Per vertex of a polygon, the lengths of its sides to the previous and the next vertex."""
+    n = len(v)
+    lengths = np.empty((n, 2))
+    for k in range(n):
+        f = (k + 1) % n
+        side = math.hypot(v[f, 0] - v[k, 0], v[f, 1] - v[k, 1])
+        lengths[k, 1] = side
+        lengths[f, 0] = side
+    return lengths
+
+
 @_compiled_inline
-def _may_support(v: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
+def _may_support(v: np.ndarray, sides: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
     """Whether some line through the convex polygon's ``vertex`` and touching the disc ``atom``
     ``(x, y, r)`` can leave the polygon on one side: the line towards the disc's centre does,
-    or turning it by the disc's angular radius can bring it onto a side's direction."""
+    or turning it by the disc's angular radius can bring it onto a side's direction (``sides``:
+    :func:`_side_lengths` of the polygon)."""
     n = len(v)
     x, y = v[vertex, 0], v[vertex, 1]
     ux, uy = atom[0] - x, atom[1] - y
@@ -685,7 +699,7 @@ def _may_support(v: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
     ux, uy = ux / distance, uy / distance
     ax, ay = v[(vertex - 1) % n, 0] - x, v[(vertex - 1) % n, 1] - y
     bx, by = v[(vertex + 1) % n, 0] - x, v[(vertex + 1) % n, 1] - y
-    la, lb = math.hypot(ax, ay), math.hypot(bx, by)
+    la, lb = sides[vertex, 0], sides[vertex, 1]
     if la <= 0 or lb <= 0:
         return True
     across_a = (ux * ay - uy * ax) / la
@@ -746,6 +760,7 @@ def tangent_lines(
     apart = math.hypot(ux, uy)
     reaches = _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv) + 2 * GRAZE
     spread = math.asin(min(1.0, reaches / apart)) if apart > 0 else 0.5 * math.pi
+    a_sides, b_sides = _side_lengths(av), _side_lengths(bv)
     for i in range(total):
         gi = 0 if i < na else (1 if i < na + nb else 2)
         for j in range(i + 1, total):
@@ -762,11 +777,11 @@ def tangent_lines(
                         continue
             # A line through a polygon end's vertex must support the polygon there: most
             # vertex/atom pairs cannot, and are passed over before their tangents are made.
-            if gi == 0 and len(av) > 0 and not _may_support(av, i, atoms[j]):
+            if gi == 0 and len(av) > 0 and not _may_support(av, a_sides, i, atoms[j]):
                 continue
-            if gi == 1 and len(bv) > 0 and not _may_support(bv, i - na, atoms[j]):
+            if gi == 1 and len(bv) > 0 and not _may_support(bv, b_sides, i - na, atoms[j]):
                 continue
-            if gj == 1 and len(bv) > 0 and not _may_support(bv, j - na, atoms[i]):
+            if gj == 1 and len(bv) > 0 and not _may_support(bv, b_sides, j - na, atoms[i]):
                 continue
             found = _tangents_of(
                 atoms[i, 0],
@@ -1040,6 +1055,14 @@ def convex_hull(points: np.ndarray) -> np.ndarray:
     return hull
 
 
+_SIXTEENTHS = np.array(
+    [(math.cos(k * (math.pi / 8)), math.sin(k * (math.pi / 8))) for k in range(16)]
+)
+"""The unit circle's points at every sixteenth of a turn: a disc is taken as a 16-gon, inside
+it or around it, wherever a unit's hull is made or a barrier cut from parts (the table spares
+32 cosines and sines each time)."""
+
+
 @_compiled
 def _shape_points(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     if len(v) > 0:
@@ -1047,8 +1070,7 @@ def _shape_points(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     pts = np.empty((16, 2))
     grown = r / math.cos(math.pi / 16) + 1e-9
     for k in range(16):
-        angle = k * (math.pi / 8)
-        pts[k, 0], pts[k, 1] = cx + grown * math.cos(angle), cy + grown * math.sin(angle)
+        pts[k, 0], pts[k, 1] = cx + grown * _SIXTEENTHS[k, 0], cy + grown * _SIXTEENTHS[k, 1]
     return pts
 
 
@@ -1800,13 +1822,6 @@ def _root(parent: np.ndarray, k: int) -> int:
         parent[k] = parent[parent[k]]
         k = parent[k]
     return k
-
-
-_SIXTEENTHS = np.array(
-    [(math.cos(k * (math.pi / 8)), math.sin(k * (math.pi / 8))) for k in range(16)]
-)
-"""The unit circle's points at every sixteenth of a turn (a barrier search cuts a disc into a
-16-gon for each disc blocker near it: the table spares 32 cosines and sines each time)."""
 
 
 @_compiled
