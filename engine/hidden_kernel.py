@@ -137,10 +137,11 @@ def _witness_still_free(
 ) -> bool:
     """Whether a sight line the model ``observer`` had to the probe (``witness``: ``x0, y0, x1,
     y1``, from the observer to the probe) is still unblocked with its probe end moved by
-    ``(dx, dy)``, as the probe moved (the scene holds the probe where it now stands). The line still starts on the observer's base and ends on
-    the probe's (it moved with it), and it must pass both tests a line the search finds
-    passes (blockers grown by ``grow``, a graze free; then the 1-mm line, touching blocked),
-    where it is low enough over each blocker: so it proves what the search would find."""
+    ``(dx, dy)``, as the probe moved (the scene holds the probe where it now stands). The line
+    still starts on the observer's base and ends on the probe's (it moved with it), and it
+    must pass both tests a line the search finds passes (blockers grown by ``grow``, a graze
+    free; then the 1-mm line, touching blocked), where it is low enough over each blocker: so
+    it proves what the search would find."""
     blockers = kernel.gather(scene, observer, probe, 0, grow)
     h_a, h_b = scene.model_top[observer], scene.model_top[probe]
     n = len(blockers)
@@ -161,6 +162,46 @@ def _witness_still_free(
         if kernel.segment_blocked(px, py, qx, qy, scene, relevant, lo, hi, count, reach, slack):
             return False
     return True
+
+
+@_compiled
+def _seen_along_a_kept_line(
+    scene: SceneArrays,
+    probe: int,
+    x: float,
+    y: float,
+    eligible: np.ndarray,
+    proven_hidden: np.ndarray,
+    unit_models: np.ndarray,
+    seers: np.ndarray,
+    witnesses: np.ndarray,
+    first: int,
+    grow: float,
+    line_half_width: float,
+) -> int:
+    """The first observing unit (from ``first`` on, round the units) whose kept sight line
+    still sees the probe now at ``(x, y)`` (:func:`_witness_still_free`), or -1. ``seers[u]``
+    is the column of the unit's model that saw last (-1: none yet), ``eligible`` the cell's
+    row of columns taking part, ``proven_hidden[u]`` whether the cell's tile is walled off
+    from the unit."""
+    units = len(seers)
+    for turn in range(units):
+        u = (first + turn) % units
+        if seers[u] < 0 or not eligible[seers[u]] or proven_hidden[u]:
+            continue
+        row = witnesses[u]
+        if _witness_still_free(
+            scene,
+            unit_models[seers[u]],
+            probe,
+            row,
+            x - row[4],
+            y - row[5],
+            grow,
+            line_half_width,
+        ):
+            return u
+    return -1
 
 
 @_compiled
@@ -340,7 +381,8 @@ def hidden_cells(
     (cells ``step`` apart, :data:`TILE_CELLS` square) take no part; if some are, what follows
     is asked of the others as a part of the unit. The sight line by which the unit last saw
     the probe, its probe end moved with the probe, if it is still unblocked (one free line
-    settles "visible": :func:`_witness_still_free`). For the whole unit: the barrier that
+    settles "visible": :func:`_witness_still_free`; without ``fully``, every unit's kept line
+    is tried before any other step for any unit). For the whole unit: the barrier that
     separated it from the previous cell, if it still does (a proof); the cheap lines from the
     unit's model that saw last (one free line settles "visible"); a separator of the whole unit
     from the tile (tried once per tile and unit, a proof for every cell of the tile); then, the
@@ -381,6 +423,27 @@ def hidden_cells(
         if states[c] == BLOCKED:
             continue
         place_probe(scene, probe, disc, vertices, cells[c, 0], cells[c, 1], within[c])
+        if not fully:
+            # One free line settles a visible cell: every unit's kept line is tried before any
+            # unit's proofs are sought.
+            seer = _seen_along_a_kept_line(
+                scene,
+                probe,
+                cells[c, 0],
+                cells[c, 1],
+                eligible[c],
+                tile_proof[tiles.of_cell[c]] == 1,
+                unit_models,
+                seers,
+                witnesses,
+                last,
+                grow,
+                line_half_width,
+            )
+            if seer >= 0:
+                last = seer
+                states[c] = VISIBLE
+                continue
         hidden = True
         for turn in range(units):
             u = (last + turn) % units
@@ -405,7 +468,7 @@ def hidden_cells(
             seen = False
             separated = False
             hull = hulls[u, : hull_sizes[u]]
-            if seers[u] >= 0 and eligible[c, seers[u]]:
+            if fully and seers[u] >= 0 and eligible[c, seers[u]]:
                 seen = _witness_still_free(
                     scene,
                     unit_models[seers[u]],
@@ -521,6 +584,10 @@ def hidden_cells(
             last = u
             break
         states[c] = HIDDEN if hidden else VISIBLE
+        if not hidden:
+            # Seen by a unit: a unit asked before it whose "not visible" went unproven leaves
+            # nothing resting on that.
+            undecided[c] = 0
 
 
 def warm_up() -> None:

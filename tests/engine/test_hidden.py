@@ -453,3 +453,22 @@ def test_a_kept_sight_line_moved_with_the_probe_is_free_only_where_the_search_wo
     assert kept is free
     # Where the kept line is free, the engine's own search sees the probe there too.
     assert VisibilityEngine(scenario).row("seer")[0].visible or not free
+
+
+def test_a_visible_cell_rests_on_no_unproven_step() -> None:
+    """On the stress board some unit's "not visible" of a cell goes unproven while another
+    unit sees the cell: the cell is visible and nothing rests on the unproven answer."""
+    from benchmarks.stress import make_stress_scenario
+
+    mapper = HiddenMapper(
+        make_stress_scenario(seed=1),
+        player="red",
+        base=BASE,
+        height=1.5,
+        step=1.0,
+        region="table",
+    )
+    states, undecided = mapper.decide(0, mapper.rows)
+    assert (states == 0).sum() > 1000
+    assert not undecided[states == 0].any()
+    assert mapper.result(states, undecided).undecided == int((undecided == 1).sum())
