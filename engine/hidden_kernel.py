@@ -142,24 +142,16 @@ def _witness_still_free(
     must pass both tests a line the search finds passes (blockers grown by ``grow``, a graze
     free; then the 1-mm line, touching blocked), where it is low enough over each blocker: so
     it proves what the search would find."""
-    blockers = kernel.gather(scene, observer, probe, 0, grow)
-    h_a, h_b = scene.model_top[observer], scene.model_top[probe]
-    n = len(blockers)
-    lo = np.empty(n)
-    hi = np.empty(n)
-    relevant = np.empty(n, dtype=np.int32)
-    count = 0
-    for m in range(n):
-        low, t0, t1 = kernel.low_interval(h_a, h_b, scene.blocker_top[blockers[m]])
-        if low:
-            relevant[count] = blockers[m]
-            lo[count] = t0
-            hi[count] = t1
-            count += 1
+    met, lo, hi = kernel.low_spans(
+        scene,
+        kernel.gather(scene, observer, probe, 0, grow),
+        scene.model_top[observer],
+        scene.model_top[probe],
+    )
     px, py = witness[0], witness[1]
     qx, qy = witness[2] + dx, witness[3] + dy
     for reach, slack in ((grow, kernel.GRAZE), (line_half_width, 0.0)):
-        if kernel.segment_blocked(px, py, qx, qy, scene, relevant, lo, hi, count, reach, slack):
+        if kernel.segment_blocked(px, py, qx, qy, scene, met, lo, hi, len(met), reach, slack):
             return False
     return True
 

@@ -345,6 +345,28 @@ def low_interval(h_start: float, h_end: float, top: float) -> tuple[bool, float,
     return True, 0.0, crossing
 
 
+@_compiled
+def low_spans(
+    scene: SceneArrays, blockers: np.ndarray, h_start: float, h_end: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(met, lo, hi)``: of ``blockers``, those a sight line from height ``h_start`` to
+    ``h_end`` is low enough over to meet, each with the stretch ``[lo, hi]`` of the line that is
+    (:func:`low_interval`)."""
+    n = len(blockers)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    met = np.empty(n, dtype=np.int32)
+    count = 0
+    for m in range(n):
+        low, t0, t1 = low_interval(h_start, h_end, scene.blocker_top[blockers[m]])
+        if low:
+            met[count] = blockers[m]
+            lo[count] = t0
+            hi[count] = t1
+            count += 1
+    return met[:count], lo[:count], hi[:count]
+
+
 # ---------------------------------------------------------------------------------------------
 # Distances
 
@@ -1565,6 +1587,15 @@ def _boxes_apart(box: np.ndarray, other: np.ndarray) -> bool:
 
 
 @_compiled
+def _has_convex(scene: SceneArrays, walls: np.ndarray, count: int) -> bool:
+    """Whether one of the first ``count`` walls is convex (one could stand across alone)."""
+    found = False
+    for m in range(count):
+        found = found or scene.blocker_convex[walls[m]]
+    return found
+
+
+@_compiled
 def quick_reject(
     acx: float,
     acy: float,
@@ -1582,14 +1613,31 @@ def quick_reject(
     """A convex wall separating ``a`` from ``b`` (its index), or -1: it crosses both outer
     common tangents between their tangent points and touches neither shape, so inside the hull
     of the two it walls ``a``'s side off from ``b``'s and every segment between them meets it."""
-    any_convex = False
-    for m in range(count):
-        any_convex = any_convex or scene.blocker_convex[walls[m]]
-    if not any_convex:
+    if not _has_convex(scene, walls, count):
         return -1
     ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
     if not ok:
         return -1
+    return _wall_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
+
+
+@_compiled
+def _wall_across(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    tangents: np.ndarray,
+    scene: SceneArrays,
+    walls: np.ndarray,
+    count: int,
+    grow: float,
+) -> int:
+    """:func:`quick_reject` given the two shapes' outer tangents."""
     spans = np.empty((2, 4))
     for s in range(2):
         t = tangents[s]
@@ -1834,6 +1882,37 @@ def _disc_part(cx: float, cy: float, r: float) -> np.ndarray:
 
 
 @_compiled
+def separator_between(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    walls: np.ndarray,
+    count: int,
+    grow: float,
+) -> np.ndarray:
+    """Walls standing between ``a`` and ``b``: one convex wall (:func:`quick_reject`), else a
+    barrier of several (:func:`chain_separator`), both from one pair of outer tangents; empty
+    when neither is found."""
+    empty = np.zeros(0, dtype=np.int32)
+    if count == 0:
+        return empty
+    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
+    if not ok:
+        return empty
+    if _has_convex(scene, walls, count):
+        wall = _wall_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
+        if wall >= 0:
+            return np.array([wall], dtype=np.int32)
+    return _barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
+
+
+@_compiled
 def chain_separator(
     acx: float,
     acy: float,
@@ -1849,7 +1928,30 @@ def chain_separator(
     grow: float,
 ) -> np.ndarray:
     """Walls joined into one barrier across the hull of ``a`` and ``b``: the blockers of the
-    barrier, or an empty array.
+    barrier, or an empty array (see :func:`_barrier_across`)."""
+    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
+    if not ok or count == 0:
+        return np.zeros(0, dtype=np.int32)
+    return _barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
+
+
+@_compiled
+def _barrier_across(
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    tangents: np.ndarray,
+    scene: SceneArrays,
+    walls: np.ndarray,
+    count: int,
+    grow: float,
+) -> np.ndarray:
+    """:func:`chain_separator` given the two shapes' outer tangents (``count > 0``).
 
     Let ``H`` be the hull of the two shapes, bounded by the two outer common tangents and an arc
     of each shape. A connected blocked set inside ``H`` that meets both tangents and neither
@@ -1860,9 +1962,6 @@ def chain_separator(
     the reach are joined by a blocked segment inside ``H``, a part within reach of a tangent
     meets it there."""
     empty = np.zeros(0, dtype=np.int32)
-    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
-    if not ok or count == 0:
-        return empty
     first = av if len(av) else _disc_part(acx, acy, ar)
     second = bv if len(bv) else _disc_part(bcx, bcy, br)
     points = np.empty((len(first) + len(second) + 4, 2))
@@ -2325,10 +2424,7 @@ def pair_search(
         return FOUND, segment, in_the_way[:0]
     if cheap:
         return UNPROVEN, segment, in_the_way
-    separator = quick_reject(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
-    if separator >= 0:
-        return NONE, segment, np.array([separator], dtype=np.int32)
-    barrier = chain_separator(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
+    barrier = separator_between(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
     if len(barrier):
         return NONE, segment, barrier
     lines = critical_lines(
@@ -2484,18 +2580,7 @@ def checked_search(
     )
     if status != FOUND:
         return status, segment, in_the_way
-    n = len(blockers)
-    lo = np.empty(n)
-    hi = np.empty(n)
-    relevant = np.empty(n, dtype=np.int32)
-    count = 0
-    for m in range(n):
-        low, t0, t1 = low_interval(h_a, h_b, scene.blocker_top[blockers[m]])
-        if low:
-            relevant[count] = blockers[m]
-            lo[count] = t0
-            hi[count] = t1
-            count += 1
+    relevant, lo, hi = low_spans(scene, blockers, h_a, h_b)
     if segment_blocked(
         segment[0],
         segment[1],
@@ -2505,11 +2590,11 @@ def checked_search(
         relevant,
         lo,
         hi,
-        count,
+        len(relevant),
         line_half_width,
         0.0,
     ):
-        return UNPROVEN, segment, relevant[:count].copy()
+        return UNPROVEN, segment, relevant.copy()
     return FOUND, segment, in_the_way
 
 
@@ -2637,10 +2722,7 @@ def hull_separator(
         return np.zeros(0, dtype=np.int32)
     a, b = hull_a, hull_b
     acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
-    found = quick_reject(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
-    if found >= 0:
-        return np.array([found], dtype=np.int32)
-    return chain_separator(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+    return separator_between(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
 
 
 def new_cache() -> Any:
