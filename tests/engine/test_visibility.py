@@ -24,14 +24,21 @@ from engine.model import (
     Unit,
 )
 from engine.sight_kernel import (
+    FULLY_SEEN,
     OUTLINE_CIRCLE,
+    OUTLINE_OVAL,
+    OUTLINE_RECT,
+    _facing_gap,
     bases_hull,
     facing_pieces,
     hull_meets_boxes,
     low_interval,
+    model_fully_visible,
+    new_cache,
+    walled_off_from_all,
 )
 from engine.sightlines import HALF_LINE_WIDTH, base_outline
-from engine.visibility import PairVisibility, VisibilityEngine, visibility
+from engine.visibility import SEARCH_GROW, PairVisibility, VisibilityEngine, visibility
 from tests.engine.kernel_scenes import blocked, blocker_scene, box
 
 R32 = 32 / MM_PER_INCH / 2  # radius of a 32 mm base in inches
@@ -648,6 +655,73 @@ def test_facing_side_of_a_round_target() -> None:
     assert float(np.sum(pieces[:, 2] - pieces[:, 1])) == pytest.approx(math.pi, abs=1e-9)
     middles = 10.0 + R32 * np.cos(0.5 * (pieces[:, 1] + pieces[:, 2]))
     assert (middles <= 10.0 + 1e-9).all()
+
+
+def test_facing_pieces_hold_every_facing_sample_and_no_other() -> None:
+    # Oval and rectangular pairs read every 8th of 720 samples first and the rest only between
+    # two that differ: the pieces still hold exactly the samples that face the observer.
+    rng = np.random.default_rng(11)
+    tested = 0
+    for _ in range(300):
+        a_t, b_t = rng.uniform(0.3, 3.0, size=2)
+        target = np.array([OUTLINE_OVAL, 0.0, 0.0, a_t, b_t, rng.uniform(0, 2 * math.pi)])
+        kind = rng.choice([OUTLINE_CIRCLE, OUTLINE_OVAL, OUTLINE_RECT])
+        a_o = rng.uniform(0.3, 3.0)
+        b_o = a_o if kind == OUTLINE_CIRCLE else rng.uniform(0.3, 3.0)
+        apart = max(a_t, b_t) + math.hypot(a_o, b_o) + rng.uniform(0.01, 8.0)
+        toward = rng.uniform(0, 2 * math.pi)
+        observer = np.array(
+            [
+                kind,
+                apart * math.cos(toward),
+                apart * math.sin(toward),
+                a_o,
+                b_o,
+                rng.uniform(0, 2 * math.pi),
+            ]
+        )
+        pieces = facing_pieces(target, observer)
+        for u in np.arange(720) * (2 * math.pi / 720):
+            gap = _facing_gap(target, observer, u)
+            if abs(gap) < 1e-9:
+                continue
+            held = any((u - p[1]) % (2 * math.pi) <= p[2] - p[1] for p in pieces)
+            assert held == (gap > 0), (target, observer, u, gap)
+            tested += 1
+    assert tested > 200_000
+
+
+def test_a_target_walled_off_from_every_observer_at_once() -> None:
+    red = [infantry(f"r{k}", x, 10) for k, x in enumerate((8.0, 10.0, 12.0))]
+    blue = [infantry("b0", 10, 20), infantry("b1", 20, 20)]
+    ruin = (wall("w", 6, 14.5, 14, 15.5, 5.0),)
+
+    def shaded(observers: list[Model]) -> list[bool]:
+        sight = VisibilityEngine(scene(observers, blue, ruin))._scene
+        found = walled_off_from_all(
+            sight.arrays,
+            new_cache(),
+            sight._indices(observers),
+            sight._indices(blue),
+            SEARCH_GROW,
+        )
+        for i in sight._indices(observers):
+            for j, walled_off in zip(sight._indices(blue), found, strict=True):
+                seen = model_fully_visible(sight.arrays, i, j, True, SEARCH_GROW)[0] == FULLY_SEEN
+                assert not (walled_off and seen)
+        return [bool(v) for v in found]
+
+    # The wall hides b0's near side from all three observers; b1 is seen past its end.
+    assert shaded(red) == [True, False]
+    # A fourth observer beside the wall's end sees b0's near side: no proof for the unit.
+    assert shaded([*red, infantry("r3", 17, 14)]) == [False, False]
+    # A wall lower than the observers' heads hides nothing from them all along the line.
+    low = (wall("w", 6, 14.5, 14, 15.5, 1.0),)
+    sight = VisibilityEngine(scene(red, blue, low))._scene
+    found = walled_off_from_all(
+        sight.arrays, new_cache(), sight._indices(red), sight._indices(blue), SEARCH_GROW
+    )
+    assert not found.any()
 
 
 def test_observer_in_base_contact_with_a_wall_is_proven_blocked() -> None:
