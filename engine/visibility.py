@@ -49,6 +49,7 @@ Choices where the rules are silent (also listed in :data:`RULE_NOTES`):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -313,13 +314,6 @@ def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     return blocker, end
 
 
-class _Corridor(NamedTuple):
-    """A convex polygon every sight line between two units lies in, and its box."""
-
-    hull: NDArray[np.float64]
-    box: tuple[float, ...]
-
-
 class _UnitSight(NamedTuple):
     """A unit pair's top-to-top answer, kept for both directions."""
 
@@ -406,6 +400,9 @@ class SightScene:
         self.arrays = rewritten if rewritten is not None else self._arrays()
         self._slots: dict[int, _CacheSlot] = {}
         self._slots_lock = threading.Lock()
+        self._caches: Any = None
+        """Every slot's two caches in one compiled list (sight, then fully visible), made with
+        the first slot."""
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
         self._walls_before: dict[frozenset[str] | None, _WallsBefore] = {}
         """Per unit pair a move touched, the walls that stood between its units before."""
@@ -564,12 +561,15 @@ class SightScene:
         rows = len(self.terrain) + np.flatnonzero(moved)
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
         grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-        for slot in old._slots.values():
-            with slot.lock:
-                kernel.forget_moved(self.arrays, slot.sight, moved, grown, SEARCH_GROW, False)
-                kernel.forget_moved(self.arrays, slot.full, moved, grown, SEARCH_GROW, True)
+        if old._caches is not None:
+            full = np.tile(np.array([False, True]), len(old._caches) // 2)
+            with contextlib.ExitStack() as holding:
+                for slot in old._slots.values():
+                    holding.enter_context(slot.lock)
+                kernel.forget_moved_in(self.arrays, old._caches, full, moved, grown, SEARCH_GROW)
         with self._slots_lock:
             self._slots = dict(old._slots)
+            self._caches = old._caches
         models = len(self.ids)
         for units, known in old._unit_sight.items():
             if units is None:
@@ -598,6 +598,10 @@ class SightScene:
 
                 slot = _CacheSlot(kernel.new_cache(), kernel.new_cache(), threading.RLock())
                 self._slots[number] = slot
+                if self._caches is None:
+                    self._caches = kernel.new_cache_list()
+                self._caches.append(slot.sight)
+                self._caches.append(slot.full)
             return slot
 
     def slot(self, one_unit_id: str, other_unit_id: str) -> _CacheSlot:
@@ -625,9 +629,21 @@ class SightScene:
             return
         shapes = shape_arrays([shape_of(model) for model in missing.values()])
         found = [set[str]() for _ in missing]
-        for piece in self.scenario.terrain:
-            for row in np.flatnonzero(overlaps_many(shapes, terrain_area(piece))):
-                found[row].add(piece.id)
+        areas = [terrain_area(piece) for piece in self.scenario.terrain]
+        # Every area's box against every base's at once: most areas meet none of a moved
+        # unit's bases and are passed over before the exact test.
+        bounds = np.array([area.bounds for area in areas], dtype=float).reshape(-1, 4)
+        boxes_meet = (
+            (shapes.x + shapes.half_x >= bounds[:, 0, None] - TOLERANCE)
+            & (shapes.x - shapes.half_x <= bounds[:, 2, None] + TOLERANCE)
+            & (shapes.y + shapes.half_y >= bounds[:, 1, None] - TOLERANCE)
+            & (shapes.y - shapes.half_y <= bounds[:, 3, None] + TOLERANCE)
+        )
+        meets = np.asarray(boxes_meet.any(axis=1), dtype=bool)
+        for piece, area, near in zip(self.scenario.terrain, areas, meets, strict=True):
+            if near:
+                for row in np.flatnonzero(overlaps_many(shapes, area)):
+                    found[row].add(piece.id)
         for key, pieces in zip(missing, found, strict=True):
             self.within_cache[key] = frozenset(pieces)
 
@@ -912,7 +928,7 @@ class VisibilityEngine:
     """Threads working out missing pairs (1 leaves the other cores free, say for a drag)."""
     _scene: SightScene = field(init=False, repr=False)
     _results: dict[tuple[str, str], PairVisibility] = field(init=False, repr=False)
-    _corridors: dict[tuple[str, str], _Corridor] = field(init=False, repr=False)
+    _corridors: dict[tuple[str, str], NDArray[np.float64]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._scene = SightScene(self.scenario)
@@ -1032,10 +1048,16 @@ class VisibilityEngine:
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
         if len(moved_boxes) and unmoved:
-            corridors = [self._corridor(key) for key in unmoved]
             # Only a corridor whose box meets a moved base's box can meet the base: the exact
-            # test (one compiled call each) runs for those alone.
-            boxes = np.array([corridor.box for corridor in corridors])
+            # test (one compiled call each) runs for those alone. A corridor's box is within
+            # the box of both units' reaches, worked out for every pair at once.
+            reach = self._unit_reach(new_scenario)
+            position = {unit.id: k for k, unit in enumerate(new_scenario.units)}
+            first = reach[[position[one] for one, _ in unmoved]]
+            second = reach[[position[other] for _, other in unmoved]]
+            boxes = np.hstack(
+                [np.fmin(first[:, :2], second[:, :2]), np.fmax(first[:, 2:], second[:, 2:])]
+            )
             near = (
                 (boxes[:, None, 0] <= moved_boxes[None, :, 2])
                 & (moved_boxes[None, :, 0] <= boxes[:, None, 2])
@@ -1044,12 +1066,40 @@ class VisibilityEngine:
             ).any(axis=1)
             unmoved = [
                 key
-                for key, corridor, close in zip(unmoved, corridors, near, strict=True)
-                if not (close and kernel.hull_meets_boxes(corridor.hull, moved_boxes))
+                for key, close in zip(unmoved, near, strict=True)
+                if not (close and kernel.hull_meets_boxes(self._corridor(key), moved_boxes))
             ]
         self._results = {key: self._results[key] for key in unmoved}
 
-    def _corridor(self, key: tuple[str, str]) -> _Corridor:
+    def _unit_reach(self, scenario: Scenario) -> np.ndarray:
+        """Per unit of ``scenario``, in its order, a box ``(x0, y0, x1, y1)`` holding every point
+        :func:`engine.sight_kernel.bases_hull` can put round its bases: a rectangle's corners,
+        an oval's circumscribed 16-gon (within ``max(a, b) / cos(pi / 16)`` of its centre; a
+        hair more is added). A unit without models has a box of NaNs (a pair's box is then its
+        other unit's: ``np.fmin`` and ``np.fmax`` pass NaNs over)."""
+        outline = self._scene.arrays.model_outline
+        unit = self._scene.arrays.model_unit
+        from engine import sight_kernel as kernel
+
+        radius = (
+            np.where(
+                outline[:, 0] == kernel.OUTLINE_RECT,
+                np.hypot(outline[:, 3], outline[:, 4]),
+                np.maximum(outline[:, 3], outline[:, 4]) / math.cos(math.pi / 16),
+            )
+            + 1e-6
+        )
+        reach = np.full((len(scenario.units), 4), np.nan)
+        lows = np.full((len(scenario.units), 2), np.inf)
+        highs = np.full((len(scenario.units), 2), -np.inf)
+        np.minimum.at(lows, unit, outline[:, 1:3] - radius[:, None])
+        np.maximum.at(highs, unit, outline[:, 1:3] + radius[:, None])
+        filled = np.isfinite(lows[:, 0])
+        reach[filled, :2] = lows[filled]
+        reach[filled, 2:] = highs[filled]
+        return reach
+
+    def _corridor(self, key: tuple[str, str]) -> NDArray[np.float64]:
         """A convex polygon holding both units' bases (:func:`engine.sight_kernel.bases_hull`):
         every sight line between them lies inside it."""
         ordered = key if key[0] <= key[1] else (key[1], key[0])
@@ -1059,8 +1109,6 @@ class VisibilityEngine:
 
             scene = self._scene
             models = [m for uid in ordered for m in self.scenario.unit(uid).models]
-            hull = kernel.bases_hull(scene.arrays, scene._indices(models))
-            box = (hull[:, 0].min(), hull[:, 1].min(), hull[:, 0].max(), hull[:, 1].max())
-            corridor = _Corridor(hull, tuple(float(v) for v in box))
+            corridor = kernel.bases_hull(scene.arrays, scene._indices(models))
             self._corridors[ordered] = corridor
         return corridor
