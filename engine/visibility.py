@@ -959,8 +959,13 @@ class VisibilityEngine:
             for group in groups.values():
                 self._answer_all(group)
             return
-        # Largest groups first, so the last to finish is a small one.
-        ordered = sorted(groups.values(), key=len, reverse=True)
+        # The groups likely to take longest first, so the last to finish is a quick one: a
+        # unit pair's work grows with its number of model pairs.
+        ordered = sorted(
+            groups.values(),
+            key=lambda group: sum(len(o.models) * len(t.models) for o, t in group),
+            reverse=True,
+        )
         with ThreadPoolExecutor(max_workers=self.threads) as pool:
             list(pool.map(self._answer_all, ordered))
 
