@@ -2735,7 +2735,8 @@ def new_cache() -> Any:
 def new_cache_list() -> Any:
     """An empty list of :func:`new_cache` caches, for kernels that work through many at once
     (:func:`forget_moved_in`)."""
-    return List.empty_list(types.DictType(types.int64, types.float64[::1]))
+    cache_type: Any = types.DictType
+    return List.empty_list(cache_type(types.int64, types.float64[::1]))
 
 
 @_compiled
