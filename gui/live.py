@@ -46,6 +46,9 @@ class Analysis:
     analyse: Analyse
     during_drag: bool
     """Whether it follows a drag's previews (else it waits for the drop)."""
+    ruleset: str | None = None
+    """The one rule system whose games it analyses (None: every game). For another system's
+    game it never runs and its result is None, so an analysis never asks which game it has."""
 
 
 @dataclass(frozen=True)
@@ -84,12 +87,14 @@ class _AnalysesTask(QRunnable):
         scenario: Scenario,
         evaluation: Evaluation | None,
         analyses: tuple[Analysis, ...],
+        serving: frozenset[str],
         signals: _WorkerSignals,
     ) -> None:
         super().__init__()
         self._scenario = scenario
         self._evaluation = evaluation
         self._analyses = analyses
+        self._serving = serving
         self._signals = signals
         self.setAutoDelete(True)
 
@@ -100,7 +105,8 @@ class _AnalysesTask(QRunnable):
                 value: object = None
                 error = ""
                 try:
-                    value = analysis.analyse(self._scenario, self._evaluation)
+                    if analysis.name in self._serving:
+                        value = analysis.analyse(self._scenario, self._evaluation)
                 except WarplanError as refusal:
                     error = str(refusal)
                 except Exception as failure:  # noqa: BLE001 - reported to the user, never a crash
@@ -197,6 +203,8 @@ class LiveRules(QObject):
         self._rest_timer.setInterval(REST_BEFORE_LINE_OF_SIGHT_MS)
         self._rest_timer.timeout.connect(self._start_pending)
         self._analyses: list[Analysis] = []
+        self._serving: dict[str | None, set[str]] = {}
+        """Analysis names by the rule system they are for (None: every game)."""
         self._results: dict[str, AnalysisResult] = {}
         self._analyses_in_flight: tuple[Scenario, frozenset[str]] | None = None
         """The scenario value and the analyses the worker is running now."""
@@ -258,13 +266,31 @@ class LiveRules(QObject):
 
     # ------------------------------------------------------------------ analyses
 
-    def add_analysis(self, name: str, analyse: Analyse, *, during_drag: bool = False) -> None:
+    def add_analysis(
+        self,
+        name: str,
+        analyse: Analyse,
+        *,
+        during_drag: bool = False,
+        ruleset: str | None = None,
+    ) -> None:
         """Run ``analyse`` on every new scenario value with its one evaluation, off the UI
         thread; each result arrives through :attr:`analysed` (``name`` tells them apart).
         ``during_drag``: also while a drag previews (once the pointer rests), for what the
-        board shows as it moves; otherwise it waits for the drop."""
-        self._analyses.append(Analysis(name, analyse, during_drag))
+        board shows as it moves; otherwise it waits for the drop. ``ruleset``: only for that
+        rule system's games (another game's result is None, published all the same, so the
+        panels that follow it learn of the switch)."""
+        self._analyses.append(Analysis(name, analyse, during_drag, ruleset))
+        self._serving.setdefault(ruleset, set()).add(name)
         self.request_analyses()
+
+    def serving(self, scenario: Scenario) -> frozenset[str]:
+        """The names of the analyses that run for ``scenario``'s rule system."""
+        return frozenset((*self._serving.get(None, ()), *self._serving.get(scenario.ruleset, ())))
+
+    def serves(self, name: str, scenario: Scenario) -> bool:
+        """Whether the analysis ``name`` runs for ``scenario``'s rule system."""
+        return name in self.serving(scenario)
 
     def analysis(self, name: str) -> AnalysisResult | None:
         """The latest result of ``name`` if it is for the current scenario, else None."""
@@ -300,7 +326,9 @@ class LiveRules(QObject):
         scenario, evaluation, due = self._analyses_pending
         self._analyses_pending = None
         self._analyses_in_flight = (scenario, frozenset(a.name for a in due))
-        self._pool.start(_AnalysesTask(scenario, evaluation, due, self._signals))
+        self._pool.start(
+            _AnalysesTask(scenario, evaluation, due, self.serving(scenario), self._signals)
+        )
 
     @Slot(object)
     def _on_analysed(self, result: AnalysisResult) -> None:

@@ -220,7 +220,7 @@ class MainWindow(QMainWindow):
         self._ruleset_docks: dict[str, list[QDockWidget]] = {}
         self._ruleset_actions: dict[str, list[QAction]] = {}
         self._docks_shown_for: str | None = None
-        self._ruling_contributors: list[RulingContributor] = []
+        self._ruling_contributors: dict[str | None, list[RulingContributor]] = {}
         self.new_game_pages: list[NewGamePageSpec] = []
         self.run_dialog: RunDialog = run_dialog
         self.confirm: Confirm = ask_yes_no
@@ -358,9 +358,10 @@ class MainWindow(QMainWindow):
             action.setVisible(action in shown)
         return action
 
-    def extend_ruling(self, contributor: RulingContributor) -> None:
-        """Append ``contributor(scenario, selection)`` to the Ruling dock's text."""
-        self._ruling_contributors.append(contributor)
+    def extend_ruling(self, contributor: RulingContributor, *, ruleset: str | None = None) -> None:
+        """Append ``contributor(scenario, selection)`` to the Ruling dock's text; with
+        ``ruleset``, asked only while the scenario uses that ruleset."""
+        self._ruling_contributors.setdefault(ruleset, []).append(contributor)
         self._schedule_ruling()
 
     def add_new_game_page(self, page: NewGamePageSpec) -> None:
@@ -784,7 +785,11 @@ class MainWindow(QMainWindow):
         sections = ruling_sections_for(
             scenario, evaluation, selection, visibility, threats, THREAT_PENDING
         )
-        extra = [e for e in (add(scenario, selection) for add in self._ruling_contributors) if e]
+        contributors = (
+            *self._ruling_contributors.get(None, ()),
+            *self._ruling_contributors.get(scenario.ruleset, ()),
+        )
+        extra = [e for e in (add(scenario, selection) for add in contributors) if e]
         self.ruling.show_ruling(
             heading,
             "\n\n".join([text, *extra]),

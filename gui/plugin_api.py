@@ -5,7 +5,10 @@ Each rule system's app part is one package, ``gui/rulesets/<id>/``, exporting on
 (:mod:`gui.rulesets`) installs each through the window's plug-in API, :class:`AppHost`
 (napari's ``add_dock_widget`` idea): add a dock (with its place in the first-start layout and,
 optionally, the one ruleset it belongs to), add a board overlay's toggle, extend the ruling,
-add a New game page.
+add a New game page. What belongs to one rule system says so when it registers (``ruleset=``
+on a dock, an overlay's toggle, a ruling contributor, a pipeline analysis); the window and the
+pipeline then offer, ask and run it for that system's games only, so a plug-in never compares
+ruleset ids itself.
 """
 
 from __future__ import annotations
@@ -106,8 +109,9 @@ class AppHost(Protocol):
         """A View menu and toolbar toggle for the plug-in's board marks; with ``ruleset``,
         offered only while the scenario uses that ruleset."""
 
-    def extend_ruling(self, contributor: RulingContributor) -> None:
-        """Append ``contributor``'s text to the Ruling dock's (refreshed with it)."""
+    def extend_ruling(self, contributor: RulingContributor, *, ruleset: str | None = None) -> None:
+        """Append ``contributor``'s text to the Ruling dock's (refreshed with it); with
+        ``ruleset``, asked only while the scenario uses that ruleset."""
 
     def add_new_game_page(self, page: NewGamePageSpec) -> None:
         """Offer ``page`` in the New game dialog."""

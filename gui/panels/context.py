@@ -28,6 +28,7 @@ class PanelContext(QObject):
         analyse: Analyse,
         *,
         during_drag: bool,
+        ruleset: str | None = None,
     ) -> None:
         # A child of the document, so a refresh still pending when the window (and with it
         # the document) is deleted dies with them instead of reaching deleted docks.
@@ -36,11 +37,16 @@ class PanelContext(QObject):
         self.live = live
         self.name = name
         live.analysed.connect(self._on_analysed)
-        live.add_analysis(name, analyse, during_drag=during_drag)
+        live.add_analysis(name, analyse, during_drag=during_drag, ruleset=ruleset)
 
     @property
     def scenario(self) -> Scenario:
         return self.document.scenario
+
+    def serves(self, scenario: Scenario) -> bool:
+        """Whether ``scenario`` is a game of the rule system this context's analysis is for
+        (the pipeline decides; the panels show their own view or another system's words)."""
+        return self.live.serves(self.name, scenario)
 
     @property
     def result(self) -> AnalysisResult | None:

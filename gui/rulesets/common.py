@@ -55,12 +55,18 @@ class Dice:
 class RulesetContext(PanelContext):
     """The document as a ruleset panel sees it: refreshed once the pipeline has its report of
     the current scenario value (during a drag too, once the pointer rests, so the board's rule
-    marks follow the drag)."""
+    marks follow the drag). The report runs only for ``ruleset``'s games; for another game the
+    result is None and :meth:`serves` is False."""
 
     def __init__(
-        self, document: ScenarioDocument, live: LiveRules, name: str, analyse: Analyse
+        self,
+        document: ScenarioDocument,
+        live: LiveRules,
+        name: str,
+        analyse: Analyse,
+        ruleset: str,
     ) -> None:
-        super().__init__(document, live, name, analyse, during_drag=True)
+        super().__init__(document, live, name, analyse, during_drag=True, ruleset=ruleset)
 
     def edit(self, make: Callable[[Scenario], Scenario], text: str) -> bool:
         """Apply ``make(scenario)`` as one undo step named ``text``; an engine refusal is shown

@@ -73,6 +73,56 @@ def test_an_extension_adds_to_the_ruling_of_the_selection(make_window, qtbot) ->
     qtbot.waitUntil(lambda: "Extra: red-squad" in window.ruling.ruling_text(), timeout=5000)
 
 
+def test_a_ruling_extension_of_one_ruleset_is_asked_only_for_its_games(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from engine.scenario_io import load_scenario
+
+    window = make_window()
+    asked: list[str] = []
+
+    def contribute(scenario: Scenario, _selection: object) -> str:
+        asked.append(scenario.ruleset)
+        return "Held Ground extra"
+
+    window.extend_ruling(contribute, ruleset="scrollhammer")
+    window.scene.select_ids({"red-1"})
+    qtbot.waitUntil(lambda: "red-squad" in window.ruling.ruling_text(), timeout=5000)
+    assert asked == []
+    assert "Held Ground extra" not in window.ruling.ruling_text()
+    window.document.load(load_scenario(HELD_GROUND), None)
+    qtbot.waitUntil(lambda: "Held Ground extra" in window.ruling.ruling_text(), timeout=5000)
+    assert set(asked) == {"scrollhammer"}
+
+
+def test_an_analysis_of_one_ruleset_runs_only_for_its_games_and_says_so(make_window) -> None:  # type: ignore[no-untyped-def]
+    from engine.scenario_io import load_scenario
+
+    window = make_window()
+    live = window.live
+    analysed: list[str] = []
+
+    def analyse(scenario: Scenario, _evaluation: object) -> str:
+        analysed.append(scenario.ruleset)
+        return f"report of {scenario.title}"
+
+    live.add_analysis("held ground only", analyse, ruleset="scrollhammer")
+    assert live.wait_for_analyses()
+    duel = window.document.scenario
+    assert not live.serves("held ground only", duel)
+    assert live.serves("wh40k-ca2026 score", duel)
+    result = live.analysis("held ground only")
+    assert result is not None and result.value is None and result.error == ""
+    held = load_scenario(HELD_GROUND)
+    window.document.load(held, None)
+    assert live.wait_for_analyses()
+    assert live.serves("held ground only", held)
+    assert not live.serves("wh40k-ca2026 score", held)
+    result = live.analysis("held ground only")
+    assert result is not None and result.value == f"report of {held.title}"
+    score = live.analysis("wh40k-ca2026 score")
+    assert score is not None and score.value is None
+    assert analysed == ["scrollhammer"]
+
+
 class MarkedPage(QWidget):
     changed = Signal()
 
@@ -106,16 +156,15 @@ def test_a_new_game_page_builds_file_new_on_its_table(make_window) -> None:  # t
     assert scenario.title == "marked 5"
 
 
-def test_the_registry_has_every_rule_system_and_the_window_names_none() -> None:
+def test_the_registry_has_every_rule_system_and_no_part_of_the_app_compares_ruleset_ids() -> None:
     assert list(RULESET_UIS) == ["wh40k-ca2026", "scrollhammer", "shared-modules"]
     window_source = (GUI / "main_window.py").read_text()
     for name in ("MissionDock", "ScrollhammerDock", "SharedModulesDock", "SecondaryDock"):
         assert name not in window_source
-    outside = [
+    comparing = [
         f"{path.relative_to(GUI)}:{number}"
         for path in GUI.rglob("*.py")
-        if path.parent.parent != GUI / "rulesets"
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if RULESET_COMPARISON.search(line)
     ]
-    assert outside == []
+    assert comparing == []

@@ -56,8 +56,10 @@ class ScrollhammerApp:
             return None
         unit_id = self.host.scene.selected_unit_id()
         key = (scenario, unit_id)
-        if self._night_key is None or self._night_key[0] is not scenario or (
-            self._night_key[1] != unit_id
+        if (
+            self._night_key is None
+            or self._night_key[0] is not scenario
+            or (self._night_key[1] != unit_id)
         ):
             self._night_key = key
             try:
@@ -68,7 +70,7 @@ class ScrollhammerApp:
         return self._night
 
     def refresh(self, scenario: Scenario) -> None:
-        if scenario.ruleset != RULESET:
+        if not self.context.serves(scenario):
             self.overlay.clear()
             return
         report, error = self.report()
@@ -79,13 +81,11 @@ class ScrollhammerApp:
 
     def on_selection(self) -> None:
         scenario = self.context.scenario
-        if scenario.ruleset == RULESET:
+        if self.context.serves(scenario):
             self.overlay.show_night(scenario, self.night_view(scenario))
 
     def ruling(self, scenario: Scenario, selection: Selection) -> str:
         """The Scrollhammer rule behind each conclusion about the selection (plain text)."""
-        if scenario.ruleset != RULESET:
-            return ""
         report, error = self.report()
         if report is None:
             return error
@@ -101,7 +101,7 @@ class ScrollhammerApp:
 
 def install(host: AppHost) -> ScrollhammerApp:
     """Add the Scrollhammer dock, overlay, ruling lines and New game page to ``host``."""
-    context = RulesetContext(host.document, host.live, REPORT, analyse_report)
+    context = RulesetContext(host.document, host.live, REPORT, analyse_report, RULESET)
     app = ScrollhammerApp(
         host, context, ScrollhammerPanel(context), ScrollhammerOverlay(host.scene)
     )
@@ -117,7 +117,7 @@ def install(host: AppHost) -> ScrollhammerApp:
         app.overlay.set_visible,
         ruleset=RULESET,
     )
-    host.extend_ruling(app.ruling)
+    host.extend_ruling(app.ruling, ruleset=RULESET)
     host.add_new_game_page(
         NewGamePageSpec(RULESET, TITLE, ScrollhammerNewGamePage, new_table=BATTLEFIELD)
     )

@@ -1,5 +1,4 @@
-"""The Scrollhammer report the panel, the overlay and the ruling share, and its ruling lines.
-"""
+"""The Scrollhammer report the panel, the overlay and the ruling share, and its ruling lines."""
 
 from __future__ import annotations
 
@@ -19,11 +18,9 @@ REPORT = "scrollhammer report"
 """The name of the report analysis in the rules pipeline."""
 
 
-def analyse_report(scenario: Scenario, evaluation: Evaluation | None) -> ScrollhammerReport | None:
+def analyse_report(scenario: Scenario, evaluation: Evaluation | None) -> ScrollhammerReport:
     """The pipeline's report of one scenario value, reusing its evaluation's objective control
-    (None for another rule system's game)."""
-    if scenario.ruleset != RULESET:
-        return None
+    (the pipeline runs it for this rule system's games only)."""
     controls = evaluation.objectives if evaluation is not None else None
     return scrollhammer_report(scenario, controls)
 

@@ -43,7 +43,7 @@ class SharedModulesApp:
         return result.value if isinstance(result.value, SharedModulesReport) else None, ""
 
     def refresh(self, scenario: Scenario) -> None:
-        if scenario.ruleset != RULESET:
+        if not self.context.serves(scenario):
             self.overlay.clear()
             return
         report, error = self.report()
@@ -53,8 +53,6 @@ class SharedModulesApp:
 
     def ruling(self, scenario: Scenario, selection: Selection) -> str:
         """The modules' rule behind each conclusion about the selection (plain text)."""
-        if scenario.ruleset != RULESET:
-            return ""
         report, error = self.report()
         if report is None:
             return error
@@ -66,7 +64,7 @@ class SharedModulesApp:
 
 def install(host: AppHost) -> SharedModulesApp:
     """Add the Shared Scenario Modules dock, overlay, ruling lines and New game page."""
-    context = RulesetContext(host.document, host.live, REPORT, analyse_report)
+    context = RulesetContext(host.document, host.live, REPORT, analyse_report, RULESET)
     app = SharedModulesApp(
         host, context, SharedModulesPanel(context), SharedModulesOverlay(host.scene)
     )
@@ -80,7 +78,7 @@ def install(host: AppHost) -> SharedModulesApp:
         app.overlay.set_visible,
         ruleset=RULESET,
     )
-    host.extend_ruling(app.ruling)
+    host.extend_ruling(app.ruling, ruleset=RULESET)
     host.add_new_game_page(NewGamePageSpec(RULESET, TITLE, SharedModulesNewGamePage))
     app.refresh(host.document.scenario)
     return app

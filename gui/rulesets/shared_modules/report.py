@@ -18,13 +18,9 @@ REPORT = "shared-modules report"
 """The name of the report analysis in the rules pipeline."""
 
 
-def analyse_report(
-    scenario: Scenario, evaluation: Evaluation | None
-) -> SharedModulesReport | None:
+def analyse_report(scenario: Scenario, evaluation: Evaluation | None) -> SharedModulesReport:
     """The pipeline's report of one scenario value, reusing its evaluation's objective control
-    (None for another rule system's game)."""
-    if scenario.ruleset != RULESET:
-        return None
+    (the pipeline runs it for this rule system's games only)."""
     controls = evaluation.objectives if evaluation is not None else None
     return shared_modules_report(scenario, controls)
 
@@ -59,4 +55,3 @@ def ruling_lines(
     if unit_ids or objective_ids:
         lines.append(f"[Shared Scenario Modules: Annihilation] {report.annihilation.reason}")
     return lines
-

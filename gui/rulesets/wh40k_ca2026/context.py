@@ -27,11 +27,11 @@ SCORE = "wh40k-ca2026 score"
 """The name of the scoring analysis in the rules pipeline."""
 
 
-def score_now(scenario: Scenario, evaluation: Evaluation | None) -> RoundScores | None:
+def score_now(scenario: Scenario, evaluation: Evaluation | None) -> RoundScores:
     """The pipeline's analysis of one scenario value: the engine's score now and at the battle
-    round's other scoring moments, from the value's one evaluation (None for another rule
-    system's game, whose docks show their own)."""
-    return score_round(scenario, evaluation) if scenario.ruleset == RULESET else None
+    round's other scoring moments, from the value's one evaluation (the pipeline runs it for
+    Chapter Approved games only; another system's docks show their own)."""
+    return score_round(scenario, evaluation)
 
 
 class MissionContext(PanelContext):
@@ -40,7 +40,7 @@ class MissionContext(PanelContext):
     def __init__(
         self, document: ScenarioDocument, live: LiveRules, rulesets: RulesetLookup
     ) -> None:
-        super().__init__(document, live, SCORE, score_now, during_drag=False)
+        super().__init__(document, live, SCORE, score_now, during_drag=False, ruleset=RULESET)
         self.rulesets = rulesets
         """The other rule systems' app parts (their titles, mission and chart words)."""
 

@@ -43,7 +43,7 @@ from gui.rulesets.wh40k_ca2026.cards_view import (
     preview_html,
     scoring_html,
 )
-from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
+from gui.rulesets.wh40k_ca2026.context import MissionContext
 from gui.rulesets.wh40k_ca2026.new_game import BATTLEFIELDS, describe_setup, layout_source_html
 from gui.rulesets.wh40k_ca2026.secondary_panel import Confirm, ask_yes_no
 
@@ -196,7 +196,7 @@ class MissionPanel(QWidget):
                 f"<b>{escape(self.context.ruleset_title(scenario.ruleset))}</b>"
                 f" <small>({scenario.ruleset})</small>"
             )
-            if scenario.ruleset == RULESET:
+            if self.context.serves(scenario):
                 self._refresh_wh40k(scenario)
             else:
                 self._refresh_other(scenario)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from engine.model import Scenario
 from engine.rulesets.wh40k_ca2026 import edits
 from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS
-from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
+from gui.rulesets.wh40k_ca2026.context import MissionContext
 
 
 class ScoreChartPanel(QWidget):
@@ -58,13 +58,14 @@ class ScoreChartPanel(QWidget):
         self.plot.clear()
         self.legend.clear()
         self.series = None
-        charted = scenario.ruleset == RULESET and scenario.game is not None
+        own_game = self.context.serves(scenario)
+        charted = own_game and scenario.game is not None
         self.plot.setVisible(charted)
         self.caption.setAlignment(
             Qt.AlignmentFlag.AlignLeft
             | (Qt.AlignmentFlag.AlignBottom if charted else Qt.AlignmentFlag.AlignTop)
         )
-        if scenario.ruleset != RULESET:
+        if not own_game:
             ui = self.context.rulesets(scenario.ruleset)
             self.caption.setText(
                 ui.chart_caption(scenario)

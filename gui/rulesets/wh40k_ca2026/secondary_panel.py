@@ -44,7 +44,7 @@ from gui.rulesets.wh40k_ca2026.cards_view import (
     preview_html,
     scoring_html,
 )
-from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
+from gui.rulesets.wh40k_ca2026.context import MissionContext
 
 AskFixed = Callable[[QWidget, tuple[str, ...]], list[str] | None]
 Confirm = Callable[[QWidget, str, str], bool]
@@ -241,7 +241,7 @@ class SecondaryPanel(QWidget):
         name = edits.player_name(scenario, player)
         colour = PLAYER_COLOURS[self.slot]
         deck = decks.deck_of(scenario, player)
-        is_mission_deck = scenario.ruleset == RULESET
+        is_mission_deck = self.context.serves(scenario)
         entry = dict((scenario.game or EMPTY).get("players", EMPTY)).get(player, EMPTY)
         title = f"<b style='color:{colour}'>{name}</b>"
         if deck is not None:

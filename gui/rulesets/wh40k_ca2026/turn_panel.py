@@ -28,7 +28,7 @@ from engine.rulesets.wh40k_ca2026 import edits
 from engine.score_report import ScoreReport
 from gui.panels.compact import compact_combo
 from gui.rulesets.wh40k_ca2026.cards_view import PLAYER_COLOURS, card_result
-from gui.rulesets.wh40k_ca2026.context import RULESET, MissionContext
+from gui.rulesets.wh40k_ca2026.context import MissionContext
 
 LEDGER_COLUMNS = ("Round", "Player", "What", "VP", "CP")
 
@@ -186,7 +186,7 @@ class TurnLedgerPanel(QWidget):
             self.player_box.setCurrentIndex(players.index(position.active_player))
             self.timing_box.setCurrentIndex(TIMINGS.index(position.timing))
             self.next_button.setEnabled(position.timing != "end_of_battle")
-        mission_deck = scenario.ruleset == RULESET
+        mission_deck = self.context.serves(scenario)
         self.scores.setVisible(mission_deck)
         self.other_ruleset.setVisible(not mission_deck)
         self.other_ruleset.setText(
@@ -210,7 +210,7 @@ class TurnLedgerPanel(QWidget):
             button = self.primary_buttons[slot]
             primary = entry.get("primary")
             now = _primary_now(report, player, primary)
-            button.setVisible(scenario.ruleset == RULESET)
+            button.setVisible(mission_deck)
             button.setEnabled(bool(primary) and now is not None)
             button.setText(f"Score Primary +{now}VP" if now is not None else "Score Primary")
         rows = edits.ledger_rows(scenario)
