@@ -2725,6 +2725,14 @@ def hull_separator(
     return separator_between(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
 
 
+# numba's typed containers compile their own methods on first use from Python, in every
+# process (about 0.6 s for an empty dict, an empty list, an append and a length, holding the
+# GIL); made, grown and measured in compiled functions instead, they load from the cache.
+_DICT_TYPE: Any = types.DictType
+_CACHE_TYPE = _DICT_TYPE(types.int64, types.float64[::1])
+
+
+@_compiled
 def new_cache() -> Any:
     """An empty cache of model-pair answers for :func:`unit_pair_visible` and the fully-visible
     kernels: each key a model pair (and question), each value ``[state, ...]`` as the kernels
@@ -2732,11 +2740,23 @@ def new_cache() -> Any:
     return Dict.empty(key_type=types.int64, value_type=types.float64[::1])
 
 
+@_compiled
 def new_cache_list() -> Any:
     """An empty list of :func:`new_cache` caches, for kernels that work through many at once
     (:func:`forget_moved_in`)."""
-    cache_type: Any = types.DictType
-    return List.empty_list(cache_type(types.int64, types.float64[::1]))
+    return List.empty_list(_CACHE_TYPE)
+
+
+@_compiled
+def add_cache(caches: Any, cache: Any) -> None:
+    """Appends ``cache`` to a :func:`new_cache_list` list."""
+    caches.append(cache)
+
+
+@_compiled
+def cache_count(caches: Any) -> int:
+    """How many caches a :func:`new_cache_list` list holds."""
+    return len(caches)
 
 
 @_compiled

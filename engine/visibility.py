@@ -562,7 +562,7 @@ class SightScene:
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
         grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
         if old._caches is not None:
-            full = np.tile(np.array([False, True]), len(old._caches) // 2)
+            full = np.tile(np.array([False, True]), kernel.cache_count(old._caches) // 2)
             with contextlib.ExitStack() as holding:
                 for slot in old._slots.values():
                     holding.enter_context(slot.lock)
@@ -600,8 +600,8 @@ class SightScene:
                 self._slots[number] = slot
                 if self._caches is None:
                     self._caches = kernel.new_cache_list()
-                self._caches.append(slot.sight)
-                self._caches.append(slot.full)
+                kernel.add_cache(self._caches, slot.sight)
+                kernel.add_cache(self._caches, slot.full)
             return slot
 
     def slot(self, one_unit_id: str, other_unit_id: str) -> _CacheSlot:
