@@ -110,16 +110,20 @@ def test_an_analysis_of_one_ruleset_runs_only_for_its_games_and_says_so(make_win
     assert not live.serves("held ground only", duel)
     assert live.serves("wh40k-ca2026 score", duel)
     result = live.analysis("held ground only")
-    assert result is not None and result.value is None and result.error == ""
+    assert result is not None
+    assert result.value is None
+    assert result.error == ""
     held = load_scenario(HELD_GROUND)
     window.document.load(held, None)
     assert live.wait_for_analyses()
     assert live.serves("held ground only", held)
     assert not live.serves("wh40k-ca2026 score", held)
     result = live.analysis("held ground only")
-    assert result is not None and result.value == f"report of {held.title}"
+    assert result is not None
+    assert result.value == f"report of {held.title}"
     score = live.analysis("wh40k-ca2026 score")
-    assert score is not None and score.value is None
+    assert score is not None
+    assert score.value is None
     assert analysed == ["scrollhammer"]
 
 
@@ -137,9 +141,7 @@ class MarkedPage(QWidget):
 def test_a_new_game_page_builds_file_new_on_its_table(make_window) -> None:  # type: ignore[no-untyped-def]
     window = make_window()
     table = Battlefield(50.0, 40.0)
-    window.add_new_game_page(
-        NewGamePageSpec("marked", "Marked", lambda _s: MarkedPage(), table)
-    )
+    window.add_new_game_page(NewGamePageSpec("marked", "Marked", lambda _s: MarkedPage(), table))
 
     def choose(dialog) -> bool:  # type: ignore[no-untyped-def]
         assert [s.ruleset for s in dialog.specs][-1] == "marked"
