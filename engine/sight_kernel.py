@@ -3567,8 +3567,8 @@ def walled_off_from_all(
     every line to it is blocked, so its answer is "not" whoever asks; one proof stands for as
     many as there are observers. Models whose answers are all known already are not tried."""
     shaded = np.zeros(len(exposed), dtype=np.bool_)
-    hull = bases_hull(scene, observers)
-    hcx, hcy = hull[:, 0].mean(), hull[:, 1].mean()
+    hull = np.zeros((0, 2))
+    hcx, hcy = 0.0, 0.0
     no_vertices = np.zeros((0, 2))
     walls = np.empty(len(scene.blocker_kind), dtype=np.int32)
     models = len(scene.model_top)
@@ -3579,6 +3579,9 @@ def walled_off_from_all(
             known = known and ((o * models + j) * 2 + 1) in full_cache
         if known:
             continue
+        if len(hull) == 0:
+            hull = bases_hull(scene.model_outline, observers)
+            hcx, hcy = hull[:, 0].mean(), hull[:, 1].mean()
         tcx, tcy, tr, tv = model_end(scene, j)
         planes = corridor(hcx, hcy, 0.0, hull, tcx, tcy, tr, tv)
         n_walls = 0
@@ -3811,15 +3814,17 @@ def known_state(cache: Any, key: int) -> int:
 
 
 @_compiled
-def bases_hull(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
-    """A convex polygon holding the true bases of ``models`` (counter-clockwise): the hull of a
-    16-gon circumscribing each round or oval base (the image of a regular one under the map
-    taking the unit circle to the oval) and of each rectangle's corners."""
+def bases_hull(outlines: np.ndarray, models: np.ndarray) -> np.ndarray:
+    """A convex polygon holding the true bases of ``models`` (rows of ``outlines``, a scene's
+    ``model_outline``; counter-clockwise): the hull of a 16-gon circumscribing each round or
+    oval base (the image of a regular one under the map taking the unit circle to the oval)
+    and of each rectangle's corners. It takes the one array it reads: handing Python's whole
+    scene to compiled code costs more than the hull of two units' bases."""
     points = np.empty((16 * len(models), 2))
     n = 0
     reach = 1.0 / math.cos(math.pi / 16)
     for m in models:
-        outline = scene.model_outline[m]
+        outline = outlines[m]
         if outline[0] == OUTLINE_RECT:
             cx, cy, a, b, angle = outline[1], outline[2], outline[3], outline[4], outline[5]
             cos_a, sin_a = math.cos(angle), math.sin(angle)

@@ -1133,6 +1133,6 @@ class VisibilityEngine:
 
             scene = self._scene
             models = [m for uid in ordered for m in self.scenario.unit(uid).models]
-            corridor = kernel.bases_hull(scene.arrays, scene._indices(models))
+            corridor = kernel.bases_hull(scene.arrays.model_outline, scene._indices(models))
             self._corridors[ordered] = corridor
         return corridor

@@ -507,7 +507,7 @@ def test_the_sight_corridor_holds_every_base_and_meets_exactly_the_boxes_it_touc
         units=(Unit("red-a", "red", tuple(models[:6])), Unit("blue-a", "blue", tuple(models[6:]))),
     )
     arrays = VisibilityEngine(s)._scene.arrays
-    hull = bases_hull(arrays, np.arange(len(models), dtype=np.int32))
+    hull = bases_hull(arrays.model_outline, np.arange(len(models), dtype=np.int32))
     polygon = shapely.Polygon(hull)
     true_hull = shapely.union_all(
         [base_outline(m.base, m.x, m.y, m.rotation).outer for m in models]
