@@ -308,16 +308,41 @@ def _models_hidden_from_tile(
     candidates: np.ndarray,
     grow: float,
 ) -> None:
-    """For each column ``m`` of ``columns`` whose ``proofs[m]`` is 0 (not tried): 1 when one
+    """For each column ``m`` of ``columns`` whose ``proofs[m]`` is 0 (not tried): 1 when a
     separator walls the model ``unit_models[m]`` off from the probe anywhere in a tile
-    (``shape``, the probe within the pieces ``sheltered`` somewhere in it), else 2."""
+    (``shape``, the probe within the pieces ``sheltered`` somewhere in it), else 2.
+
+    The untried models are halved (:func:`engine.sight_kernel.halving_order`) down to single
+    models, and each half asked for one separator: walling off a half walls off each of its
+    models, so models behind the same wall cost one search, and every model one search would
+    wall off alone still is (its half is halved until it stands alone). The whole is not asked:
+    the caller has asked it of the unit."""
+    untried = np.empty(len(columns), dtype=np.int64)
+    count = 0
     for m in columns:
-        if proofs[m] != 0:
-            continue
-        one = unit_models[m : m + 1].copy()
-        one_hull = kernel.convex_hull(kernel._unit_points(scene, one))
-        separator = _separator_from(scene, one_hull, one, probe, shape, sheltered, candidates, grow)
-        proofs[m] = 1 if len(separator) else 2
+        if proofs[m] == 0:
+            untried[count] = m
+            count += 1
+    if count == 0:
+        return
+    untried = untried[:count]
+    untried = untried[kernel.halving_order(scene, unit_models[untried])]
+    pending = [(0, count)]
+    while pending:
+        lo, hi = pending.pop()
+        if hi - lo == 1 or lo > 0 or hi < count:
+            group = unit_models[untried[lo:hi]].copy()
+            hull = kernel.convex_hull(kernel._unit_points(scene, group))
+            separator = _separator_from(
+                scene, hull, group, probe, shape, sheltered, candidates, grow
+            )
+            if len(separator) or hi - lo == 1:
+                for m in untried[lo:hi]:
+                    proofs[m] = 1 if len(separator) else 2
+                continue
+        middle = lo + (hi - lo) // 2
+        pending.append((middle, hi))
+        pending.append((lo, middle))
 
 
 @_compiled
