@@ -197,6 +197,40 @@ def _seen_along_a_kept_line(
 
 
 @_compiled
+def _seen_by_a_seers_cheap_lines(
+    scene: SceneArrays,
+    probe: int,
+    cell: np.ndarray,
+    eligible: np.ndarray,
+    proven_hidden: np.ndarray,
+    model_walled_off: np.ndarray,
+    unit_models: np.ndarray,
+    seers: np.ndarray,
+    witnesses: np.ndarray,
+    first: int,
+    grow: float,
+    line_half_width: float,
+) -> int:
+    """The first observing unit (from ``first`` on, round the units) whose model that saw last
+    sees the probe, now at ``cell``, along one of the cheap lines of the engine's search (the
+    line found is kept), or -1. Units whose tile is walled off (``proven_hidden[u]``) and
+    models walled off from it (``model_walled_off[column]``) are passed over."""
+    units = len(seers)
+    for turn in range(units):
+        u = (first + turn) % units
+        m = seers[u]
+        if m < 0 or not eligible[m] or proven_hidden[u] or model_walled_off[m]:
+            continue
+        status, segment, _ = kernel.model_pair_search(
+            scene, unit_models[m], probe, grow, line_half_width, True
+        )
+        if status == kernel.FOUND:
+            _keep_witness(witnesses, u, segment, False, cell[0], cell[1])
+            return u
+    return -1
+
+
+@_compiled
 def _keep_witness(
     witnesses: np.ndarray, u: int, segment: np.ndarray, from_probe: bool, x: float, y: float
 ) -> None:
@@ -394,23 +428,25 @@ def hidden_cells(
     the search could not prove) or :data:`CONSERVATIVE_FULLY` (a rim piece too small to settle
     counted as not fully visible, the engine's one conservative step).
 
-    Per unit and cell, in order: the models of the unit walled off from the cell's whole tile
-    (cells ``step`` apart, :data:`TILE_CELLS` square) take no part; if some are, what follows
-    is asked of the others as a part of the unit. The sight line by which the unit last saw
-    the probe, its probe end moved with the probe, if it is still unblocked (one free line
-    settles "visible": :func:`_witness_still_free`; without ``fully``, every unit's kept line
-    is tried before any other step for any unit). For the whole unit: the barrier that
-    separated it from the previous cell, if it still does (a proof); the cheap lines from the
-    unit's model that saw last (one free line settles "visible"); a separator of the whole unit
-    from the tile (tried once per tile and unit, a proof for every cell of the tile); then, the
-    first time the tile is reached, a separator of each model from the tile (once per tile and
-    model); then a separator of the unit from the cell (:func:`_separator_among`, a proof);
-    then the engine's whole unit-pair search over the models left
-    (:func:`engine.sight_kernel.unit_pair_visible`, which for the whole unit does not look
-    again for the separator just looked for, and builds the separators of parts of the unit
-    from what blocked the unit's sight of the last cell it was searched for: a cell 0.5" on is
-    mostly hidden behind the same walls). Every conclusion is one the engine's own search
-    reaches: the order only changes which proof is found first."""
+    Without ``fully``, a cell is first asked of every unit's cheapest evidence: the sight line
+    by which the unit last saw the probe, its probe end moved with the probe, if it is still
+    unblocked (:func:`_witness_still_free`), then the cheap lines from the unit's model that
+    saw last (:func:`_seen_by_a_seers_cheap_lines`); one free line settles "visible", and a
+    cell some unit sees costs no proof about another. Then per unit, in order: the models of
+    the unit walled off from the cell's whole tile (cells ``step`` apart, :data:`TILE_CELLS`
+    square) take no part; if some are, what follows is asked of the others as a part of the
+    unit. With ``fully``, the unit's kept line. For the whole unit: the barrier that separated
+    it from the previous cell, if it still does (a proof); with ``fully``, the cheap lines from
+    the model that saw last; a separator of the whole unit from the tile (tried once per tile
+    and unit, a proof for every cell of the tile); then, the first time the tile is reached,
+    separators of the unit's models from the tile, halves first (once per tile and model,
+    :func:`_models_hidden_from_tile`); then a separator of the unit from the cell
+    (:func:`_separator_among`, a proof); then the engine's whole unit-pair search over the
+    models left (:func:`engine.sight_kernel.unit_pair_visible`, which for the whole unit does
+    not look again for the separator just looked for, and builds the separators of parts of
+    the unit from what blocked the unit's sight of the last cell it was searched for: a cell
+    0.5" on is mostly hidden behind the same walls). Every conclusion is one the engine's own
+    search reaches: the order only changes which proof is found first."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
     observers = np.empty(len(unit_models), dtype=np.int32)
@@ -457,6 +493,21 @@ def hidden_cells(
                 grow,
                 line_half_width,
             )
+            if seer < 0:
+                seer = _seen_by_a_seers_cheap_lines(
+                    scene,
+                    probe,
+                    cells[c],
+                    eligible[c],
+                    tile_proof[tiles.of_cell[c]] == 1,
+                    model_proof[tiles.of_cell[c]] == 1,
+                    unit_models,
+                    seers,
+                    witnesses,
+                    last,
+                    grow,
+                    line_half_width,
+                )
             if seer >= 0:
                 last = seer
                 states[c] = VISIBLE
@@ -499,7 +550,7 @@ def hidden_cells(
             if not seen and whole and barrier_sizes[u] > 0:
                 kept = barriers[u, : barrier_sizes[u]].copy()
                 separated = len(_separator_among(scene, hull, group, probe, kept, grow)) > 0
-            if not seen and not separated and seers[u] >= 0 and eligible[c, seers[u]]:
+            if fully and not seen and not separated and seers[u] >= 0 and eligible[c, seers[u]]:
                 status, segment, _ = kernel.model_pair_search(
                     scene, unit_models[seers[u]], probe, grow, line_half_width, True
                 )
