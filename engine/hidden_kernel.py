@@ -157,47 +157,7 @@ def _witness_still_free(
 
 
 @_compiled
-def _seen_along_a_kept_line(
-    scene: SceneArrays,
-    probe: int,
-    x: float,
-    y: float,
-    eligible: np.ndarray,
-    proven_hidden: np.ndarray,
-    unit_models: np.ndarray,
-    seers: np.ndarray,
-    witnesses: np.ndarray,
-    first: int,
-    grow: float,
-    line_half_width: float,
-) -> int:
-    """The first observing unit (from ``first`` on, round the units) whose kept sight line
-    still sees the probe now at ``(x, y)`` (:func:`_witness_still_free`), or -1. ``seers[u]``
-    is the column of the unit's model that saw last (-1: none yet), ``eligible`` the cell's
-    row of columns taking part, ``proven_hidden[u]`` whether the cell's tile is walled off
-    from the unit."""
-    units = len(seers)
-    for turn in range(units):
-        u = (first + turn) % units
-        if seers[u] < 0 or not eligible[seers[u]] or proven_hidden[u]:
-            continue
-        row = witnesses[u]
-        if _witness_still_free(
-            scene,
-            unit_models[seers[u]],
-            probe,
-            row,
-            x - row[4],
-            y - row[5],
-            grow,
-            line_half_width,
-        ):
-            return u
-    return -1
-
-
-@_compiled
-def _seen_by_a_seers_cheap_lines(
+def _first_seer(
     scene: SceneArrays,
     probe: int,
     cell: np.ndarray,
@@ -208,18 +168,30 @@ def _seen_by_a_seers_cheap_lines(
     seers: np.ndarray,
     witnesses: np.ndarray,
     first: int,
+    kept_line: bool,
     grow: float,
     line_half_width: float,
 ) -> int:
     """The first observing unit (from ``first`` on, round the units) whose model that saw last
-    sees the probe, now at ``cell``, along one of the cheap lines of the engine's search (the
-    line found is kept), or -1. Units whose tile is walled off (``proven_hidden[u]``) and
-    models walled off from it (``model_walled_off[column]``) are passed over."""
+    still sees the probe, now at ``cell``, or -1: with ``kept_line``, along the unit's kept
+    sight line, its probe end moved with the probe (:func:`_witness_still_free`); else along
+    one of the cheap lines of the engine's search (the line found is kept). ``seers[u]`` is
+    the column of the unit's model that saw last (-1: none yet), ``eligible`` the cell's row
+    of columns taking part; units whose tile is walled off (``proven_hidden[u]``) and models
+    walled off from it (``model_walled_off[column]``) are passed over: they see no cell of it."""
     units = len(seers)
     for turn in range(units):
         u = (first + turn) % units
         m = seers[u]
         if m < 0 or not eligible[m] or proven_hidden[u] or model_walled_off[m]:
+            continue
+        if kept_line:
+            row = witnesses[u]
+            dx, dy = cell[0] - row[4], cell[1] - row[5]
+            if _witness_still_free(
+                scene, unit_models[m], probe, row, dx, dy, grow, line_half_width
+            ):
+                return u
             continue
         status, segment, _ = kernel.model_pair_search(
             scene, unit_models[m], probe, grow, line_half_width, True
@@ -431,7 +403,7 @@ def hidden_cells(
     Without ``fully``, a cell is first asked of every unit's cheapest evidence: the sight line
     by which the unit last saw the probe, its probe end moved with the probe, if it is still
     unblocked (:func:`_witness_still_free`), then the cheap lines from the unit's model that
-    saw last (:func:`_seen_by_a_seers_cheap_lines`); one free line settles "visible", and a
+    saw last (both :func:`_first_seer`); one free line settles "visible", and a
     cell some unit sees costs no proof about another. Then per unit, in order: the models of
     the unit walled off from the cell's whole tile (cells ``step`` apart, :data:`TILE_CELLS`
     square) take no part; if some are, what follows is asked of the others as a part of the
@@ -477,37 +449,27 @@ def hidden_cells(
             continue
         place_probe(scene, probe, disc, vertices, cells[c, 0], cells[c, 1], within[c])
         if not fully:
-            # One free line settles a visible cell: every unit's kept line is tried before any
-            # unit's proofs are sought.
-            seer = _seen_along_a_kept_line(
-                scene,
-                probe,
-                cells[c, 0],
-                cells[c, 1],
-                eligible[c],
-                tile_proof[tiles.of_cell[c]] == 1,
-                unit_models,
-                seers,
-                witnesses,
-                last,
-                grow,
-                line_half_width,
-            )
-            if seer < 0:
-                seer = _seen_by_a_seers_cheap_lines(
-                    scene,
-                    probe,
-                    cells[c],
-                    eligible[c],
-                    tile_proof[tiles.of_cell[c]] == 1,
-                    model_proof[tiles.of_cell[c]] == 1,
-                    unit_models,
-                    seers,
-                    witnesses,
-                    last,
-                    grow,
-                    line_half_width,
-                )
+            # One free line settles a visible cell: every unit's kept line, then every unit's
+            # last seer's cheap lines, are tried before any unit's proofs are sought.
+            tile = tiles.of_cell[c]
+            seer = -1
+            for kept_line in (True, False):
+                if seer < 0:
+                    seer = _first_seer(
+                        scene,
+                        probe,
+                        cells[c],
+                        eligible[c],
+                        tile_proof[tile] == 1,
+                        model_proof[tile] == 1,
+                        unit_models,
+                        seers,
+                        witnesses,
+                        last,
+                        kept_line,
+                        grow,
+                        line_half_width,
+                    )
             if seer >= 0:
                 last = seer
                 states[c] = VISIBLE
