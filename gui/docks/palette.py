@@ -177,7 +177,7 @@ class PalettePanel(QWidget):
             self.unit_base.setCurrentIndex(index)
         self.unit_base.setEnabled(sheet.base is None)
         facts = [
-            f"M {sheet.move:g}\"" if sheet.move is not None else "no M in the data",
+            f'M {sheet.move:g}"' if sheet.move is not None else "no M in the data",
             f"OC {sheet.oc}" if sheet.oc is not None else "no OC in the data",
             f"{sheet.models_min}-{sheet.models_max} models"
             if sheet.models_min != sheet.models_max

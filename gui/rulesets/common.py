@@ -16,7 +16,6 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath
 from PySide6.QtWidgets import (
@@ -36,6 +35,7 @@ from engine.rulesets.scrollhammer.probability import ProbabilityChart
 from engine.scenario_edits import game_section, with_game_key
 from gui.document import ScenarioDocument
 from gui.items import cosmetic_pen
+from gui.lazy_plot import LazyPlot
 from gui.live import Analyse, LiveRules
 from gui.overlays.layer import LabelSpec, OverlayLayer, Stroke
 from gui.panels.context import PanelContext
@@ -210,18 +210,15 @@ def checked_unit(item: QListWidgetItem) -> tuple[str, bool]:
 
 class ProbabilityChartView(QWidget):
     """A pyqtgraph chart of one engine :class:`ProbabilityChart`: bars and lines over
-    categories, each bar labelled with its percentage."""
+    categories, each bar labelled with its percentage (the plot built when first shown)."""
 
     def __init__(self, object_name: str, height: int = 170) -> None:
         super().__init__()
         self.setObjectName(object_name)
         self.chart: ProbabilityChart | None = None
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.setObjectName(f"{object_name}-plot")
-        self.plot.setMinimumHeight(height)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.showGrid(x=False, y=True, alpha=0.25)
+        self.canvas = LazyPlot(
+            f"{object_name}-plot", lambda plot: plot.showGrid(x=False, y=True, alpha=0.25), height
+        )
         self.title = QLabel()
         self.title.setWordWrap(True)
         # The key sits under the plot, not inside it, where it would hide bars and lines.
@@ -229,7 +226,7 @@ class ProbabilityChartView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 2)
         layout.addWidget(self.title)
-        layout.addWidget(self.plot)
+        layout.addWidget(self.canvas)
         layout.addWidget(self.key)
         self._items: dict[str, Any] = {}
 
@@ -237,10 +234,19 @@ class ProbabilityChartView(QWidget):
         if chart == self.chart:
             return
         self.chart = chart
-        self.plot.clear()
-        self._items = {}
-        key: list[str] = []
         self.title.setText(f"<b>{chart.title}</b>")
+        key: list[str] = []
+        for index, series in enumerate(chart.series):
+            colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
+            mark = "\u25a0" if series.style == "bar" else "\u25cf\u2014"
+            key.append(f"<span style='color:{colour}'>{mark}</span>&nbsp;{series.name}")
+        self.key.setText("<small>" + " &nbsp; ".join(key) + "</small>")
+        self.canvas.draw_with(lambda plot: self._draw(plot, chart))
+
+    def _draw(self, plot: Any, chart: ProbabilityChart) -> None:
+        import pyqtgraph as pg
+
+        self._items = {}
         xs = list(range(len(chart.categories)))
         bars = [s for s in chart.series if s.style == "bar"]
         width = 0.8 / max(1, len(bars))
@@ -256,15 +262,14 @@ class ProbabilityChartView(QWidget):
                     brush=translucent(QColor(colour), 170),
                     pen=pg.mkPen(colour),
                 )
-                self.plot.addItem(item)
-                key.append(f"<span style='color:{colour}'>\u25a0</span>&nbsp;{series.name}")
+                plot.addItem(item)
                 for x, value in zip(xs, values, strict=True):
                     if value > 0:
                         text = pg.TextItem(f"{value * 100:.0f}%", color="#333", anchor=(0.5, 1))
                         text.setPos(x + offset, value)
-                        self.plot.addItem(text)
+                        plot.addItem(text)
             else:
-                item = self.plot.plot(
+                item = plot.plot(
                     xs,
                     values,
                     pen=pg.mkPen(colour, width=2),
@@ -273,23 +278,25 @@ class ProbabilityChartView(QWidget):
                     symbolBrush=colour,
                     symbolPen=None,
                 )
-                key.append(f"<span style='color:{colour}'>\u25cf\u2014</span>&nbsp;{series.name}")
             self._items[series.name] = item
-        self.key.setText("<small>" + " &nbsp; ".join(key) + "</small>")
-        axis = self.plot.getAxis("bottom")
+        axis = plot.getAxis("bottom")
         axis.setTicks(
             [[(x, tick_label(label)) for x, label in zip(xs, chart.categories, strict=True)]]
         )
-        self.plot.setLabel("bottom", chart.x_label)
-        self.plot.setXRange(-0.6, len(xs) - 0.4, padding=0)
+        plot.setLabel("bottom", chart.x_label)
+        plot.setXRange(-0.6, len(xs) - 0.4, padding=0)
         # Room above the tallest value for its percentage; a whole 0-1 scale would flatten a
         # chart of small chances (the Relic table's 2D6).
         top = max((float(v) for series in chart.series for v in series.values), default=1.0)
-        self.plot.setYRange(0, min(1.12, top * 1.2 + 0.02), padding=0)
-        self.plot.setToolTip("\n".join(chart.notes))
+        plot.setYRange(0, min(1.12, top * 1.2 + 0.02), padding=0)
+        plot.setToolTip("\n".join(chart.notes))
 
     def plotted(self) -> dict[str, list[float]]:
-        """What is drawn: series name -> the heights (bars) or y values (lines)."""
+        """What is drawn: series name -> the heights (bars) or y values (lines); the plot is
+        built now if it was not yet."""
+        import pyqtgraph as pg
+
+        self.canvas.plot()
         drawn: dict[str, list[float]] = {}
         for name, item in self._items.items():
             if isinstance(item, pg.BarGraphItem):

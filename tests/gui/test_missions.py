@@ -401,3 +401,18 @@ def test_a_deployment_variant_moves_the_card_points_and_keeps_the_game(make_wind
     assert decks.deck_of(after, "red") == decks.deck_of(before, "red")
     window.action_undo.trigger()
     assert window.document.scenario is before
+
+
+def test_the_score_chart_behind_another_tab_is_built_when_first_on_screen(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    window = make_window(ca_scenario())
+    window.arrange_default_layout()
+    chart = window.plugins["wh40k-ca2026"].chart
+    refreshed(window)
+    qtbot.wait(200)
+    # Behind Turn and ledger in the first-start layout: never painted, so never built.
+    assert not chart.chart.built
+    window.docks["ScoreChartDock"].raise_()
+    qtbot.waitUntil(lambda: chart.chart.built, timeout=5000)
+    assert set(chart.plotted()) == {"Red", "Blue"}
