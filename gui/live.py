@@ -46,9 +46,6 @@ class Analysis:
     analyse: Analyse
     during_drag: bool
     """Whether it follows a drag's previews (else it waits for the drop)."""
-    ruleset: str | None = None
-    """The one rule system whose games it analyses (None: every game). For another system's
-    game it never runs and its result is None, so an analysis never asks which game it has."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +201,9 @@ class LiveRules(QObject):
         self._rest_timer.timeout.connect(self._start_pending)
         self._analyses: list[Analysis] = []
         self._serving: dict[str | None, set[str]] = {}
-        """Analysis names by the rule system they are for (None: every game)."""
+        """Analysis names by the rule system they are for (None: every game): for another
+        system's game an analysis never runs and its result is None, so it never asks which
+        game it has."""
         self._results: dict[str, AnalysisResult] = {}
         self._analyses_in_flight: tuple[Scenario, frozenset[str]] | None = None
         """The scenario value and the analyses the worker is running now."""
@@ -280,7 +279,7 @@ class LiveRules(QObject):
         board shows as it moves; otherwise it waits for the drop. ``ruleset``: only for that
         rule system's games (another game's result is None, published all the same, so the
         panels that follow it learn of the switch)."""
-        self._analyses.append(Analysis(name, analyse, during_drag, ruleset))
+        self._analyses.append(Analysis(name, analyse, during_drag))
         self._serving.setdefault(ruleset, set()).add(name)
         self.request_analyses()
 

@@ -61,12 +61,12 @@ class ScoreChartPanel(QWidget):
         own_game = self.context.serves(scenario)
         charted = own_game and scenario.game is not None
         self.chart.setVisible(charted)
-        self.chart.draw_with(None)
         self.caption.setAlignment(
             Qt.AlignmentFlag.AlignLeft
             | (Qt.AlignmentFlag.AlignBottom if charted else Qt.AlignmentFlag.AlignTop)
         )
         if not own_game:
+            self.chart.draw_with(None)
             ui = self.context.rulesets(scenario.ruleset)
             self.caption.setText(
                 ui.chart_caption(scenario)
@@ -76,6 +76,7 @@ class ScoreChartPanel(QWidget):
             )
             return
         if scenario.game is None:
+            self.chart.draw_with(None)
             self.caption.setText(
                 "No game section: no VP are recorded yet. Start a new game (File \u2192 New) "
                 "or the turn tracker."
