@@ -915,6 +915,51 @@ def first_free(
 ) -> tuple[bool, float, float, float, float]:
     """The first line (in order) carrying a free segment, trying the first ``variants`` segment
     choices of :func:`_segment_on` on each (the ends' edges worked out once for all lines)."""
+    stopping = np.zeros(count, dtype=np.bool_)
+    return first_free_marking(
+        lines,
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        active,
+        lo,
+        hi,
+        count,
+        grow,
+        variants,
+        stopping,
+    )
+
+
+@_compiled
+def first_free_marking(
+    lines: np.ndarray,
+    acx: float,
+    acy: float,
+    ar: float,
+    av: np.ndarray,
+    bcx: float,
+    bcy: float,
+    br: float,
+    bv: np.ndarray,
+    scene: SceneArrays,
+    active: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    count: int,
+    grow: float,
+    variants: int,
+    stopping: np.ndarray,
+) -> tuple[bool, float, float, float, float]:
+    """:func:`first_free`, marking in ``stopping`` (by position in ``active``) each blocker
+    found in the way of a segment tried. When no line is free, the marked blockers alone block
+    every line tried: a proof that rests on them, not on the others."""
     hint = -1
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
@@ -928,6 +973,7 @@ def first_free(
             found = blocking(sx, sy, ex, ey, scene, active, lo, hi, count, grow, GRAZE, hint)
             if found < 0:
                 return True, sx, sy, ex, ey
+            stopping[found] = True
             hint = found
     return False, 0.0, 0.0, 0.0, 0.0
 
@@ -2376,8 +2422,10 @@ def pair_search(
     every blocker grown by ``grow`` (grazing counts as free), or prove there is none.
 
     Returns ``(status, segment, in_the_way)``: ``segment`` is ``(x0, y0, x1, y1)`` when found;
-    ``in_the_way`` the blockers a "not found" rests on. The stages, the bracket of mixed-height
-    blockers and when a "none" is a proof:
+    ``in_the_way`` the blockers a "not found" rests on: for a proof by critical lines, those
+    that stop one (without any other, the critical lines are fewer and each still stopped; a
+    blocker added elsewhere never frees a line), so a cached proof outlives the moves of every
+    other model. The stages, the bracket of mixed-height blockers and when a "none" is a proof:
     walls and obscuring areas make the critical-line argument exact; a mixed blocker is taken
     as a wall (a segment free then is free), then left out unless every segment is low over
     all of it (no segment free then is a proof), then cut to where every segment is surely
@@ -2430,14 +2478,31 @@ def pair_search(
     lines = critical_lines(
         acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, False, planes
     )
-    ok, x0, y0, x1, y1 = first_free(
-        lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, whole_lo, whole_hi, both, grow, 1
+    stopping = np.zeros(both, dtype=np.bool_)
+    ok, x0, y0, x1, y1 = first_free_marking(
+        lines,
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        full,
+        whole_lo,
+        whole_hi,
+        both,
+        grow,
+        1,
+        stopping,
     )
     if ok:
         segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
         return FOUND, segment, in_the_way[:0]
     if n_mixed == 0:
-        return NONE, segment, in_the_way
+        return NONE, segment, full[stopping] if stopping.any() else in_the_way
     sure = np.empty(both, dtype=np.int32)
     sure[:n_walls] = walls[:n_walls]
     n_sure = n_walls
@@ -2450,11 +2515,28 @@ def pair_search(
     lines = critical_lines(
         acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes
     )
-    ok, _, _, _, _ = first_free(
-        lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, whole_lo, whole_hi, n_sure, grow, 1
+    stopping = np.zeros(n_sure, dtype=np.bool_)
+    ok, _, _, _, _ = first_free_marking(
+        lines,
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        sure,
+        whole_lo,
+        whole_hi,
+        n_sure,
+        grow,
+        1,
+        stopping,
     )
     if not ok:
-        return NONE, segment, sure[:n_sure].copy()
+        return NONE, segment, sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
     cut = (acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, mixed, mixed_lo, mixed_hi)
     free, _, _, _, _ = _free_past_cut_parts(*cut, n_mixed, grow, False, planes)
     if free == 0:
@@ -2874,7 +2956,15 @@ def unit_pair_visible(
                     in_the_way[k] = True
                 return NONE, -1, -1, True
         elif stage == 1:
-            walled_off = walled_off_groups(scene, observers, targets, in_the_way, part_walls, grow)
+            walled_off = walled_off_groups(
+                scene,
+                observers,
+                targets,
+                in_the_way,
+                part_walls,
+                grow,
+                _known_hidden(scene, cache, observers, targets),
+            )
     unproven = False
     for idx in order:
         if walled_off[idx // len(targets), idx % len(targets)]:
@@ -2910,6 +3000,32 @@ def halving_order(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
 
 
 @_compiled
+def _known_hidden(
+    scene: SceneArrays, cache: Any, observers: np.ndarray, targets: np.ndarray
+) -> np.ndarray:
+    """Model pairs (by position) whose cached top-to-top answer is a proof of "hidden" (kept
+    from before a move, say): no separator need settle them again."""
+    known = np.zeros((len(observers), len(targets)), dtype=np.bool_)
+    span = len(scene.model_top)
+    for a in range(len(observers)):
+        for b in range(len(targets)):
+            i, j = observers[a], targets[b]
+            key = min(i, j) * span + max(i, j)
+            known[a, b] = key in cache and cache[key][0] == HIDDEN_PAIR
+    return known
+
+
+@_compiled
+def _all_settled(settled: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> bool:
+    """Whether ``settled`` holds every pair of ``rows`` and ``columns``."""
+    for a in rows:
+        for b in columns:
+            if not settled[a, b]:
+                return False
+    return True
+
+
+@_compiled
 def walled_off_groups(
     scene: SceneArrays,
     observers: np.ndarray,
@@ -2917,20 +3033,24 @@ def walled_off_groups(
     in_the_way: np.ndarray,
     candidates: np.ndarray,
     grow: float,
+    settled: np.ndarray,
 ) -> np.ndarray:
     """Model pairs (by position in ``observers`` and ``targets``) proven hidden by a wall or
     barrier standing between a part of one unit and a part of the other, when none stands
     between the two units whole: the larger side is halved (see :func:`halving_order`) until
     a separator is found or both sides are single models (whose pair the full search settles;
     no separator is looked for between two single models, the pair's own search starts with
-    one). Separators are built from ``candidates`` (blocker rows); the walls of every one found
-    are marked in ``in_the_way``."""
+    one), or every model pair of the two parts is ``settled`` already (by position, as the
+    result). Separators are built from ``candidates`` (blocker rows); the walls of every one
+    found are marked in ``in_the_way``."""
     walled_off = np.zeros((len(observers), len(targets)), dtype=np.bool_)
     observer_order = halving_order(scene, observers)
     target_order = halving_order(scene, targets)
     pending = [(0, len(observer_order), 0, len(target_order))]
     while pending:
         a0, a1, b0, b1 = pending.pop()
+        if _all_settled(settled, observer_order[a0:a1], target_order[b0:b1]):
+            continue
         whole = a0 == 0 and a1 == len(observer_order) and b0 == 0 and b1 == len(target_order)
         if not whole and (a1 - a0 > 1 or b1 - b0 > 1):
             barrier = unit_separator_among(
