@@ -915,25 +915,10 @@ def first_free(
 ) -> tuple[bool, float, float, float, float]:
     """The first line (in order) carrying a free segment, trying the first ``variants`` segment
     choices of :func:`_segment_on` on each (the ends' edges worked out once for all lines)."""
+    shapes = (acx, acy, ar, av, bcx, bcy, br, bv)
     stopping = np.zeros(count, dtype=np.bool_)
     return first_free_marking(
-        lines,
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene,
-        active,
-        lo,
-        hi,
-        count,
-        grow,
-        variants,
-        stopping,
+        lines, *shapes, scene, active, lo, hi, count, grow, variants, stopping
     )
 
 
@@ -2478,25 +2463,10 @@ def pair_search(
     lines = critical_lines(
         acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, False, planes
     )
+    shapes = (acx, acy, ar, av, bcx, bcy, br, bv)
     stopping = np.zeros(both, dtype=np.bool_)
     ok, x0, y0, x1, y1 = first_free_marking(
-        lines,
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene,
-        full,
-        whole_lo,
-        whole_hi,
-        both,
-        grow,
-        1,
-        stopping,
+        lines, *shapes, scene, full, whole_lo, whole_hi, both, grow, 1, stopping
     )
     if ok:
         segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
@@ -2517,23 +2487,7 @@ def pair_search(
     )
     stopping = np.zeros(n_sure, dtype=np.bool_)
     ok, _, _, _, _ = first_free_marking(
-        lines,
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene,
-        sure,
-        whole_lo,
-        whole_hi,
-        n_sure,
-        grow,
-        1,
-        stopping,
+        lines, *shapes, scene, sure, whole_lo, whole_hi, n_sure, grow, 1, stopping
     )
     if not ok:
         return NONE, segment, sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
