@@ -17,6 +17,7 @@ each over its own copy of the probe's rows.
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -372,6 +373,26 @@ def _not_walled_off(
 
 
 @_compiled
+def _likely_seers_first(
+    seers: np.ndarray, witnesses: np.ndarray, cell: np.ndarray, last: int
+) -> np.ndarray:
+    """The observing units in the order a cell asks them: the unit that saw last, then the
+    units that have seen the probe, the one whose kept sight line ends at the cell nearest
+    ``cell`` first, then the rest (round the units from ``last``). A cell no kept line still
+    sees is mostly seen by a unit that saw a cell close by, along a new line, and every unit
+    asked before that one must be proven not to see it; a hidden cell asks every unit anyway."""
+    units = len(seers)
+    distance = np.full(units, np.inf)
+    for u in range(units):
+        if u == last:
+            distance[u] = -1.0
+        elif seers[u] >= 0:
+            distance[u] = math.hypot(cell[0] - witnesses[u, 4], cell[1] - witnesses[u, 5])
+    rotated = (np.arange(units) + last) % units
+    return rotated[np.argsort(distance[rotated], kind="mergesort")]
+
+
+@_compiled
 def hidden_cells(
     scene: SceneArrays,
     probe: int,
@@ -404,13 +425,16 @@ def hidden_cells(
     by which the unit last saw the probe, its probe end moved with the probe, if it is still
     unblocked (:func:`_witness_still_free`), then the cheap lines from the unit's model that
     saw last (both :func:`_first_seer`); one free line settles "visible", and a
-    cell some unit sees costs no proof about another. Then per unit, in order: the models of
+    cell some unit sees costs no proof about another. Then per unit, in the order of
+    :func:`_likely_seers_first` (the unit likeliest to see the cell first): the models of
     the unit walled off from the cell's whole tile (cells ``step`` apart, :data:`TILE_CELLS`
     square) take no part; if some are, what follows is asked of the others as a part of the
     unit. With ``fully``, the unit's kept line. For the whole unit: the barrier that separated
     it from the previous cell, if it still does (a proof); with ``fully``, the cheap lines from
     the model that saw last; a separator of the whole unit from the tile (tried once per tile
-    and unit, a proof for every cell of the tile); then, the first time the tile is reached,
+    and unit, a proof for every cell of the tile); without ``fully``, for the first unit
+    asked, the engine's full search from its model that saw last (most such cells are seen
+    along a new line from that model); then, the first time the tile is reached,
     separators of the unit's models from the tile, halves first (once per tile and model,
     :func:`_models_hidden_from_tile`); then a separator of the unit from the cell
     (:func:`_separator_among`, a proof); then the engine's whole unit-pair search over the
@@ -475,8 +499,9 @@ def hidden_cells(
                 states[c] = VISIBLE
                 continue
         hidden = True
+        order = _likely_seers_first(seers, witnesses, cells[c], last)
         for turn in range(units):
-            u = (last + turn) % units
+            u = order[turn]
             tile = tiles.of_cell[c]
             count = 0
             unproven = 0
@@ -537,6 +562,20 @@ def hidden_cells(
                 ):
                     tile_proof[tile, u] = 1
                     continue
+            sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+            if not fully and not separated and not seen and turn == 0 and seers[u] >= 0:
+                # The unit asked first mostly saw the previous cell: its model that saw is
+                # searched in full before proofs about the whole unit (a "not visible" found is
+                # kept in ``sight`` for the unit's search).
+                m = seers[u]
+                if eligible[c, m] and model_proof[tile, m] != 1:
+                    row = kernel.sight_pair(
+                        scene, sight, unit_models[m], probe, False, grow, line_half_width
+                    )
+                    seen = row[0] == kernel.SEEN_PAIR
+                    if seen:
+                        from_probe = unit_models[m] > probe
+                        _keep_witness(witnesses, u, row[1:5], from_probe, cells[c, 0], cells[c, 1])
             if not separated and not seen and tiles.cells[tile] >= 2:
                 _models_hidden_from_tile(
                     scene,
@@ -567,7 +606,6 @@ def hidden_cells(
             if separated:
                 continue
             if not seen:
-                sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
                 in_the_way = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
                 walls = (
                     part_walls[u, : part_wall_sizes[u]].copy()
