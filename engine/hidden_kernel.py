@@ -126,6 +126,55 @@ def _separator_from(
 
 
 @_compiled
+def _near_segment(
+    scene: SceneArrays,
+    observer: int,
+    probe: int,
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+    reach: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`engine.sight_kernel.low_spans` of the blockers
+    :func:`engine.sight_kernel.gather` gives between ``observer`` and the probe whose boxes
+    come within ``reach`` of the segment ``p -> q``'s: no other one can block it. Cheaper than
+    the corridor of both bases for one segment."""
+    x0, x1, y0, y1 = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
+    h_a, h_b = scene.model_top[observer], scene.model_top[probe]
+    units = (scene.model_unit[observer], scene.model_unit[probe])
+    count = len(scene.blocker_kind)
+    met = np.empty(count, dtype=np.int32)
+    lo = np.empty(count)
+    hi = np.empty(count)
+    n = 0
+    for k in range(count):
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL:
+            if scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == kernel.SCREEN:
+            piece = scene.blocker_piece[k]
+            if (
+                not scene.obscuring_blocks[0]
+                or scene.within[observer, piece]
+                or scene.within[probe, piece]
+            ):
+                continue
+        margin = scene.blocker_disc[k, 2] + reach + 1e-9
+        box = scene.blocker_boxes[k]
+        if box[0] - margin > x1 or box[2] + margin < x0 or box[1] - margin > y1:
+            continue
+        if box[3] + margin < y0:
+            continue
+        low, t0, t1 = kernel.low_interval(h_a, h_b, scene.blocker_top[k])
+        if low:
+            met[n], lo[n], hi[n] = k, t0, t1
+            n += 1
+    return met[:n], lo[:n], hi[:n]
+
+
+@_compiled
 def _witness_still_free(
     scene: SceneArrays,
     observer: int,
@@ -143,14 +192,9 @@ def _witness_still_free(
     must pass both tests a line the search finds passes (blockers grown by ``grow``, a graze
     free; then the 1-mm line, touching blocked), where it is low enough over each blocker: so
     it proves what the search would find."""
-    met, lo, hi = kernel.low_spans(
-        scene,
-        kernel.gather(scene, observer, probe, 0, grow),
-        scene.model_top[observer],
-        scene.model_top[probe],
-    )
     px, py = witness[0], witness[1]
     qx, qy = witness[2] + dx, witness[3] + dy
+    met, lo, hi = _near_segment(scene, observer, probe, px, py, qx, qy, max(grow, line_half_width))
     for reach, slack in ((grow, kernel.GRAZE), (line_half_width, 0.0)):
         if kernel.segment_blocked(px, py, qx, qy, scene, met, lo, hi, len(met), reach, slack):
             return False
