@@ -472,3 +472,59 @@ def test_a_visible_cell_rests_on_no_unproven_step() -> None:
     assert (states == 0).sum() > 1000
     assert not undecided[states == 0].any()
     assert mapper.result(states, undecided).undecided == int((undecided == 1).sum())
+
+
+def test_a_kept_line_is_free_by_the_blockers_near_it_exactly_when_by_its_corridors() -> None:
+    """The kept line's check gathers only the blockers near the segment (a fast path); the
+    obvious one gathers the whole corridor between both bases. On an official table (ruin
+    walls, obscuring areas, a hundred models of each side), segments from observing models'
+    bases to a probe's base moved over the table (the lines the search finds, and ones at
+    random) get the same answer both ways, free and blocked alike."""
+    from engine import hidden_kernel
+    from engine import sight_kernel as kernel
+    from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
+
+    table = make_official_table()
+    red = table.player_ids()[0]
+    mapper = HiddenMapper(table, player=red, base=BASE, height=1.5, step=1.0, region="table")
+    scene = mapper.workspace()
+    probe = mapper.probe
+    rng = random.Random(5)
+
+    def on_base(model: int) -> tuple[float, float]:
+        cx, cy, radius = scene.model_disc[model]
+        angle, reach = rng.uniform(0.0, 2.0 * np.pi), radius * np.sqrt(rng.random())
+        return cx + reach * np.cos(angle), cy + reach * np.sin(angle)
+
+    answers = {True: 0, False: 0}
+    open_cells = np.flatnonzero(mapper.states != hidden_kernel.BLOCKED)
+    for c in rng.sample(list(open_cells), 80):
+        x, y = (float(v) for v in mapper.centres[c])
+        within = mapper._within_areas[c]
+        disc, vertices = mapper._probe_disc, mapper._probe_vertices
+        hidden_kernel.place_probe(scene, probe, disc, vertices, x, y, within)
+        for observer in rng.sample(list(mapper._unit_models), 15):
+            status, found, _ = kernel.model_pair_search(
+                scene, observer, probe, SEARCH_GROW, HALF_LINE_WIDTH, True
+            )
+            segments = [(*on_base(observer), *on_base(probe))]
+            if status == kernel.FOUND:
+                segments.append(tuple(float(v) for v in found))
+            for segment in segments:
+                line = np.array([*segment, x, y])
+                fast = hidden_kernel._witness_still_free(
+                    scene, observer, probe, line, 0.0, 0.0, SEARCH_GROW, HALF_LINE_WIDTH
+                )
+                met, lo, hi = kernel.low_spans(
+                    scene,
+                    kernel.gather(scene, observer, probe, 0, SEARCH_GROW),
+                    scene.model_top[observer],
+                    scene.model_top[probe],
+                )
+                obvious = not any(
+                    kernel.segment_blocked(*segment, scene, met, lo, hi, len(met), reach, slack)
+                    for reach, slack in ((SEARCH_GROW, kernel.GRAZE), (HALF_LINE_WIDTH, 0.0))
+                )
+                assert fast is obvious, (observer, x, y, segment)
+                answers[obvious] += 1
+    assert min(answers.values()) >= 100, answers
