@@ -316,7 +316,7 @@ def _tile_shape(box: np.ndarray, disc: np.ndarray, vertices: np.ndarray) -> np.n
 
 
 @_compiled
-def _tile_hidden_from(
+def _tile_separator(
     scene: SceneArrays,
     probe: int,
     shape: np.ndarray,
@@ -327,24 +327,30 @@ def _tile_hidden_from(
     group: np.ndarray,
     first_column: int,
     stop_column: int,
+    kept: np.ndarray,
     candidates: np.ndarray,
     grow: float,
-) -> bool:
-    """Whether one separator proves the probe anywhere in a tile (``shape``) hidden from a whole
+) -> np.ndarray:
+    """A separator proving the probe anywhere in a tile (``shape``) hidden from a whole
     observing unit (columns ``first_column..stop_column`` of ``eligible``, every one taking part
-    at every cell of the tile)."""
+    at every cell of the tile), or an empty array. Built first from ``kept`` alone (the walls
+    that separated the unit from the tile before: the tile next to it is mostly behind the
+    same walls, and few candidates cost little), then from ``candidates``."""
+    none = np.zeros(0, dtype=np.int32)
     if tiles.cells[tile] < 2:
-        return False
+        return none
     for c in range(len(tiles.of_cell)):
         if tiles.of_cell[c] != tile:
             continue
         for m in range(first_column, stop_column):
             if not eligible[c, m]:
-                return False
-    separator = _separator_from(
-        scene, unit_hull, group, probe, shape, tiles.within[tile], candidates, grow
-    )
-    return len(separator) > 0
+                return none
+    within = tiles.within[tile]
+    if len(kept):
+        separator = _separator_from(scene, unit_hull, group, probe, shape, within, kept, grow)
+        if len(separator):
+            return separator
+    return _separator_from(scene, unit_hull, group, probe, shape, within, candidates, grow)
 
 
 @_compiled
@@ -476,7 +482,8 @@ def hidden_cells(
     unit. With ``fully``, the unit's kept line. For the whole unit: the barrier that separated
     it from the previous cell, if it still does (a proof); with ``fully``, the cheap lines from
     the model that saw last; a separator of the whole unit from the tile (tried once per tile
-    and unit, a proof for every cell of the tile); without ``fully``, for the first unit
+    and unit, first from the walls of the unit's last tile separator, a proof for every cell
+    of the tile); without ``fully``, for the first unit
     asked, the engine's full search from its model that saw last (most such cells are seen
     along a new line from that model); then, the first time the tile is reached,
     separators of the unit's models from the tile, halves first (once per tile and model,
@@ -503,6 +510,8 @@ def hidden_cells(
     barrier_sizes = np.zeros(units, dtype=np.int64)
     part_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
     part_wall_sizes = np.zeros(units, dtype=np.int64)
+    tile_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
+    tile_wall_sizes = np.zeros(units, dtype=np.int64)
     seers = np.full(units, -1, dtype=np.int64)
     witnesses = np.zeros((units, 6))
     tiles = _tiles(cells, states, within, step)
@@ -590,7 +599,7 @@ def hidden_cells(
                     _keep_witness(witnesses, u, segment, False, cells[c, 0], cells[c, 1])
             if not separated and not seen and whole and tile_proof[tile, u] == 0:
                 tile_proof[tile, u] = 2
-                if _tile_hidden_from(
+                separator = _tile_separator(
                     scene,
                     probe,
                     _tile_shape(tiles.boxes[tile], disc, vertices),
@@ -601,9 +610,14 @@ def hidden_cells(
                     group,
                     unit_starts[u],
                     unit_starts[u + 1],
+                    tile_walls[u, : tile_wall_sizes[u]].copy(),
                     everything,
                     grow,
-                ):
+                )
+                if 0 < len(separator) <= MAX_BARRIER:
+                    tile_walls[u, : len(separator)] = separator
+                    tile_wall_sizes[u] = len(separator)
+                if len(separator):
                     tile_proof[tile, u] = 1
                     continue
             sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
