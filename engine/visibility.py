@@ -67,7 +67,7 @@ from engine.errors import GeometryError, UnknownReferenceError
 from engine.geometry import overlaps_many, shape_arrays, shape_of, terrain_area
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
-from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, base_outline
+from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, OutlineKind, base_outline
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -316,17 +316,39 @@ def _outline_row(outline: Outline) -> tuple[float, ...]:
     )
 
 
-@functools.lru_cache(maxsize=4096)
 def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     """A base as a blocker (a round base: its disc, no polygon; a rectangle: itself; an oval:
     its circumscribed polygon, never smaller than the base) and as an end of sight lines (a
-    disc: none; otherwise the inscribed polygon, every point of it on the base)."""
+    disc: none; otherwise the inscribed polygon, every point of it on the base).
+
+    The polygons about the base's centre are made once per shape, size and angle and moved to
+    the centre: the same numbers as polygons made in place (a coordinate is its offset plus
+    the centre either way), without a shapely polygon for every base of every scene.
+    """
     if outline.kind == "circle":
         return _NO_VERTICES, _NO_VERTICES
-    end = _counter_clockwise(np.asarray(outline.inner.exterior.coords, dtype=float)[:-1])
+    blocker, end = _polygons_about_centre(outline.kind, outline.a, outline.b, outline.angle)
+    centre = np.array([outline.cx, outline.cy])
     if outline.kind == "rect":
-        return end, end
-    blocker = _counter_clockwise(np.asarray(outline.outer.exterior.coords, dtype=float)[:-1])
+        moved = end + centre
+        return moved, moved
+    return blocker + centre, end + centre
+
+
+@functools.lru_cache(maxsize=1024)
+def _polygons_about_centre(
+    kind: OutlineKind, a: float, b: float, angle: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_polygons_of` for a base of this shape centred on the origin (read-only)."""
+    outline = Outline(kind, 0.0, 0.0, a, b, angle)
+    end = _counter_clockwise(np.asarray(outline.inner.exterior.coords, dtype=float)[:-1])
+    blocker = (
+        end
+        if kind == "rect"
+        else _counter_clockwise(np.asarray(outline.outer.exterior.coords, dtype=float)[:-1])
+    )
+    end.flags.writeable = False
+    blocker.flags.writeable = False
     return blocker, end
 
 
