@@ -64,7 +64,7 @@ import numpy as np
 import shapely
 
 from engine.errors import GeometryError, UnknownReferenceError
-from engine.geometry import overlaps_many, shape_arrays, shape_of, terrain_area
+from engine.geometry import area_relations, shape_arrays, shape_of, terrain_area
 from engine.model import Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, OutlineKind, base_outline
@@ -671,22 +671,11 @@ class SightScene:
         if not missing:
             return
         shapes = shape_arrays([shape_of(model) for model in missing.values()])
-        found = [set[str]() for _ in missing]
         areas = [terrain_area(piece) for piece in self.scenario.terrain]
-        # Every area's box against every base's at once: most areas meet none of a moved
-        # unit's bases and are passed over before the exact test.
-        bounds = np.array([area.bounds for area in areas], dtype=float).reshape(-1, 4)
-        boxes_meet = (
-            (shapes.x + shapes.half_x >= bounds[:, 0, None] - TOLERANCE)
-            & (shapes.x - shapes.half_x <= bounds[:, 2, None] + TOLERANCE)
-            & (shapes.y + shapes.half_y >= bounds[:, 1, None] - TOLERANCE)
-            & (shapes.y - shapes.half_y <= bounds[:, 3, None] + TOLERANCE)
-        )
-        meets = np.asarray(boxes_meet.any(axis=1), dtype=bool)
-        for piece, area, near in zip(self.scenario.terrain, areas, meets, strict=True):
-            if near:
-                for row in np.flatnonzero(overlaps_many(shapes, area)):
-                    found[row].add(piece.id)
+        overlaps, _ = area_relations(shapes, areas)
+        found = [set[str]() for _ in missing]
+        for piece, row in zip(*np.nonzero(overlaps), strict=True):
+            found[row].add(self.scenario.terrain[piece].id)
         for key, pieces in zip(missing, found, strict=True):
             self.within_cache[key] = frozenset(pieces)
 
