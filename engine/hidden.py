@@ -204,6 +204,7 @@ class HiddenMap:
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.int64]
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -582,12 +583,42 @@ def _blocked(scenario: Scenario, shapes: ShapeArrays, table: shapely.Geometry) -
     models = [m for _, m in scenario.all_models()]
     if models and len(shapes):
         others = models_shape_arrays(models)
-        gap = np.hypot(shapes.x[:, None] - others.x[None, :], shapes.y[:, None] - others.y[None, :])
-        cell, model = np.nonzero(gap < shapes.bounding[:, None] + others.bounding[None, :])
+        cell, model = _bounding_circles_meeting(shapes, others)
         both = _concatenate(shapes, others)
         crossing = overlapping_by_more_than(both, cell, model + len(shapes), TOLERANCE)
         blocked[cell[crossing]] = True
     return blocked
+
+
+def _bounding_circles_meeting(cells: ShapeArrays, models: ShapeArrays) -> tuple[IntArray, IntArray]:
+    """``(cell, model)`` for every cell base and model base whose bounding circles overlap
+    (centres closer than the two radii together). Each model looks only at the cells whose
+    centres lie in the strip of table within reach of it, found in the cells sorted by x: a
+    whole table's cells against every model would be millions of distances, nearly all far.
+
+    >>> one = models_shape_arrays([Model("m", 5.0, 5.0, CircleBase(25.4))])
+    >>> grid = _probe_shapes(CircleBase(25.4), 0.0, np.array([[5.5, 5.0], [6.0, 5.0], [9.0, 5.0]]))
+    >>> _bounding_circles_meeting(grid, one)
+    (array([0]), array([0]))
+    """
+    order = np.argsort(cells.x, kind="stable")
+    sorted_x = cells.x[order]
+    # A pair whose bounding circles overlap is closer in x than this (TOLERANCE: rounding).
+    reach = float(cells.bounding.max()) + models.bounding + TOLERANCE
+    starts = np.searchsorted(sorted_x, models.x - reach, side="left")
+    stops = np.searchsorted(sorted_x, models.x + reach, side="right")
+    found_cells: list[IntArray] = []
+    found_models: list[IntArray] = []
+    for model in np.flatnonzero(stops > starts):
+        strip = order[starts[model] : stops[model]]
+        gap = np.hypot(cells.x[strip] - models.x[model], cells.y[strip] - models.y[model])
+        near = strip[gap < cells.bounding[strip] + models.bounding[model]]
+        found_cells.append(near)
+        found_models.append(np.full(len(near), model, dtype=np.int64))
+    if not found_cells:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    return np.concatenate(found_cells), np.concatenate(found_models)
 
 
 def _overlapping_polygon(shapes: ShapeArrays, area: PreparedArea) -> BoolArray:
