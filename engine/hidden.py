@@ -75,6 +75,7 @@ from engine.geometry import (
     models_shape_arrays,
     overlapping_by_more_than,
     overlaps_many,
+    prepared_polygon,
     terrain_area,
     wholly_within_many,
 )
@@ -579,7 +580,7 @@ def _blocked(scenario: Scenario, shapes: ShapeArrays, table: shapely.Geometry) -
     for piece in scenario.terrain:
         for feature in piece.features:
             if feature.solid:
-                blocked |= _overlapping_polygon(shapes, PreparedArea(feature.shape))
+                blocked |= _overlapping_polygon(shapes, prepared_polygon(feature.shape))
     models = [m for _, m in scenario.all_models()]
     if models and len(shapes):
         others = models_shape_arrays(models)
