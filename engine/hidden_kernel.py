@@ -142,14 +142,25 @@ def _near_segment(
     the corridor of both bases for one segment."""
     x0, x1, y0, y1 = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
     h_a, h_b = scene.model_top[observer], scene.model_top[probe]
+    units = (scene.model_unit[observer], scene.model_unit[probe])
     count = len(scene.blocker_kind)
     met = np.empty(count, dtype=np.int32)
     lo = np.empty(count)
     hi = np.empty(count)
     n = 0
     for k in range(count):
-        if not kernel.may_stand_between(scene, k, observer, probe, 0):
-            continue
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL:
+            if scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == kernel.SCREEN:
+            piece = scene.blocker_piece[k]
+            if (
+                not scene.obscuring_blocks[0]
+                or scene.within[observer, piece]
+                or scene.within[probe, piece]
+            ):
+                continue
         margin = scene.blocker_disc[k, 2] + reach + 1e-9
         box = scene.blocker_boxes[k]
         if box[0] - margin > x1 or box[2] + margin < x0 or box[1] - margin > y1:

@@ -2548,31 +2548,6 @@ def model_end(scene: SceneArrays, i: int) -> tuple[float, float, float, np.ndarr
 
 
 @_compiled
-def may_stand_between(scene: SceneArrays, k: int, i: int, j: int, mode: int) -> bool:
-    """Whether blocker ``k`` counts between models ``i`` and ``j`` wherever it stands, by
-    :func:`gather`'s ``mode``: a model of neither unit (none in mode 2), a feature, an obscuring
-    area neither model is within when such areas block (mode 0) or the target ``j`` is not
-    within (modes 1 and 2)."""
-    kind = scene.blocker_class[k]
-    if kind == MODEL:
-        return (
-            mode != 2
-            and scene.blocker_unit[k] != scene.model_unit[i]
-            and scene.blocker_unit[k] != scene.model_unit[j]
-        )
-    if kind == SCREEN:
-        piece = scene.blocker_piece[k]
-        if mode == 0:
-            return bool(
-                scene.obscuring_blocks[0]
-                and not scene.within[i, piece]
-                and not scene.within[j, piece]
-            )
-        return not scene.within[j, piece]
-    return True
-
-
-@_compiled
 def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.ndarray:
     """The blockers that may stand between models ``i`` and ``j``, in order: ``mode`` 0 for
     *visible* (models of other units, features, obscuring areas neither model is within, when
@@ -2585,11 +2560,25 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
     x0, y0 = min(ax0, bx0) - grow, min(ay0, by0) - grow
     x1, y1 = max(ax1, bx1) + grow, max(ay1, by1) + grow
+    units = (scene.model_unit[i], scene.model_unit[j])
     found = np.empty(len(scene.blocker_kind), dtype=np.int32)
     count = 0
     for k in range(len(scene.blocker_kind)):
-        if not may_stand_between(scene, k, i, j, mode):
-            continue
+        kind = scene.blocker_class[k]
+        if kind == MODEL:
+            if mode == 2 or scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == SCREEN:
+            piece = scene.blocker_piece[k]
+            if mode == 0:
+                if (
+                    not scene.obscuring_blocks[0]
+                    or scene.within[i, piece]
+                    or scene.within[j, piece]
+                ):
+                    continue
+            elif scene.within[j, piece]:
+                continue
         box = scene.blocker_boxes[k]
         if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
             continue
