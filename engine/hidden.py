@@ -97,6 +97,7 @@ DEFAULT_STEP = 0.5
 
 STATE_NAMES: tuple[CellState, CellState, CellState] = ("visible", "hidden", "blocked")
 """Cell states by the codes of :mod:`engine.hidden_kernel` (``VISIBLE, HIDDEN, BLOCKED``)."""
+_STATE_NAME_ARRAY = np.array(STATE_NAMES, dtype=object)
 
 ROWS_PER_BLOCK = 4
 """Grid rows a thread takes at a time (neighbouring rows share their observers)."""
@@ -426,10 +427,14 @@ class HiddenMapper:
     def result(self, states: NDArray[np.int8], undecided: NDArray[np.int8]) -> HiddenMap:
         """The map of ``states``: the first cells, row by row, as :meth:`decide` gives them
         (every cell, or the rows decided so far)."""
-        centres = self.centres[: len(states)].tolist()
+        centres = self.centres[: len(states)]
         cells = tuple(
-            (float(x), float(y), STATE_NAMES[int(s)])
-            for (x, y), s in zip(centres, states.tolist(), strict=True)
+            zip(
+                centres[:, 0].tolist(),
+                centres[:, 1].tolist(),
+                _STATE_NAME_ARRAY[states].tolist(),
+                strict=True,
+            )
         )
         return HiddenMap(
             self.player,
