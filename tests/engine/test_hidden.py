@@ -528,3 +528,50 @@ def test_a_kept_line_is_free_by_the_blockers_near_it_exactly_when_by_its_corrido
                 assert fast is obvious, (observer, x, y, segment)
                 answers[obvious] += 1
     assert min(answers.values()) >= 100, answers
+
+
+def test_the_cells_near_each_model_are_those_every_distance_would_give() -> None:
+    """The fast path equals the obvious one: which cells' bounding circles a model's overlaps,
+    found in strips of the cells sorted by x, against every cell-model distance; on the
+    official table for a round and a turned oval probe, and on random bases with pairs exactly
+    touching (not overlapping) and a hair closer."""
+    from engine.geometry import ShapeArrays, models_shape_arrays
+    from engine.hidden import _bounding_circles_meeting, _grid, _probe_shapes
+
+    def dense(cells: ShapeArrays, models: ShapeArrays) -> set[tuple[int, int]]:
+        gap = np.hypot(cells.x[:, None] - models.x[None, :], cells.y[:, None] - models.y[None, :])
+        reach = cells.bounding[:, None] + models.bounding[None, :]
+        return set(zip(*(a.tolist() for a in np.nonzero(gap < reach)), strict=True))
+
+    table = make_official_table()
+    models = models_shape_arrays([m for _, m in table.all_models()])
+    _, centres, _ = _grid(shapely.box(0.0, 0.0, 60.0, 44.0), 0.5)
+    for base, rotation in ((CircleBase(32), 0.0), (OvalBase(170, 105), 30.0)):
+        cells = _probe_shapes(base, rotation, centres)
+        cell, model = _bounding_circles_meeting(cells, models)
+        assert len(cell) == len(set(zip(cell.tolist(), model.tolist(), strict=True)))
+        assert set(zip(cell.tolist(), model.tolist(), strict=True)) == dense(cells, models)
+    # Sizes and places of a few bits each, so "exactly touching" is exact in floating point.
+    rng = random.Random(5)
+    bases: list[CircleBase | OvalBase] = [
+        CircleBase(25.4),
+        CircleBase(50.8),
+        OvalBase(76.2, 50.8),
+        OvalBase(101.6, 50.8),
+    ]
+    placed = [
+        Model(f"m{k}", rng.randint(0, 80) / 4, rng.randint(0, 80) / 4, rng.choice(bases))
+        for k in range(40)
+    ]
+    others = models_shape_arrays(placed)
+    points = []
+    for k in range(0, 40, 4):
+        touching = float(others.x[k]) + float(others.bounding[k]) + 1.0
+        points += [(touching, float(others.y[k])), (touching - 1e-9, float(others.y[k]))]
+    points += [(rng.uniform(0, 20), rng.uniform(0, 20)) for _ in range(300)]
+    cells = _probe_shapes(CircleBase(50.8), 0.0, np.array(points))
+    cell, model = _bounding_circles_meeting(cells, others)
+    found = set(zip(cell.tolist(), model.tolist(), strict=True))
+    assert found == dense(cells, others)
+    assert (0, 0) not in found
+    assert (1, 0) in found
