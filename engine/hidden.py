@@ -81,6 +81,7 @@ from engine.geometry import (
 )
 from engine.model import Base, CircleBase, Model, OvalBase, RectBase, Scenario, Unit
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
+from engine.spatial import Grid
 from engine.visibility import NIGHT_FIGHTING_RANGE, SightScene, twist_of
 
 if TYPE_CHECKING:
@@ -598,33 +599,29 @@ def _blocked(scenario: Scenario, shapes: ShapeArrays, table: shapely.Geometry) -
 
 def _bounding_circles_meeting(cells: ShapeArrays, models: ShapeArrays) -> tuple[IntArray, IntArray]:
     """``(cell, model)`` for every cell base and model base whose bounding circles overlap
-    (centres closer than the two radii together). Each model looks only at the cells whose
-    centres lie in the strip of table within reach of it, found in the cells sorted by x: a
-    whole table's cells against every model would be millions of distances, nearly all far.
+    (centres closer than the two radii together), through the rules' grid of centres
+    (:class:`engine.spatial.Grid`, cells and models in one, the models queried): a whole
+    table's cells against every model would be millions of distances, nearly all far.
 
     >>> one = models_shape_arrays([Model("m", 5.0, 5.0, CircleBase(25.4))])
     >>> grid = _probe_shapes(CircleBase(25.4), 0.0, np.array([[5.5, 5.0], [6.0, 5.0], [9.0, 5.0]]))
     >>> _bounding_circles_meeting(grid, one)
     (array([0]), array([0]))
     """
-    order = np.argsort(cells.x, kind="stable")
-    sorted_x = cells.x[order]
-    # A pair whose bounding circles overlap is closer in x than this (TOLERANCE: rounding).
-    reach = float(cells.bounding.max()) + models.bounding + TOLERANCE
-    starts = np.searchsorted(sorted_x, models.x - reach, side="left")
-    stops = np.searchsorted(sorted_x, models.x + reach, side="right")
-    found_cells: list[IntArray] = []
-    found_models: list[IntArray] = []
-    for model in np.flatnonzero(stops > starts):
-        strip = order[starts[model] : stops[model]]
-        gap = np.hypot(cells.x[strip] - models.x[model], cells.y[strip] - models.y[model])
-        near = strip[gap < cells.bounding[strip] + models.bounding[model]]
-        found_cells.append(near)
-        found_models.append(np.full(len(near), model, dtype=np.int64))
-    if not found_cells:
+    if len(cells) == 0 or len(models) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
-    return np.concatenate(found_cells), np.concatenate(found_models)
+    first = len(cells)
+    reach = float(cells.bounding.max()) + float(models.bounding.max())
+    grid = Grid.build(
+        np.concatenate([cells.x, models.x]), np.concatenate([cells.y, models.y]), reach
+    )
+    cell, other = grid.pairs(np.arange(first, first + len(models), dtype=np.int64))
+    # A model is queried against every row; only the cells are wanted (rows before the models).
+    cell, model = cell[cell < first], other[cell < first] - first
+    gap = np.hypot(cells.x[cell] - models.x[model], cells.y[cell] - models.y[model])
+    near = gap < cells.bounding[cell] + models.bounding[model]
+    return cell[near], model[near]
 
 
 def _overlapping_polygon(shapes: ShapeArrays, area: PreparedArea) -> BoolArray:
