@@ -532,7 +532,7 @@ def test_a_kept_line_is_free_by_the_blockers_near_it_exactly_when_by_its_corrido
 
 def test_the_cells_near_each_model_are_those_every_distance_would_give() -> None:
     """The fast path equals the obvious one: which cells' bounding circles a model's overlaps,
-    found in strips of the cells sorted by x, against every cell-model distance; on the
+    found through the grid of centres, against every cell-model distance; on the
     official table for a round and a turned oval probe, and on random bases with pairs exactly
     touching (not overlapping) and a hair closer."""
     from engine.geometry import ShapeArrays, models_shape_arrays
