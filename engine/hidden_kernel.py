@@ -479,11 +479,11 @@ def hidden_cells(
     :func:`_likely_seers_first` (the unit likeliest to see the cell first): the models of
     the unit walled off from the cell's whole tile (cells ``step`` apart, :data:`TILE_CELLS`
     square) take no part; if some are, what follows is asked of the others as a part of the
-    unit. With ``fully``, the unit's kept line. For the whole unit: the barrier that separated
-    it from the previous cell, if it still does (a proof); with ``fully``, the cheap lines from
-    the model that saw last; a separator of the whole unit from the tile (tried once per tile
-    and unit, first from the walls of the unit's last tile separator, a proof for every cell
-    of the tile); without ``fully``, for the first unit
+    unit. With ``fully``, the unit's kept line. For the whole unit: a separator of the whole
+    unit from the tile (tried once per tile and unit, first from the walls of the unit's last
+    tile separator, a proof for every cell of the tile); the barrier that separated it from the
+    previous cell, if it still does (a proof for this cell); with ``fully``, the cheap lines
+    from the model that saw last; without ``fully``, for the first unit
     asked, the engine's full search from its model that saw last (most such cells are seen
     along a new line from that model); then, the first time the tile is reached,
     separators of the unit's models from the tile, halves first (once per tile and model,
@@ -587,17 +587,10 @@ def hidden_cells(
                     grow,
                     line_half_width,
                 )
-            if not seen and whole and barrier_sizes[u] > 0:
-                kept = barriers[u, : barrier_sizes[u]].copy()
-                separated = len(_separator_among(scene, hull, group, probe, kept, grow)) > 0
-            if fully and not seen and not separated and seers[u] >= 0 and eligible[c, seers[u]]:
-                status, segment, _ = kernel.model_pair_search(
-                    scene, unit_models[seers[u]], probe, grow, line_half_width, True
-                )
-                seen = status == kernel.FOUND
-                if seen:
-                    _keep_witness(witnesses, u, segment, False, cells[c, 0], cells[c, 1])
-            if not separated and not seen and whole and tile_proof[tile, u] == 0:
+            # A tile's proof settles up to sixteen cells at once; a barrier kept from the
+            # previous cell, tried first, would settle this cell alone and keep the tile from
+            # being tried while it holds.
+            if not seen and whole and tile_proof[tile, u] == 0:
                 tile_proof[tile, u] = 2
                 separator = _tile_separator(
                     scene,
@@ -620,6 +613,16 @@ def hidden_cells(
                 if len(separator):
                     tile_proof[tile, u] = 1
                     continue
+            if not seen and whole and barrier_sizes[u] > 0:
+                kept = barriers[u, : barrier_sizes[u]].copy()
+                separated = len(_separator_among(scene, hull, group, probe, kept, grow)) > 0
+            if fully and not seen and not separated and seers[u] >= 0 and eligible[c, seers[u]]:
+                status, segment, _ = kernel.model_pair_search(
+                    scene, unit_models[seers[u]], probe, grow, line_half_width, True
+                )
+                seen = status == kernel.FOUND
+                if seen:
+                    _keep_witness(witnesses, u, segment, False, cells[c, 0], cells[c, 1])
             sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
             if not fully and not separated and not seen and turn == 0 and seers[u] >= 0:
                 # The unit asked first mostly saw the previous cell: its model that saw is
