@@ -1967,6 +1967,29 @@ def chain_separator(
 
 
 @_compiled
+def _points_bounds(points: np.ndarray) -> tuple[float, float, float, float]:
+    """The box ``(x0, y0, x1, y1)`` of a non-empty set of points, in one pass."""
+    x0, y0 = points[0, 0], points[0, 1]
+    x1, y1 = x0, y0
+    for k in range(1, len(points)):
+        x, y = points[k, 0], points[k, 1]
+        x0, x1 = min(x0, x), max(x1, x)
+        y0, y1 = min(y0, y), max(y1, y)
+    return x0, y0, x1, y1
+
+
+@_compiled
+def _part_of(scene: SceneArrays, k: int, piece: int) -> np.ndarray:
+    """Convex part ``piece`` of blocker ``k``: a disc's inscribed 16-gon, or a polygon's part."""
+    if scene.blocker_kind[k] == 1:
+        d = scene.blocker_disc[k]
+        return _disc_part(d[0], d[1], d[2])
+    row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
+    part: np.ndarray = scene.part_vertices[row[0] : row[1]]
+    return part
+
+
+@_compiled
 def _barrier_across(
     acx: float,
     acy: float,
@@ -2035,65 +2058,85 @@ def _barrier_across(
     )
     hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
     hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
-    total = 0
-    nearby = np.empty(count, dtype=np.int32)
-    n_nearby = 0
     reach_box = np.array([hull_x0 - grow, hull_y0 - grow, hull_x1 + grow, hull_y1 + grow])
+    # Most parts lie outside the hull's box or beyond an outer tangent: those are passed over
+    # before room is made for the clipped copies of the others.
+    total = 0
+    for m in range(count):
+        k = walls[m]
+        if not _boxes_apart(scene.blocker_boxes[k], reach_box):
+            total += (
+                1
+                if scene.blocker_kind[k] == 1
+                else scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
+            )
+    inside_wall = np.empty(total, dtype=np.int32)
+    inside_piece = np.empty(total, dtype=np.int64)
+    n_inside = 0
     for m in range(count):
         k = walls[m]
         if _boxes_apart(scene.blocker_boxes[k], reach_box):
             continue
-        nearby[n_nearby] = k
-        n_nearby += 1
-        total += (
+        pieces = (
             1
             if scene.blocker_kind[k] == 1
             else scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
         )
-    clipped = np.empty((total, 128, 2))
-    sizes = np.zeros(total, dtype=np.int64)
-    owner = np.empty(total, dtype=np.int32)
-    boxes = np.empty((total, 4))
-    touches = np.zeros((total, 2), dtype=np.bool_)
-    kept = 0
-    for k in nearby[:n_nearby]:
-        if scene.blocker_kind[k] == 1:
-            d = scene.blocker_disc[k]
-            pieces = 1
-        else:
-            pieces = scene.blocker_parts[k, 1] - scene.blocker_parts[k, 0]
         for piece in range(pieces):
             if scene.blocker_kind[k] == 1:
-                part = _disc_part(d[0], d[1], d[2])
+                # A disc's part, its inscribed 16-gon, has the disc's box, and every corner of
+                # it lies beyond a side the disc's centre is more than its radius beyond (a
+                # part beyond a side while its disc is not is cut away whole by the clip): the
+                # polygon is only made for the parts kept.
+                d = scene.blocker_disc[k]
+                if (
+                    d[0] + d[2] < hull_x0
+                    or d[0] - d[2] > hull_x1
+                    or d[1] + d[2] < hull_y0
+                    or d[1] - d[2] > hull_y1
+                ):
+                    continue
+                beyond = False
+                for p in range(len(long_sides)):
+                    side = long_sides[p]
+                    beyond = beyond or side[0] * d[0] + side[1] * d[1] - side[2] > d[2]
+                if beyond:
+                    continue
             else:
                 row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
                 part = scene.part_vertices[row[0] : row[1]]
-            if (
-                part[:, 0].max() < hull_x0
-                or part[:, 0].min() > hull_x1
-                or part[:, 1].max() < hull_y0
-                or part[:, 1].min() > hull_y1
-            ):
-                continue
-            if _beyond_a_plane(part, long_sides):
-                continue
-            q = _clip(part, planes)
-            if len(q) == 0 or len(q) > 128:
-                continue
-            if not _beyond_a_plane(q, far_from_a) and _close_to(q, acx, acy, ar, av, grow):
-                continue
-            if not _beyond_a_plane(q, far_from_b) and _close_to(q, bcx, bcy, br, bv, grow):
-                continue
-            for s in range(2):
-                touches[kept, s] = not _beyond_a_plane(q, far_from_tangent[s]) and _close_to(
-                    q, 0.0, 0.0, 0.0, tangents[s].reshape(2, 2), reach
-                )
-            clipped[kept, : len(q)] = q
-            sizes[kept] = len(q)
-            owner[kept] = k
-            boxes[kept, 0], boxes[kept, 1] = q[:, 0].min(), q[:, 1].min()
-            boxes[kept, 2], boxes[kept, 3] = q[:, 0].max(), q[:, 1].max()
-            kept += 1
+                px0, py0, px1, py1 = _points_bounds(part)
+                if px1 < hull_x0 or px0 > hull_x1 or py1 < hull_y0 or py0 > hull_y1:
+                    continue
+                if _beyond_a_plane(part, long_sides):
+                    continue
+            inside_wall[n_inside] = k
+            inside_piece[n_inside] = piece
+            n_inside += 1
+    clipped = np.empty((n_inside, 128, 2))
+    sizes = np.zeros(n_inside, dtype=np.int64)
+    owner = np.empty(n_inside, dtype=np.int32)
+    boxes = np.empty((n_inside, 4))
+    touches = np.zeros((n_inside, 2), dtype=np.bool_)
+    kept = 0
+    for n in range(n_inside):
+        k = inside_wall[n]
+        q = _clip(_part_of(scene, k, inside_piece[n]), planes)
+        if len(q) == 0 or len(q) > 128:
+            continue
+        if not _beyond_a_plane(q, far_from_a) and _close_to(q, acx, acy, ar, av, grow):
+            continue
+        if not _beyond_a_plane(q, far_from_b) and _close_to(q, bcx, bcy, br, bv, grow):
+            continue
+        for s in range(2):
+            touches[kept, s] = not _beyond_a_plane(q, far_from_tangent[s]) and _close_to(
+                q, 0.0, 0.0, 0.0, tangents[s].reshape(2, 2), reach
+            )
+        clipped[kept, : len(q)] = q
+        sizes[kept] = len(q)
+        owner[kept] = k
+        boxes[kept, 0], boxes[kept, 1], boxes[kept, 2], boxes[kept, 3] = _points_bounds(q)
+        kept += 1
     if kept == 0:
         return empty
     parent = np.arange(kept)
