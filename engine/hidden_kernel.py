@@ -262,9 +262,14 @@ def _keep_witness(
 
 
 TILE_CELLS = 4
-"""A tile of the map is this many cells square: one separator between an observing unit (or
-one of its models) and every position of the probe in a tile proves the whole tile hidden from
-that unit (or model)."""
+"""A tile of the map is this many cells square: one separator between an observing unit and
+every position of the probe in a tile proves the whole tile hidden from that unit."""
+
+MODEL_TILE_CELLS = 2
+"""The tiles a single observing model (or a part of its unit) is walled off from are this many
+cells square: smaller than a unit's, since one model's separator from a tile 2" across mostly
+failed where one from 1" across holds (the map at 0.5", one thread: Red's zone 427-457 ->
+362-408 ms, the whole table 1,440-1,493 -> 1,254-1,379 ms)."""
 
 Tiles = namedtuple("Tiles", ["of_cell", "boxes", "cells", "within"])
 """The map's tiles: each open cell's tile (``-1`` for a blocked cell), each tile's box of open
@@ -273,15 +278,17 @@ is within at any of them."""
 
 
 @_compiled
-def _tiles(cells: np.ndarray, states: np.ndarray, within: np.ndarray, step: float) -> Tiles:
-    """The open cells grouped into tiles of :data:`TILE_CELLS` cells of ``step`` square."""
+def _tiles(
+    cells: np.ndarray, states: np.ndarray, within: np.ndarray, step: float, size: int
+) -> Tiles:
+    """The open cells grouped into tiles of ``size`` cells of ``step`` square."""
     tile_of = np.full(len(cells), -1, dtype=np.int64)
     boxes = np.empty((len(cells), 4))
     counts = np.zeros(len(cells), dtype=np.int64)
     tile_within = np.zeros((len(cells), within.shape[1]), dtype=np.bool_)
     if len(cells) == 0:
         return Tiles(tile_of, boxes, counts, tile_within)
-    side = TILE_CELLS * step
+    side = size * step
     x_min, y_min = cells[:, 0].min(), cells[:, 1].min()
     columns = int((cells[:, 0].max() - x_min) / side) + 1
     keys = Dict.empty(key_type=types.int64, value_type=types.int64)
@@ -477,16 +484,17 @@ def hidden_cells(
     saw last (both :func:`_first_seer`); one free line settles "visible", and a
     cell some unit sees costs no proof about another. Then per unit, in the order of
     :func:`_likely_seers_first` (the unit likeliest to see the cell first): the models of
-    the unit walled off from the cell's whole tile (cells ``step`` apart, :data:`TILE_CELLS`
-    square) take no part; if some are, what follows is asked of the others as a part of the
-    unit. With ``fully``, the unit's kept line. For the whole unit: a separator of the whole
-    unit from the tile (tried once per tile and unit, first from the walls of the unit's last
+    the unit walled off from the cell's whole model tile (cells ``step`` apart,
+    :data:`MODEL_TILE_CELLS` square) take no part; if some are, what follows is asked of the
+    others as a part of the unit. With ``fully``, the unit's kept line. For the whole unit: a
+    separator of the whole unit from the cell's tile (:data:`TILE_CELLS` square; tried once
+    per tile and unit, first from the walls of the unit's last
     tile separator, a proof for every cell of the tile); the barrier that separated it from the
     previous cell, if it still does (a proof for this cell); with ``fully``, the cheap lines
     from the model that saw last; without ``fully``, for the first unit
     asked, the engine's full search from its model that saw last (most such cells are seen
-    along a new line from that model); then, the first time the tile is reached,
-    separators of the unit's models from the tile, halves first (once per tile and model,
+    along a new line from that model); then, the first time the model tile is reached,
+    separators of the unit's models from it, halves first (once per model tile and model,
     :func:`_models_hidden_from_tile`); then a separator of the unit from the cell
     (:func:`_separator_among`, a proof); then the engine's whole unit-pair search over the
     models left (:func:`engine.sight_kernel.unit_pair_visible`, which for the whole unit does
@@ -514,21 +522,23 @@ def hidden_cells(
     tile_wall_sizes = np.zeros(units, dtype=np.int64)
     seers = np.full(units, -1, dtype=np.int64)
     witnesses = np.zeros((units, 6))
-    tiles = _tiles(cells, states, within, step)
+    tiles = _tiles(cells, states, within, step, TILE_CELLS)
+    model_tiles = _tiles(cells, states, within, step, MODEL_TILE_CELLS)
     # Per tile and unit, and per tile and observing model (a column of ``unit_models``): 0 not
     # tried, 1 proven hidden from the unit or model, 2 tried without a proof.
     tile_proof = np.zeros((len(tiles.boxes), units), dtype=np.int8)
-    model_proof = np.zeros((len(tiles.boxes), len(unit_models)), dtype=np.int8)
+    model_proof = np.zeros((len(model_tiles.boxes), len(unit_models)), dtype=np.int8)
     columns = np.empty(len(unit_models), dtype=np.int64)
     last = 0
     for c in range(len(cells)):
         if states[c] == BLOCKED:
             continue
         place_probe(scene, probe, disc, vertices, cells[c, 0], cells[c, 1], within[c])
+        tile = tiles.of_cell[c]
+        small = model_tiles.of_cell[c]
         if not fully:
             # One free line settles a visible cell: every unit's kept line, then every unit's
             # last seer's cheap lines, are tried before any unit's proofs are sought.
-            tile = tiles.of_cell[c]
             seer = -1
             for kept_line in (True, False):
                 if seer < 0:
@@ -538,7 +548,7 @@ def hidden_cells(
                         cells[c],
                         eligible[c],
                         tile_proof[tile] == 1,
-                        model_proof[tile] == 1,
+                        model_proof[small] == 1,
                         unit_models,
                         seers,
                         witnesses,
@@ -555,7 +565,6 @@ def hidden_cells(
         order = _likely_seers_first(seers, witnesses, cells[c], last)
         for turn in range(units):
             u = order[turn]
-            tile = tiles.of_cell[c]
             count = 0
             unproven = 0
             whole = True
@@ -564,13 +573,13 @@ def hidden_cells(
                     observers[count] = unit_models[m]
                     columns[count] = m
                     count += 1
-                    unproven += model_proof[tile, m] != 1
+                    unproven += model_proof[small, m] != 1
                 else:
                     whole = False
             if unproven == 0 or tile_proof[tile, u] == 1:
                 continue
             if unproven < count:
-                count = _not_walled_off(model_proof[tile], unit_models, observers, columns, count)
+                count = _not_walled_off(model_proof[small], unit_models, observers, columns, count)
                 whole = False
             group = observers[:count].copy()
             seen = False
@@ -629,7 +638,7 @@ def hidden_cells(
                 # searched in full before proofs about the whole unit (a "not visible" found is
                 # kept in ``sight`` for the unit's search).
                 m = seers[u]
-                if eligible[c, m] and model_proof[tile, m] != 1:
+                if eligible[c, m] and model_proof[small, m] != 1:
                     row = kernel.sight_pair(
                         scene, sight, unit_models[m], probe, False, grow, line_half_width
                     )
@@ -637,20 +646,20 @@ def hidden_cells(
                     if seen:
                         from_probe = unit_models[m] > probe
                         _keep_witness(witnesses, u, row[1:5], from_probe, cells[c, 0], cells[c, 1])
-            if not separated and not seen and tiles.cells[tile] >= 2:
+            if not separated and not seen and model_tiles.cells[small] >= 2:
                 _models_hidden_from_tile(
                     scene,
                     probe,
-                    _tile_shape(tiles.boxes[tile], disc, vertices),
-                    tiles.within[tile],
+                    _tile_shape(model_tiles.boxes[small], disc, vertices),
+                    model_tiles.within[small],
                     unit_models,
                     columns[:count],
-                    model_proof[tile],
+                    model_proof[small],
                     everything,
                     grow,
                 )
                 remaining = _not_walled_off(
-                    model_proof[tile], unit_models, observers, columns, count
+                    model_proof[small], unit_models, observers, columns, count
                 )
                 if remaining == 0:
                     continue
