@@ -971,9 +971,15 @@ def first_free_marking(
 def _shape_bounds(
     cx: float, cy: float, r: float, v: np.ndarray
 ) -> tuple[float, float, float, float]:
+    """The box ``(x0, y0, x1, y1)`` of a disc (``v`` empty) or of a polygon, in one pass."""
     if len(v) == 0:
         return cx - r, cy - r, cx + r, cy + r
-    return v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()
+    x0, y0 = v[0, 0], v[0, 1]
+    x1, y1 = x0, y0
+    for k in range(1, len(v)):
+        x0, x1 = min(x0, v[k, 0]), max(x1, v[k, 0])
+        y0, y1 = min(y0, v[k, 1]), max(y1, v[k, 1])
+    return x0, y0, x1, y1
 
 
 @_compiled
@@ -1967,18 +1973,6 @@ def chain_separator(
 
 
 @_compiled
-def _points_bounds(points: np.ndarray) -> tuple[float, float, float, float]:
-    """The box ``(x0, y0, x1, y1)`` of a non-empty set of points, in one pass."""
-    x0, y0 = points[0, 0], points[0, 1]
-    x1, y1 = x0, y0
-    for k in range(1, len(points)):
-        x, y = points[k, 0], points[k, 1]
-        x0, x1 = min(x0, x), max(x1, x)
-        y0, y1 = min(y0, y), max(y1, y)
-    return x0, y0, x1, y1
-
-
-@_compiled
 def _part_of(scene: SceneArrays, k: int, piece: int) -> np.ndarray:
     """Convex part ``piece`` of blocker ``k``: a disc's inscribed 16-gon, or a polygon's part."""
     if scene.blocker_kind[k] == 1:
@@ -2105,7 +2099,7 @@ def _barrier_across(
             else:
                 row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
                 part = scene.part_vertices[row[0] : row[1]]
-                px0, py0, px1, py1 = _points_bounds(part)
+                px0, py0, px1, py1 = _shape_bounds(0.0, 0.0, 0.0, part)
                 if px1 < hull_x0 or px0 > hull_x1 or py1 < hull_y0 or py0 > hull_y1:
                     continue
                 if _beyond_a_plane(part, long_sides):
@@ -2135,7 +2129,9 @@ def _barrier_across(
         clipped[kept, : len(q)] = q
         sizes[kept] = len(q)
         owner[kept] = k
-        boxes[kept, 0], boxes[kept, 1], boxes[kept, 2], boxes[kept, 3] = _points_bounds(q)
+        boxes[kept, 0], boxes[kept, 1], boxes[kept, 2], boxes[kept, 3] = _shape_bounds(
+            0.0, 0.0, 0.0, q
+        )
         kept += 1
     if kept == 0:
         return empty
