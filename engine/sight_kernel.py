@@ -1785,14 +1785,21 @@ def _beyond_a_plane(points: np.ndarray, planes: np.ndarray) -> bool:
 
 @_compiled
 def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
-    """A convex polygon clipped to the half-planes ``n . x <= c`` (Sutherland-Hodgman). A
-    polygon wholly outside one half-plane or inside all of them (most parts, when a barrier is
-    looked for) is settled by its vertices alone, without building a clipped copy."""
+    """A convex polygon clipped to the half-planes ``n . x <= c`` (``n`` of unit length;
+    Sutherland-Hodgman). A polygon wholly outside one half-plane or inside all of them (most
+    parts, when a barrier is looked for) is settled by its vertices alone, without building a
+    clipped copy; a half-plane holding the circle about the polygon's box holds it without its
+    vertices being read (most sides of a hull lie far from a part)."""
     n = len(points)
+    x0, y0, x1, y1 = _shape_bounds(0.0, 0.0, 0.0, points)
+    middle_x, middle_y = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    radius = 0.5 * math.hypot(x1 - x0, y1 - y0) + _SKIP_MARGIN
     cutting = np.empty(len(planes), dtype=np.int64)
     cuts = 0
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+        if nx * middle_x + ny * middle_y - c + radius < 0:
+            continue
         outside = 0
         inside = 0
         for k in range(n):
@@ -1861,11 +1868,82 @@ def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limi
         return False
     if (n >= 3 and inside_polygon(v[0, 0], v[0, 1], p)) or inside_polygon(p[0, 0], p[0, 1], v):
         return True
-    m = len(v)
+    return _polygons_close(p, v, limit)
+
+
+@_compiled
+def _nearest_on(polygon: np.ndarray, x: float, y: float) -> tuple[float, float, float]:
+    """The point of a polygon's boundary (a segment or a point when degenerate) nearest to
+    ``(x, y)``, and its squared distance."""
+    n = len(polygon)
+    best = math.inf
+    bx, by = polygon[0, 0], polygon[0, 1]
     for e in range(n):
-        f = (e + 1) % n
+        f = e + 1 if e + 1 < n else 0
+        ax, ay = polygon[e, 0], polygon[e, 1]
+        vx, vy = polygon[f, 0] - ax, polygon[f, 1] - ay
+        ll = vx * vx + vy * vy
+        t = 0.0
+        if ll > 0:
+            t = min(max(((x - ax) * vx + (y - ay) * vy) / ll, 0.0), 1.0)
+        nx, ny = ax + t * vx, ay + t * vy
+        gap = (x - nx) * (x - nx) + (y - ny) * (y - ny)
+        if gap < best:
+            best, bx, by = gap, nx, ny
+    return bx, by, best
+
+
+@_compiled
+def _polygons_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
+    """Whether two convex polygons (either possibly a segment or a point) whose boundaries are
+    the only place they can meet come within ``limit`` of each other.
+
+    Comparing every edge of one with every edge of the other settles it, but most pairs are
+    settled sooner by a proof: from a point of ``v``, the nearest point of ``p``, then the
+    nearest point of ``v`` to that, and so on (between two convex shapes apart these close in
+    on a closest pair within a few steps). A pair found within the limit is two points of the
+    shapes that near (a proof they are close); else the direction between the last pair is
+    tried as a separating axis: every vertex projected on it, the two shapes' spans more than
+    the limit apart prove them farther than it. Only when neither proof holds (the limit lies
+    between the pair's gap and the spans', or the boundaries cross) are the edges compared."""
+    n, m = len(p), len(v)
+    if n <= 2 or m <= 2:
+        return _edges_close(p, v, limit)
+    squared_limit = limit * limit
+    qx, qy = v[0, 0], v[0, 1]
+    px, py = p[0, 0], p[0, 1]
+    for _ in range(4):
+        px, py, _ = _nearest_on(p, qx, qy)
+        nx, ny, gap = _nearest_on(v, px, py)
+        if gap <= squared_limit:
+            return True
+        if nx == qx and ny == qy:
+            break
+        qx, qy = nx, ny
+    dx, dy = qx - px, qy - py
+    length = math.hypot(dx, dy)
+    if length > 0:
+        dx, dy = dx / length, dy / length
+        top = -math.inf
+        for k in range(n):
+            top = max(top, dx * p[k, 0] + dy * p[k, 1])
+        bottom = math.inf
+        for k in range(m):
+            bottom = min(bottom, dx * v[k, 0] + dy * v[k, 1])
+        if bottom - top > limit:
+            return False
+    return _edges_close(p, v, limit)
+
+
+@_compiled
+def _edges_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
+    """Whether some edge of polygon ``p`` comes within ``limit`` of some edge of ``v`` (each
+    possibly a segment or a point), every pair compared."""
+    n, m = len(p), len(v)
+    for e in range(n):
+        f = e + 1 if e + 1 < n else 0
         for s in range(m):
-            t = (s + 1) % m
+            t = s + 1 if s + 1 < m else 0
             gap = segment_distance(
                 p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
             )
