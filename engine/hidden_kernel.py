@@ -360,6 +360,15 @@ def _tile_separator(
     return _separator_from(scene, unit_hull, group, probe, shape, within, candidates, grow)
 
 
+MODEL_UNTRIED = 0
+MODEL_WALLED_OFF = 1
+MODEL_NOT_SEPARATED = 2
+MODEL_NOT_PROVEN = 3
+"""What is known of one observing model and one model tile: nothing tried yet; it sees no cell
+of the tile (a separator, or :func:`_hidden_behind_walls`); no separator of it was found; and
+neither a separator nor the walls of its last proof prove it."""
+
+
 @_compiled
 def _models_hidden_from_tile(
     scene: SceneArrays,
@@ -370,21 +379,26 @@ def _models_hidden_from_tile(
     columns: np.ndarray,
     proofs: np.ndarray,
     candidates: np.ndarray,
+    proof_walls: np.ndarray,
+    proof_wall_counts: np.ndarray,
     grow: float,
 ) -> None:
-    """For each column ``m`` of ``columns`` whose ``proofs[m]`` is 0 (not tried): 1 when a
-    separator walls the model ``unit_models[m]`` off from the probe anywhere in a tile
-    (``shape``, the probe within the pieces ``sheltered`` somewhere in it), else 2.
+    """For each column ``m`` of ``columns`` whose ``proofs[m]`` is :data:`MODEL_UNTRIED`:
+    :data:`MODEL_WALLED_OFF` when the model ``unit_models[m]`` sees the probe nowhere in a tile
+    (``shape``, the probe within the pieces ``sheltered`` somewhere in it), else
+    :data:`MODEL_NOT_SEPARATED` or :data:`MODEL_NOT_PROVEN`.
 
     The untried models are halved (:func:`engine.sight_kernel.halving_order`) down to single
     models, and each half asked for one separator: walling off a half walls off each of its
     models, so models behind the same wall cost one search, and every model one search would
     wall off alone still is (its half is halved until it stands alone). The whole is not asked:
-    the caller has asked it of the unit."""
+    the caller has asked it of the unit. A model no separator walls off is then asked
+    :func:`_hidden_behind_walls` among the walls its last proof rested on
+    (``proof_walls[m, :proof_wall_counts[m]]``, updated by a new proof)."""
     untried = np.empty(len(columns), dtype=np.int64)
     count = 0
     for m in columns:
-        if proofs[m] == 0:
+        if proofs[m] == MODEL_UNTRIED:
             untried[count] = m
             count += 1
     if count == 0:
@@ -402,11 +416,163 @@ def _models_hidden_from_tile(
             )
             if len(separator) or hi - lo == 1:
                 for m in untried[lo:hi]:
-                    proofs[m] = 1 if len(separator) else 2
+                    proofs[m] = MODEL_WALLED_OFF if len(separator) else MODEL_NOT_SEPARATED
                 continue
         middle = lo + (hi - lo) // 2
         pending.append((middle, hi))
         pending.append((lo, middle))
+    for m in untried:
+        if proofs[m] == MODEL_NOT_SEPARATED and proof_wall_counts[m] > 0:
+            _prove_behind_walls(
+                scene,
+                unit_models[m],
+                probe,
+                shape,
+                sheltered,
+                m,
+                proofs,
+                proof_walls,
+                proof_wall_counts,
+                grow,
+            )
+
+
+@_compiled
+def _prove_behind_walls(
+    scene: SceneArrays,
+    observer: int,
+    probe: int,
+    shape: np.ndarray,
+    sheltered: np.ndarray,
+    column: int,
+    proofs: np.ndarray,
+    proof_walls: np.ndarray,
+    proof_wall_counts: np.ndarray,
+    grow: float,
+) -> None:
+    """:func:`_hidden_behind_walls` for the observing model of ``column`` (row ``observer``),
+    its answer kept in ``proofs[column]`` and a proof's walls in ``proof_walls``."""
+    walls = _hidden_behind_walls(
+        scene,
+        observer,
+        probe,
+        shape,
+        sheltered,
+        proof_walls[column, : proof_wall_counts[column]].copy(),
+        proof_walls[column],
+        grow,
+    )
+    if walls > 0:
+        proofs[column] = MODEL_WALLED_OFF
+        proof_wall_counts[column] = walls
+    else:
+        proofs[column] = MODEL_NOT_PROVEN
+
+
+@_compiled
+def _hidden_behind_walls(
+    scene: SceneArrays,
+    observer: int,
+    probe: int,
+    shape: np.ndarray,
+    sheltered: np.ndarray,
+    walls_before: np.ndarray,
+    walls_after: np.ndarray,
+    grow: float,
+) -> int:
+    """Whether the model ``observer`` sees the probe nowhere in a tile (``shape``, the probe
+    within the pieces ``sheltered`` somewhere in it), proven by the engine's critical lines
+    (:func:`engine.sight_kernel.critical_lines`) among ``walls_before`` alone: the blockers the
+    model's last proof rested on. Returns how many blockers the new proof rests on (written to
+    ``walls_after``), or -1 when there is no such proof.
+
+    A proof among some blockers is a proof among all (a blocker added never frees a line), and
+    a tile's shape holds the probe's base at every cell of it, so the proof settles each of the
+    tile's cells for this model. A model hidden behind staggered bases that no separator joins
+    stays hidden behind the same few bases a cell on: the lines among two or three of them cost
+    a fraction of a search among every blocker of the corridor. Blockers of mixed height (low
+    over part of a line) are left to the full search: this proof takes walls only."""
+    acx, acy, ar, av = kernel.model_end(scene, observer)
+    bcx, bcy = 0.0, 0.0
+    for q in range(len(shape)):
+        bcx += shape[q, 0] / len(shape)
+        bcy += shape[q, 1] / len(shape)
+    planes = kernel.corridor(acx, acy, ar, av, bcx, bcy, 0.0, shape)
+    units = (scene.model_unit[observer], scene.model_unit[probe])
+    walls = np.empty(len(walls_before), dtype=np.int32)
+    count = 0
+    for k in walls_before:
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL:
+            if scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == kernel.SCREEN:
+            piece = scene.blocker_piece[k]
+            if not scene.obscuring_blocks[0] or scene.within[observer, piece] or sheltered[piece]:
+                continue
+        low, t0, t1 = kernel.low_interval(
+            scene.model_top[observer], scene.model_top[probe], scene.blocker_top[k]
+        )
+        if not low:
+            continue
+        if t0 != 0.0 or t1 != 1.0:
+            return -1
+        if kernel.blocker_meets(scene, k, planes, grow):
+            walls[count] = k
+            count += 1
+    if count == 0:
+        return -1
+    walls = walls[:count]
+    shapes = (acx, acy, ar, av, bcx, bcy, 0.0, shape)
+    lines = kernel.critical_lines(*shapes, scene, walls, count, grow, False, planes)
+    stopping = np.zeros(count, dtype=np.bool_)
+    free, _, _, _, _ = kernel.first_free_marking(
+        lines, *shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping
+    )
+    if free:
+        return -1
+    resting = walls[stopping]
+    walls_after[: len(resting)] = resting
+    return len(resting)
+
+
+@_compiled
+def _keep_proofs(
+    scene: SceneArrays,
+    sight: Any,
+    probe: int,
+    observers: np.ndarray,
+    columns: np.ndarray,
+    shape: np.ndarray,
+    sheltered: np.ndarray,
+    tile_of_several: bool,
+    proofs: np.ndarray,
+    proof_walls: np.ndarray,
+    proof_wall_counts: np.ndarray,
+    grow: float,
+) -> None:
+    """After a unit-pair search found the probe hidden from ``observers`` (model rows, columns
+    ``columns``): the walls each model's proof rests on (its row of ``sight``) are kept, and, on
+    a model tile of several cells (``shape``, within ``sheltered``), a model no separator walls
+    off from the tile is asked :func:`_prove_behind_walls` at once: proven, it is passed over
+    at the tile's other cells."""
+    for n in range(len(observers)):
+        o = observers[n]
+        key = min(o, probe) * len(scene.model_top) + max(o, probe)
+        if key not in sight:
+            continue
+        row = sight[key]
+        walls = len(row) - 5
+        if row[0] != kernel.HIDDEN_PAIR or not 0 < walls <= MAX_BARRIER:
+            continue
+        m = columns[n]
+        for q in range(walls):
+            proof_walls[m, q] = int(row[5 + q])
+        proof_wall_counts[m] = walls
+        if tile_of_several and proofs[m] == MODEL_NOT_SEPARATED:
+            _prove_behind_walls(
+                scene, o, probe, shape, sheltered, m, proofs, proof_walls, proof_wall_counts, grow
+            )
 
 
 @_compiled
@@ -418,11 +584,12 @@ def _not_walled_off(
     count: int,
 ) -> int:
     """Moves the first ``count`` observing models (rows ``observers``, columns ``columns`` of
-    ``unit_models``) that no separator walls off from the tile (``proofs[column] != 1``) to the
+    ``unit_models``) not walled off from the tile (``proofs[column]`` not
+    :data:`MODEL_WALLED_OFF`) to the
     front of both arrays, in order; returns how many there are."""
     kept = 0
     for n in range(count):
-        if proofs[columns[n]] != 1:
+        if proofs[columns[n]] != MODEL_WALLED_OFF:
             observers[kept] = unit_models[columns[n]]
             columns[kept] = columns[n]
             kept += 1
@@ -494,13 +661,16 @@ def hidden_cells(
     from the model that saw last; without ``fully``, for the first unit
     asked, the engine's full search from its model that saw last (most such cells are seen
     along a new line from that model); then, the first time the model tile is reached,
-    separators of the unit's models from it, halves first (once per model tile and model,
+    separators of the unit's models from it, halves first, and for a model none walls off the
+    walls its last proof rested on (once per model tile and model,
     :func:`_models_hidden_from_tile`); then a separator of the unit from the cell
     (:func:`_separator_among`, a proof); then the engine's whole unit-pair search over the
     models left (:func:`engine.sight_kernel.unit_pair_visible`, which for the whole unit does
     not look again for the separator just looked for, and builds the separators of parts of
     the unit from what blocked the unit's sight of the last cell it was searched for: a cell
-    0.5" on is mostly hidden behind the same walls). Every conclusion is one the engine's own
+    0.5" on is mostly hidden behind the same walls); a "not visible" there keeps the walls of
+    each model's proof and asks them at once of the rest of the model tile
+    (:func:`_keep_proofs`). Every conclusion is one the engine's own
     search reaches: the order only changes which proof is found first."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
@@ -524,10 +694,12 @@ def hidden_cells(
     witnesses = np.zeros((units, 6))
     tiles = _tiles(cells, states, within, step, TILE_CELLS)
     model_tiles = _tiles(cells, states, within, step, MODEL_TILE_CELLS)
-    # Per tile and unit, and per tile and observing model (a column of ``unit_models``): 0 not
-    # tried, 1 proven hidden from the unit or model, 2 tried without a proof.
+    # Per tile and unit: 0 not tried, 1 proven hidden from the unit, 2 tried without a proof;
+    # per model tile and observing model (a column of ``unit_models``): the MODEL_* codes.
     tile_proof = np.zeros((len(tiles.boxes), units), dtype=np.int8)
     model_proof = np.zeros((len(model_tiles.boxes), len(unit_models)), dtype=np.int8)
+    proof_walls = np.zeros((len(unit_models), MAX_BARRIER), dtype=np.int32)
+    proof_wall_counts = np.zeros(len(unit_models), dtype=np.int64)
     columns = np.empty(len(unit_models), dtype=np.int64)
     last = 0
     for c in range(len(cells)):
@@ -548,7 +720,7 @@ def hidden_cells(
                         cells[c],
                         eligible[c],
                         tile_proof[tile] == 1,
-                        model_proof[small] == 1,
+                        model_proof[small] == MODEL_WALLED_OFF,
                         unit_models,
                         seers,
                         witnesses,
@@ -573,7 +745,7 @@ def hidden_cells(
                     observers[count] = unit_models[m]
                     columns[count] = m
                     count += 1
-                    unproven += model_proof[small, m] != 1
+                    unproven += model_proof[small, m] != MODEL_WALLED_OFF
                 else:
                     whole = False
             if unproven == 0 or tile_proof[tile, u] == 1:
@@ -638,7 +810,7 @@ def hidden_cells(
                 # searched in full before proofs about the whole unit (a "not visible" found is
                 # kept in ``sight`` for the unit's search).
                 m = seers[u]
-                if eligible[c, m] and model_proof[small, m] != 1:
+                if eligible[c, m] and model_proof[small, m] != MODEL_WALLED_OFF:
                     row = kernel.sight_pair(
                         scene, sight, unit_models[m], probe, False, grow, line_half_width
                     )
@@ -656,6 +828,8 @@ def hidden_cells(
                     columns[:count],
                     model_proof[small],
                     everything,
+                    proof_walls,
+                    proof_wall_counts,
                     grow,
                 )
                 remaining = _not_walled_off(
@@ -696,6 +870,20 @@ def hidden_cells(
                 if status == kernel.UNPROVEN:
                     undecided[c] = UNPROVEN_SIGHT
                 if status != kernel.FOUND:
+                    _keep_proofs(
+                        scene,
+                        sight,
+                        probe,
+                        observers[:count],
+                        columns[:count],
+                        _tile_shape(model_tiles.boxes[small], disc, vertices),
+                        model_tiles.within[small],
+                        model_tiles.cells[small] >= 2,
+                        model_proof[small],
+                        proof_walls,
+                        proof_wall_counts,
+                        grow,
+                    )
                     found = np.flatnonzero(in_the_way)
                     if 0 < len(found) <= MAX_BARRIER:
                         part_walls[u, : len(found)] = found

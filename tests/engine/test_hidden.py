@@ -530,6 +530,62 @@ def test_a_kept_line_is_free_by_the_blockers_near_it_exactly_when_by_its_corrido
     assert min(answers.values()) >= 100, answers
 
 
+def test_a_model_hidden_behind_its_last_proofs_walls_sees_no_point_of_the_tile() -> None:
+    """The tile proof from a model's last walls (``_hidden_behind_walls``) claims the model sees
+    the probe nowhere in a tile; on the official table (Red's models among the bases of their
+    own army, blue observing), for tiles next to cells the full search proves hidden, the
+    engine's full search is asked at every point of a lattice over each tile it proves (corners
+    and edges included, the probe within every piece it is within anywhere in the tile): each
+    is hidden. The proof must settle some tiles, and fail on others."""
+    from engine import hidden_kernel
+    from engine import sight_kernel as kernel
+    from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
+
+    table = make_official_table()
+    red = table.player_ids()[0]
+    mapper = HiddenMapper(table, player=red, base=BASE, height=1.5, step=0.5, region="zone")
+    scene = mapper.workspace()
+    probe, disc, vertices = mapper.probe, mapper._probe_disc, mapper._probe_vertices
+    rng = random.Random(11)
+    open_cells = np.flatnonzero(mapper.states != hidden_kernel.BLOCKED)
+    outcomes = {True: 0, False: 0}
+    for c in rng.sample(list(open_cells), 60):
+        x, y = (float(v) for v in mapper.centres[c])
+        hidden_kernel.place_probe(scene, probe, disc, vertices, x, y, mapper._within_areas[c])
+        for observer in rng.sample(list(mapper._unit_models), 12):
+            status, _, walls = kernel.model_pair_search(
+                scene, observer, probe, SEARCH_GROW, HALF_LINE_WIDTH, False
+            )
+            if status != kernel.NONE or not 0 < len(walls) <= hidden_kernel.MAX_BARRIER:
+                continue
+            tile = np.array([x, y, x + 0.5, y + 0.5])
+            shape = hidden_kernel._tile_shape(tile, disc, vertices)
+            sheltered = mapper._within_areas.any(axis=0)
+            resting = np.zeros(hidden_kernel.MAX_BARRIER, dtype=np.int32)
+            proven = hidden_kernel._hidden_behind_walls(
+                scene,
+                observer,
+                probe,
+                shape,
+                sheltered,
+                walls.astype(np.int32),
+                resting,
+                SEARCH_GROW,
+            )
+            outcomes[proven > 0] += 1
+            if proven > 0:
+                assert set(resting[:proven]) <= set(walls.tolist())
+                for px in np.linspace(tile[0], tile[2], 3):
+                    for py in np.linspace(tile[1], tile[3], 3):
+                        hidden_kernel.place_probe(scene, probe, disc, vertices, px, py, sheltered)
+                        status, _, _ = kernel.model_pair_search(
+                            scene, observer, probe, SEARCH_GROW, HALF_LINE_WIDTH, False
+                        )
+                        assert status == kernel.NONE, (observer, px, py)
+            hidden_kernel.place_probe(scene, probe, disc, vertices, x, y, mapper._within_areas[c])
+    assert min(outcomes.values()) >= 5, outcomes
+
+
 def test_the_cells_near_each_model_are_those_every_distance_would_give() -> None:
     """The fast path equals the obvious one: which cells' bounding circles a model's overlaps,
     found through the grid of centres, against every cell-model distance; on the
