@@ -101,7 +101,8 @@ STATE_NAMES: tuple[CellState, CellState, CellState] = ("visible", "hidden", "blo
 _STATE_NAME_ARRAY = np.array(STATE_NAMES, dtype=object)
 
 ROWS_PER_BLOCK = 4
-"""Grid rows a thread takes at a time (neighbouring rows share their observers)."""
+"""Grid rows a thread takes at a time (neighbouring rows share their observers), asked column by
+column: a block is one row of the map's 4 x 4-cell tiles."""
 
 THREADS = 2
 
@@ -381,23 +382,34 @@ class HiddenMapper:
         if stop == start or len(self._unit_models) == 0:
             states[states != hidden_kernel.BLOCKED] = hidden_kernel.HIDDEN
             return states, undecided
+        # Column by column (west to east, each column south to north): each cell is asked
+        # right after a neighbour, whose kept sight lines and barriers mostly still hold, and a
+        # tile's cells come one after another. Row by row, a row's first cell came after the
+        # far end of the row before: alternating on both cores, Red's zone 120-135 -> 115-125
+        # ms, the whole table 463-486 -> 448-474 ms.
+        centres = self.centres[start:stop]
+        order = np.lexsort((centres[:, 1], centres[:, 0]))
+        ordered_states = states[order]
+        ordered_undecided = undecided[order]
         hidden_kernel.hidden_cells(
             workspace if workspace is not None else self.workspace(),
             self.probe,
             self._probe_disc,
             self._probe_vertices,
-            self.centres[start:stop],
-            self._within_areas[start:stop],
-            self._eligible(start, stop),
+            np.ascontiguousarray(centres[order]),
+            np.ascontiguousarray(self._within_areas[start:stop][order]),
+            np.ascontiguousarray(self._eligible(start, stop)[order]),
             self._unit_starts,
             self._unit_models,
             self.mode == "not-fully-visible",
             self.step,
             SEARCH_GROW,
             HALF_LINE_WIDTH,
-            states,
-            undecided,
+            ordered_states,
+            ordered_undecided,
         )
+        states[order] = ordered_states
+        undecided[order] = ordered_undecided
         return states, undecided
 
     def _eligible(self, start: int, stop: int) -> BoolArray:

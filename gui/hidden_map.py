@@ -17,12 +17,13 @@ import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from engine.errors import WarplanError
-from engine.hidden import HiddenMap, HiddenMapper, Mode, Observers, Region
+from engine.hidden import ROWS_PER_BLOCK, HiddenMap, HiddenMapper, Mode, Observers, Region
 from engine.model import Base, CircleBase, Scenario
 from gui.document import ScenarioDocument
 
-ROWS_PER_STEP = 6
-"""Grid rows worked out between two looks at the generation (and two partial maps shown)."""
+ROWS_PER_STEP = 2 * ROWS_PER_BLOCK
+"""Grid rows worked out between two looks at the generation (and two partial maps shown): whole
+blocks of the engine's, so no tile of the map is cut in two."""
 
 
 @dataclass(frozen=True)
