@@ -381,6 +381,7 @@ def _models_hidden_from_tile(
     candidates: np.ndarray,
     proof_walls: np.ndarray,
     proof_wall_counts: np.ndarray,
+    stood_alone: np.ndarray,
     grow: float,
 ) -> None:
     """For each column ``m`` of ``columns`` whose ``proofs[m]`` is :data:`MODEL_UNTRIED`:
@@ -392,9 +393,13 @@ def _models_hidden_from_tile(
     models, and each half asked for one separator: walling off a half walls off each of its
     models, so models behind the same wall cost one search, and every model one search would
     wall off alone still is (its half is halved until it stands alone). The whole is not asked:
-    the caller has asked it of the unit. A model no separator walls off is then asked
-    :func:`_hidden_behind_walls` among the walls its last proof rested on
-    (``proof_walls[m, :proof_wall_counts[m]]``, updated by a new proof)."""
+    the caller has asked it of the unit. A model no separator walled off at its last model tile
+    (``stood_alone[m]``, kept up to date here) is asked alone from the start: it mostly stands
+    alone again, and in a half it would fail that half's separator and each smaller one it is
+    in (on the whole table at 0.5", 6,481 of 9,543 separators failed; 4,875 of 8,254 so). A
+    model no separator walls off is then asked :func:`_hidden_behind_walls` among the walls
+    its last proof rested on (``proof_walls[m, :proof_wall_counts[m]]``, updated by a new
+    proof)."""
     untried = np.empty(len(columns), dtype=np.int64)
     count = 0
     for m in columns:
@@ -405,10 +410,15 @@ def _models_hidden_from_tile(
         return
     untried = untried[:count]
     untried = untried[kernel.halving_order(scene, unit_models[untried])]
-    pending = [(0, count)]
+    alone = stood_alone[untried]
+    untried = np.concatenate((untried[~alone], untried[alone]))
+    halved = count - np.count_nonzero(alone)
+    pending = [(q, q + 1) for q in range(halved, count)]
+    if halved:
+        pending.append((0, halved))
     while pending:
         lo, hi = pending.pop()
-        if hi - lo == 1 or lo > 0 or hi < count:
+        if hi - lo == 1 or hi - lo < count:
             group = unit_models[untried[lo:hi]].copy()
             hull = kernel.convex_hull(kernel._unit_points(scene, group))
             separator = _separator_from(
@@ -417,6 +427,7 @@ def _models_hidden_from_tile(
             if len(separator) or hi - lo == 1:
                 for m in untried[lo:hi]:
                     proofs[m] = MODEL_WALLED_OFF if len(separator) else MODEL_NOT_SEPARATED
+                    stood_alone[m] = not len(separator)
                 continue
         middle = lo + (hi - lo) // 2
         pending.append((middle, hi))
@@ -700,6 +711,7 @@ def hidden_cells(
     model_proof = np.zeros((len(model_tiles.boxes), len(unit_models)), dtype=np.int8)
     proof_walls = np.zeros((len(unit_models), MAX_BARRIER), dtype=np.int32)
     proof_wall_counts = np.zeros(len(unit_models), dtype=np.int64)
+    stood_alone = np.zeros(len(unit_models), dtype=np.bool_)
     columns = np.empty(len(unit_models), dtype=np.int64)
     last = 0
     for c in range(len(cells)):
@@ -830,6 +842,7 @@ def hidden_cells(
                     everything,
                     proof_walls,
                     proof_wall_counts,
+                    stood_alone,
                     grow,
                 )
                 remaining = _not_walled_off(
