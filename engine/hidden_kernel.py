@@ -412,7 +412,7 @@ def _models_hidden_from_tile(
     untried = untried[kernel.halving_order(scene, unit_models[untried])]
     alone = stood_alone[untried]
     untried = np.concatenate((untried[~alone], untried[alone]))
-    halved = count - np.count_nonzero(alone)
+    halved = count - int(np.count_nonzero(alone))
     pending = [(q, q + 1) for q in range(halved, count)]
     if halved:
         pending.append((0, halved))
@@ -440,7 +440,7 @@ def _models_hidden_from_tile(
                 probe,
                 shape,
                 sheltered,
-                m,
+                int(m),
                 proofs,
                 proof_walls,
                 proof_wall_counts,
