@@ -126,25 +126,6 @@ def _separator_from(
 
 
 @_compiled
-def _may_stand_between(
-    scene: SceneArrays, k: int, observer: int, probe: int, sheltered: np.ndarray
-) -> bool:
-    """Whether blocker ``k`` may block sight between the model ``observer`` and the probe
-    (within the pieces ``sheltered``), as :func:`engine.sight_kernel.gather` takes blockers for
-    *visible*: not a model of either's unit, not an obscuring area either is within."""
-    kind = scene.blocker_class[k]
-    if kind == kernel.MODEL:
-        unit = scene.blocker_unit[k]
-        return bool(unit != scene.model_unit[observer] and unit != scene.model_unit[probe])
-    if kind == kernel.SCREEN:
-        piece = scene.blocker_piece[k]
-        return bool(
-            scene.obscuring_blocks[0] and not scene.within[observer, piece] and not sheltered[piece]
-        )
-    return True
-
-
-@_compiled
 def _near_segment(
     scene: SceneArrays,
     observer: int,
@@ -161,14 +142,25 @@ def _near_segment(
     the corridor of both bases for one segment."""
     x0, x1, y0, y1 = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
     h_a, h_b = scene.model_top[observer], scene.model_top[probe]
+    units = (scene.model_unit[observer], scene.model_unit[probe])
     count = len(scene.blocker_kind)
     met = np.empty(count, dtype=np.int32)
     lo = np.empty(count)
     hi = np.empty(count)
     n = 0
     for k in range(count):
-        if not _may_stand_between(scene, k, observer, probe, scene.within[probe]):
-            continue
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL:
+            if scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == kernel.SCREEN:
+            piece = scene.blocker_piece[k]
+            if (
+                not scene.obscuring_blocks[0]
+                or scene.within[observer, piece]
+                or scene.within[probe, piece]
+            ):
+                continue
         margin = scene.blocker_disc[k, 2] + reach + 1e-9
         box = scene.blocker_boxes[k]
         if box[0] - margin > x1 or box[2] + margin < x0 or box[1] - margin > y1:
@@ -517,11 +509,18 @@ def _hidden_behind_walls(
         bcx += shape[q, 0] / len(shape)
         bcy += shape[q, 1] / len(shape)
     planes = kernel.corridor(acx, acy, ar, av, bcx, bcy, 0.0, shape)
+    units = (scene.model_unit[observer], scene.model_unit[probe])
     walls = np.empty(len(walls_before), dtype=np.int32)
     count = 0
     for k in walls_before:
-        if not _may_stand_between(scene, k, observer, probe, sheltered):
-            continue
+        kind = scene.blocker_class[k]
+        if kind == kernel.MODEL:
+            if scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
+                continue
+        elif kind == kernel.SCREEN:
+            piece = scene.blocker_piece[k]
+            if not scene.obscuring_blocks[0] or scene.within[observer, piece] or sheltered[piece]:
+                continue
         low, t0, t1 = kernel.low_interval(
             scene.model_top[observer], scene.model_top[probe], scene.blocker_top[k]
         )
