@@ -627,6 +627,50 @@ def _likely_seers_first(
     return rotated[np.argsort(distance[rotated], kind="mergesort")]
 
 
+Memory = namedtuple(
+    "Memory",
+    [
+        "barriers",
+        "barrier_sizes",
+        "part_walls",
+        "part_wall_sizes",
+        "tile_walls",
+        "tile_wall_sizes",
+        "seers",
+        "witnesses",
+        "proof_walls",
+        "proof_wall_counts",
+        "stood_alone",
+        "last",
+    ],
+)
+"""What :func:`hidden_cells` learns about each observing unit and model and carries from one
+call to the next (a thread's strips of the map follow one another west to east): per unit, the
+barrier that separated it from the last cell, what blocked its last full search, the walls of
+its last tile separator, the column of its model that saw last and that model's sight line;
+per model, the walls of its last proof and whether it last stood alone; and the unit that saw
+last. Neighbouring cells are mostly hidden behind the same walls and seen along nearly the
+same lines, so a strip that starts with what its western neighbour learnt starts warm."""
+
+
+def new_memory(units: int, columns: int) -> Memory:
+    """An empty :class:`Memory` for ``units`` observing units of ``columns`` models."""
+    return Memory(
+        np.zeros((units, MAX_BARRIER), dtype=np.int32),
+        np.zeros(units, dtype=np.int64),
+        np.zeros((units, MAX_BARRIER), dtype=np.int32),
+        np.zeros(units, dtype=np.int64),
+        np.zeros((units, MAX_BARRIER), dtype=np.int32),
+        np.zeros(units, dtype=np.int64),
+        np.full(units, -1, dtype=np.int64),
+        np.zeros((units, 6)),
+        np.zeros((columns, MAX_BARRIER), dtype=np.int32),
+        np.zeros(columns, dtype=np.int64),
+        np.zeros(columns, dtype=np.bool_),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
 @_compiled
 def hidden_cells(
     scene: SceneArrays,
@@ -642,6 +686,7 @@ def hidden_cells(
     step: float,
     grow: float,
     line_half_width: float,
+    memory: Memory,
     states: np.ndarray,
     undecided: np.ndarray,
 ) -> None:
@@ -681,7 +726,9 @@ def hidden_cells(
     the unit from what blocked the unit's sight of the last cell it was searched for: a cell
     0.5" on is mostly hidden behind the same walls); a "not visible" there keeps the walls of
     each model's proof and asks them at once of the rest of the model tile
-    (:func:`_keep_proofs`). Every conclusion is one the engine's own
+    (:func:`_keep_proofs`). What is learnt about each unit and model (kept lines, walls,
+    barriers, the unit that saw last) is read from and left in ``memory`` for the caller's next
+    strip. Every conclusion is one the engine's own
     search reaches: the order only changes which proof is found first."""
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
@@ -695,25 +742,20 @@ def hidden_cells(
         )
         hulls[u, : len(hull)] = hull
         hull_sizes[u] = len(hull)
-    barriers = np.zeros((units, MAX_BARRIER), dtype=np.int32)
-    barrier_sizes = np.zeros(units, dtype=np.int64)
-    part_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
-    part_wall_sizes = np.zeros(units, dtype=np.int64)
-    tile_walls = np.zeros((units, MAX_BARRIER), dtype=np.int32)
-    tile_wall_sizes = np.zeros(units, dtype=np.int64)
-    seers = np.full(units, -1, dtype=np.int64)
-    witnesses = np.zeros((units, 6))
+    barriers, barrier_sizes = memory.barriers, memory.barrier_sizes
+    part_walls, part_wall_sizes = memory.part_walls, memory.part_wall_sizes
+    tile_walls, tile_wall_sizes = memory.tile_walls, memory.tile_wall_sizes
+    seers, witnesses = memory.seers, memory.witnesses
     tiles = _tiles(cells, states, within, step, TILE_CELLS)
     model_tiles = _tiles(cells, states, within, step, MODEL_TILE_CELLS)
     # Per tile and unit: 0 not tried, 1 proven hidden from the unit, 2 tried without a proof;
     # per model tile and observing model (a column of ``unit_models``): the MODEL_* codes.
     tile_proof = np.zeros((len(tiles.boxes), units), dtype=np.int8)
     model_proof = np.zeros((len(model_tiles.boxes), len(unit_models)), dtype=np.int8)
-    proof_walls = np.zeros((len(unit_models), MAX_BARRIER), dtype=np.int32)
-    proof_wall_counts = np.zeros(len(unit_models), dtype=np.int64)
-    stood_alone = np.zeros(len(unit_models), dtype=np.bool_)
+    proof_walls, proof_wall_counts = memory.proof_walls, memory.proof_wall_counts
+    stood_alone = memory.stood_alone
     columns = np.empty(len(unit_models), dtype=np.int64)
-    last = 0
+    last = memory.last[0]
     for c in range(len(cells)):
         if states[c] == BLOCKED:
             continue
@@ -927,6 +969,7 @@ def hidden_cells(
             # Seen by a unit: a unit asked before it whose "not visible" went unproven leaves
             # nothing resting on that.
             undecided[c] = 0
+    memory.last[0] = last
 
 
 def warm_up() -> None:

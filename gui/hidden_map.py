@@ -1,11 +1,11 @@
 """The hidden-placement map, kept up to date as the board changes, off the UI thread.
 
 ``HiddenMapController`` works out :mod:`engine.hidden`'s map for the current settings on a
-worker thread, over an immutable snapshot (the document's ``Scenario``), a few grid rows at a
-time: each block of rows is shown as it is done (``progress``). Every document change or new
-setting starts a new *generation*; the worker checks it between blocks and stops when its work
-is stale, and a late result of an old generation is dropped, so a drag restarts the map and
-never queues work. One task runs at a time.
+worker thread, over an immutable snapshot (the document's ``Scenario``), a few strips of grid
+columns at a time, west to east: each step is shown as it is done (``progress``). Every
+document change or new setting starts a new *generation*; the worker checks it between steps
+and stops when its work is stale, and a late result of an old generation is dropped, so a drag
+restarts the map and never queues work. One task runs at a time.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from engine.errors import WarplanError
-from engine.hidden import ROWS_PER_BLOCK, HiddenMap, HiddenMapper, Mode, Observers, Region
+from engine.hidden import STRIP_COLUMNS, HiddenMap, HiddenMapper, Mode, Observers, Region
 from engine.model import Base, CircleBase, Scenario
 from gui.document import ScenarioDocument
 
-ROWS_PER_STEP = 2 * ROWS_PER_BLOCK
-"""Grid rows worked out between two looks at the generation (and two partial maps shown): whole
-blocks of the engine's, so no tile of the map is cut in two."""
+COLUMNS_PER_STEP = 2 * STRIP_COLUMNS
+"""Grid columns worked out between two looks at the generation (and two partial maps shown):
+whole strips of the engine's, so no tile of the map is cut in two."""
 
 
 @dataclass(frozen=True)
@@ -45,18 +45,19 @@ class HiddenSettings:
 
 @dataclass(frozen=True)
 class HiddenProgress:
-    """The map of one generation so far: the rows done out of all, or the engine's error."""
+    """The map of one generation so far: the grid columns done out of all, or the engine's
+    error."""
 
     generation: int
     result: HiddenMap | None
-    rows_done: int
-    rows_total: int
+    columns_done: int
+    columns_total: int
     seconds: float
     error: str = ""
 
     @property
     def finished(self) -> bool:
-        return bool(self.error) or self.rows_done >= self.rows_total
+        return bool(self.error) or self.columns_done >= self.columns_total
 
 
 class _Signals(QObject):
@@ -106,23 +107,23 @@ class _MapTask(QRunnable):
                 HiddenProgress(self._generation, None, 0, 0, 0.0, str(error))
             )
             return
-        workspace = mapper.workspace()
+        workspace, memory = mapper.workspace(), mapper.memory()
         states: list[np.ndarray] = []
         flags: list[np.ndarray] = []
-        for first in range(0, mapper.rows, ROWS_PER_STEP):
+        for first in range(0, mapper.columns, COLUMNS_PER_STEP):
             if self._stale():
                 return
-            stop = min(first + ROWS_PER_STEP, mapper.rows)
-            block, undecided = mapper.decide(first, stop, workspace)
+            stop = min(first + COLUMNS_PER_STEP, mapper.columns)
+            block, undecided = mapper.decide(first, stop, workspace, memory)
             states.append(block)
             flags.append(undecided)
             result = mapper.result(np.concatenate(states), np.concatenate(flags))
             self._signals.progress.emit(
                 HiddenProgress(
-                    self._generation, result, stop, mapper.rows, time.perf_counter() - started
+                    self._generation, result, stop, mapper.columns, time.perf_counter() - started
                 )
             )
-        if mapper.rows == 0:
+        if mapper.columns == 0:
             empty = np.zeros(0, dtype=np.int8)
             self._signals.progress.emit(
                 HiddenProgress(self._generation, mapper.result(empty, empty), 0, 0, 0.0)

@@ -189,7 +189,11 @@ class PlanningDock(QWidget):
         if result is None:
             return
         counts = result.counts
-        done = "" if progress.finished else f" (rows {progress.rows_done}/{progress.rows_total})"
+        done = (
+            ""
+            if progress.finished
+            else f" (columns {progress.columns_done}/{progress.columns_total})"
+        )
         settings = self.controller.settings
         self.status.setText(
             f"{len(result.cells)} cells{done}: {counts['hidden']} hidden "
@@ -211,7 +215,9 @@ def install_planning(window: Any) -> PlanningDock:
         if progress is None or progress.result is None:
             update_hidden_overlay(layer, None, None)
         else:
-            update_hidden_overlay(layer, progress.result, (progress.generation, progress.rows_done))
+            update_hidden_overlay(
+                layer, progress.result, (progress.generation, progress.columns_done)
+            )
 
     def redraw() -> None:
         layer.clear()

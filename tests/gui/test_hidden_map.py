@@ -27,7 +27,7 @@ def test_the_map_is_the_engines_and_arrives_row_by_row(qtbot) -> None:
     qtbot.waitUntil(lambda: bool(finished_maps(shown)), timeout=60_000)
     partial = [p for p in shown if p is not None]
     assert len(partial) > 1
-    assert [p.rows_done for p in partial] == sorted(p.rows_done for p in partial)
+    assert [p.columns_done for p in partial] == sorted(p.columns_done for p in partial)
     final = finished_maps(shown)[-1]
     expected = hidden_map(
         document.scenario,
