@@ -307,7 +307,12 @@ class HiddenMapper:
         shapes = _probe_shapes(base, rotation, self.centres)
         self.states = np.where(_blocked(scenario, shapes, table), 2, 0).astype(np.int8)
         self._prepare_scene(scenario, player, base, rotation, enemy_zone)
-        self._within_areas = _areas_within(scenario, shapes, self._obscuring_columns)
+        # Only where the base can stand: the kernels never place the probe on a blocked cell.
+        standing = np.flatnonzero(self.states != 2)
+        self._within_areas = np.zeros((len(shapes), len(scenario.terrain)), dtype=np.bool_)
+        self._within_areas[standing] = _areas_within(
+            scenario, shapes.take(standing), self._obscuring_columns
+        )
         self._shapes = shapes
         self._within_filter = within
         self._night_fighting = twist_of(scenario) == "night-fighting"

@@ -283,6 +283,37 @@ def _terrain_blockers_cached(
     return blockers
 
 
+_WithinCache: TypeAlias = dict[tuple[object, ...], frozenset[str]]
+_RECENT_WITHIN: dict[int, tuple[tuple[TerrainPiece, ...], _WithinCache]] = {}
+_WITHIN_KEPT_BASES = 20_000
+"""Bases (by shape and place) whose terrain areas are kept per battlefield: a long drag adds one
+per unit model per step; past this many the battlefield's record starts again."""
+
+
+def _areas_known_within(terrain: tuple[TerrainPiece, ...]) -> _WithinCache:
+    """A copy of what earlier scenes of this battlefield (the same terrain tuple: a scenario
+    edited by moving units shares it) found of which areas each base is within: the hidden map
+    and the line of sight of each new version of a board find most bases known. A copy, so
+    no scene's record changes under it while other threads read it."""
+    with _RECENT_TERRAIN_LOCK:
+        entry = _RECENT_WITHIN.get(id(terrain))
+        return dict(entry[1]) if entry is not None and entry[0] is terrain else {}
+
+
+def _remember_areas_within(terrain: tuple[TerrainPiece, ...], found: _WithinCache) -> None:
+    """Adds what a scene found to its battlefield's record (:func:`_areas_known_within`)."""
+    with _RECENT_TERRAIN_LOCK:
+        entry = _RECENT_WITHIN.get(id(terrain))
+        if entry is None or entry[0] is not terrain:
+            _RECENT_WITHIN.pop(id(terrain), None)
+            while len(_RECENT_WITHIN) >= _RECENT_TERRAIN_KEPT:
+                del _RECENT_WITHIN[next(iter(_RECENT_WITHIN))]
+            entry = _RECENT_WITHIN[id(terrain)] = (terrain, {})
+        elif len(entry[1]) > _WITHIN_KEPT_BASES:
+            entry = _RECENT_WITHIN[id(terrain)] = (terrain, {})
+        entry[1].update(found)
+
+
 _NO_VERTICES = np.zeros((0, 2))
 
 
@@ -436,7 +467,9 @@ class SightScene:
             self.footprint[model.id] = base_outline(model.base, model.x, model.y, model.rotation)
             self.unit_of[model.id] = unit
         self.ids: list[str] = list(self.index)
-        self.within_cache: dict[tuple[object, ...], frozenset[str]] = dict(within or {})
+        self.within_cache: _WithinCache = (
+            dict(within) if within is not None else _areas_known_within(scenario.terrain)
+        )
         self._find_areas_within([model for _, model in placed])
         self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
         rewritten = self._arrays_after_move(*moved_from) if moved_from is not None else None
@@ -676,8 +709,9 @@ class SightScene:
         found = [set[str]() for _ in missing]
         for piece, row in zip(*np.nonzero(overlaps), strict=True):
             found[row].add(self.scenario.terrain[piece].id)
-        for key, pieces in zip(missing, found, strict=True):
-            self.within_cache[key] = frozenset(pieces)
+        new = {key: frozenset(pieces) for key, pieces in zip(missing, found, strict=True)}
+        self.within_cache.update(new)
+        _remember_areas_within(self.scenario.terrain, new)
 
     def _indices(self, models: Iterable[Model]) -> np.ndarray:
         return np.array([self.index[m.id] for m in models], dtype=np.int32)

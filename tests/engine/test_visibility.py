@@ -748,3 +748,30 @@ def test_an_area_of_two_footprints_is_one_area() -> None:
     )
     q = pair(scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], apart))
     assert (q.visible, q.blockers) == (False, ("wood-a",))
+
+
+def test_scenes_of_one_battlefield_share_the_areas_their_bases_are_within() -> None:
+    """A scene remembers which areas each base is within for the next scene of the same terrain
+    (a board edited by moving units keeps its terrain tuple): a base moved out of an area is
+    found anew, the others are remembered, and the answers are those a fresh look gives."""
+    from engine.visibility import SightScene, _areas_known_within, _outline_key
+
+    woods = TerrainPiece("woods", box(10.0, 10.0, 20.0, 20.0), obscuring=True)
+    red = Unit("red", "red", (Model("r1", 15.0, 15.0, CircleBase(32)),))
+    blue = Unit("blue", "blue", (Model("b1", 30.0, 15.0, CircleBase(32)),))
+    first = Scenario(
+        "wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue), terrain=(woods,)
+    )
+    assert SightScene(first).within_areas("r1") == frozenset({"woods"})
+    moved = dataclasses.replace(
+        first,
+        units=(Unit("red", "red", (Model("r1", 25.0, 15.0, CircleBase(32)),)), blue),
+    )
+    known = _areas_known_within(first.terrain)
+    assert known[_outline_key(first.model("r1"))] == frozenset({"woods"})
+    assert _outline_key(moved.model("r1")) not in known
+    again = SightScene(moved)
+    assert again.within_areas("r1") == frozenset()
+    assert again.within_areas("b1") == frozenset()
+    other_battlefield = dataclasses.replace(moved, terrain=(woods,))
+    assert _areas_known_within(other_battlefield.terrain) == {}
