@@ -382,6 +382,8 @@ def _models_hidden_from_tile(
     proof_walls: np.ndarray,
     proof_wall_counts: np.ndarray,
     stood_alone: np.ndarray,
+    separator_walls: np.ndarray,
+    separator_wall_counts: np.ndarray,
     grow: float,
 ) -> None:
     """For each column ``m`` of ``columns`` whose ``proofs[m]`` is :data:`MODEL_UNTRIED`:
@@ -399,7 +401,10 @@ def _models_hidden_from_tile(
     in (on the whole table at 0.5", 6,481 of 9,543 separators failed; 4,875 of 8,254 so). A
     model no separator walls off is then asked :func:`_hidden_behind_walls` among the walls
     its last proof rested on (``proof_walls[m, :proof_wall_counts[m]]``, updated by a new
-    proof)."""
+    proof). Each separator is first built from the walls of the separators that last walled
+    off the models asked (``separator_walls``, ``separator_wall_counts``; the next model tile
+    is mostly behind the same walls, and few candidates cost little), then from every
+    candidate (Red's zone at 0.5" on one thread, alternating in one process: 175 -> 171 ms)."""
     untried = np.empty(len(columns), dtype=np.int64)
     count = 0
     for m in columns:
@@ -421,9 +426,20 @@ def _models_hidden_from_tile(
         if hi - lo == 1 or hi - lo < count:
             group = unit_models[untried[lo:hi]].copy()
             hull = kernel.convex_hull(kernel._unit_points(scene, group))
-            separator = _separator_from(
-                scene, hull, group, probe, shape, sheltered, candidates, grow
+            kept = _walls_of(
+                untried[lo:hi], separator_walls, separator_wall_counts, len(scene.blocker_kind)
             )
+            separator = np.zeros(0, dtype=np.int32)
+            if len(kept):
+                separator = _separator_from(scene, hull, group, probe, shape, sheltered, kept, grow)
+            if not len(separator):
+                separator = _separator_from(
+                    scene, hull, group, probe, shape, sheltered, candidates, grow
+                )
+            if 0 < len(separator) <= MAX_BARRIER:
+                for m in untried[lo:hi]:
+                    separator_walls[m, : len(separator)] = separator
+                    separator_wall_counts[m] = len(separator)
             if len(separator) or hi - lo == 1:
                 for m in untried[lo:hi]:
                     proofs[m] = MODEL_WALLED_OFF if len(separator) else MODEL_NOT_SEPARATED
@@ -446,6 +462,25 @@ def _models_hidden_from_tile(
                 proof_wall_counts,
                 grow,
             )
+
+
+@_compiled
+def _walls_of(
+    columns: np.ndarray, walls: np.ndarray, counts: np.ndarray, blockers: int
+) -> np.ndarray:
+    """The blockers of the last separators that walled off the models of ``columns`` (rows of
+    ``walls``, ``counts`` long), each once."""
+    seen = np.zeros(blockers, dtype=np.bool_)
+    found = np.empty(len(columns) * walls.shape[1], dtype=np.int32)
+    count = 0
+    for m in columns:
+        for q in range(counts[m]):
+            k = walls[m, q]
+            if not seen[k]:
+                seen[k] = True
+                found[count] = k
+                count += 1
+    return found[:count]
 
 
 @_compiled
@@ -641,6 +676,8 @@ Memory = namedtuple(
         "proof_walls",
         "proof_wall_counts",
         "stood_alone",
+        "separator_walls",
+        "separator_wall_counts",
         "last",
     ],
 )
@@ -667,6 +704,8 @@ def new_memory(units: int, columns: int) -> Memory:
         np.zeros((columns, MAX_BARRIER), dtype=np.int32),
         np.zeros(columns, dtype=np.int64),
         np.zeros(columns, dtype=np.bool_),
+        np.zeros((columns, MAX_BARRIER), dtype=np.int32),
+        np.zeros(columns, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
     )
 
@@ -885,6 +924,8 @@ def hidden_cells(
                     proof_walls,
                     proof_wall_counts,
                     stood_alone,
+                    memory.separator_walls,
+                    memory.separator_wall_counts,
                     grow,
                 )
                 remaining = _not_walled_off(
