@@ -101,9 +101,10 @@ STATE_NAMES: tuple[CellState, CellState, CellState] = ("visible", "hidden", "blo
 """Cell states by the codes of :mod:`engine.hidden_kernel` (``VISIBLE, HIDDEN, BLOCKED``)."""
 _STATE_NAME_ARRAY = np.array(STATE_NAMES, dtype=object)
 
-STRIP_COLUMNS = 4
-"""Grid columns a thread takes at a time: a strip is one column of the map's 4 x 4-cell tiles,
-asked column by column, each column south to north. A thread goes on eastwards from strip to
+STRIP_COLUMNS = 6
+"""Grid columns a thread takes at a time: a strip is one column of the map's tiles
+(:data:`engine.hidden_kernel.TILE_CELLS` square, each two model tiles across), asked column by
+column, each column south to north. A thread goes on eastwards from strip to
 strip while the next one is free, carrying what it learnt (:class:`engine.hidden_kernel.Memory`):
 the map in one sweep on one thread cost 570 ms on the whole official table, in blocks of four
 rows each starting afresh 875 ms."""

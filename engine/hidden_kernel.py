@@ -261,15 +261,18 @@ def _keep_witness(
     row[4], row[5] = x, y
 
 
-TILE_CELLS = 4
+TILE_CELLS = 6
 """A tile of the map is this many cells square: one separator between an observing unit and
-every position of the probe in a tile proves the whole tile hidden from that unit."""
+every position of the probe in a tile proves the whole tile hidden from that unit. Since the map
+is worked out in tall strips (tiles no longer cut by blocks of four rows), 6 and 3 beat the
+4 and 2 chosen then (the official table at 0.5" in one sweep on one thread, alternating in one
+process: Red's zone 167 -> 153 ms, the whole table 587 -> 535 ms; 8 and 2, 4 and 4, 6 and 2
+were slower, 4 and 3 in between)."""
 
-MODEL_TILE_CELLS = 2
+MODEL_TILE_CELLS = 3
 """The tiles a single observing model (or a part of its unit) is walled off from are this many
-cells square: smaller than a unit's, since one model's separator from a tile 2" across mostly
-failed where one from 1" across holds (the map at 0.5", one thread: Red's zone 427-457 ->
-362-408 ms, the whole table 1,440-1,493 -> 1,254-1,379 ms)."""
+cells square: smaller than a unit's, since one model's separator from a larger tile mostly
+fails where one from a smaller tile holds (see :data:`TILE_CELLS`)."""
 
 Tiles = namedtuple("Tiles", ["of_cell", "boxes", "cells", "within"])
 """The map's tiles: each open cell's tile (``-1`` for a blocked cell), each tile's box of open
@@ -861,7 +864,7 @@ def hidden_cells(
                     grow,
                     line_half_width,
                 )
-            # A tile's proof settles up to sixteen cells at once; a barrier kept from the
+            # A tile's proof settles up to 36 cells at once; a barrier kept from the
             # previous cell, tried first, would settle this cell alone and keep the tile from
             # being tried while it holds.
             if not seen and whole and tile_proof[tile, u] == 0:
