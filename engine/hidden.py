@@ -413,6 +413,13 @@ class HiddenMapper:
         if stop == start or len(self._unit_models) == 0:
             states[states != hidden_kernel.BLOCKED] = hidden_kernel.HIDDEN
             return states, undecided
+        if memory is None:
+            memory = self.memory()
+        elif len(memory.seers) != len(self._unit_starts) - 1 or len(memory.stood_alone) != len(
+            self._unit_models
+        ):
+            # The compiled loop indexes the memory without bounds checks.
+            raise ValueError("memory: made for another map (use this mapper's memory())")
         # Column by column: each cell is asked right after a neighbour, whose kept sight lines
         # and barriers mostly still hold, and a tile's cells come one after another.
         hidden_kernel.hidden_cells(
@@ -429,7 +436,7 @@ class HiddenMapper:
             self.step,
             SEARCH_GROW,
             HALF_LINE_WIDTH,
-            memory if memory is not None else self.memory(),
+            memory,
             states,
             undecided,
         )

@@ -365,6 +365,17 @@ def test_a_partial_map_lists_the_columns_decided_row_by_row() -> None:
     assert all(whole[(x, y)] == state for x, y, state in partial.cells)
 
 
+def test_a_memory_made_for_another_map_is_refused() -> None:
+    mapper = HiddenMapper(
+        hand_scene(), player="red", base=BASE, height=1.5, step=4.0, region="table"
+    )
+    other = HiddenMapper(
+        ruin_layout(), player="red", base=BASE, height=1.5, step=4.0, region="table"
+    )
+    with pytest.raises(ValueError, match="^memory: made for another map"):
+        mapper.decide(0, 1, memory=other.memory())
+
+
 def test_threads_take_every_strip_once_going_east_while_they_can() -> None:
     from engine.hidden import _StripClaims
 
