@@ -968,6 +968,7 @@ def hidden_cells(
                     line_half_width,
                     walls,
                     not whole,
+                    False,
                 )
                 if status == kernel.UNPROVEN:
                     undecided[c] = UNPROVEN_SIGHT

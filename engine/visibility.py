@@ -814,6 +814,7 @@ class SightScene:
                     HALF_LINE_WIDTH,
                     self._every_blocker if before is None else before.walls,
                     True,
+                    True,
                 )
             pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
             known = _UnitSight(

@@ -715,6 +715,88 @@ def test_separators_and_proofs_are_sound(seed: int) -> None:
         assert _all_blocked(a, b, walls, 0.02), (quick, barrier.tolist())
 
 
+def _groups_and_walls(
+    seed: int,
+) -> tuple[kernel.SceneArrays, list, list[kernel_scenes.End], list[kernel_scenes.End]]:
+    """Two groups of three 1"-tall discs 10" apart (rows 0-2 and 3-5 of the scene's models,
+    units 0 and 1) and random 5" walls between them (the scene's blockers)."""
+    rng = np.random.default_rng(seed)
+    ends = [
+        disc(x + rng.uniform(-0.5, 0.5), rng.uniform(-1.5, 1.5), rng.uniform(0.3, 0.6))
+        for x in (0.0, 0.0, 0.0, 10.0, 10.0, 10.0)
+    ]
+    walls = []
+    for _ in range(rng.integers(3, 9)):
+        x, y = rng.uniform(2.5, 7.5), rng.uniform(-3.0, 3.0)
+        w, h = (rng.uniform(0.5, 3), 0.25) if rng.random() < 0.5 else (0.25, rng.uniform(0.5, 3))
+        walls.append((box(x, y, x + w, y + h), 5.0))
+    plain = blocker_scene(walls)
+    scene = kernel.scene_arrays(
+        blocker_kind=plain.blocker_kind,
+        blocker_top=plain.blocker_top,
+        blocker_disc=plain.blocker_disc,
+        blocker_vertices=plain.blocker_vertices,
+        blocker_ranges=plain.blocker_ranges,
+        model_disc=[(e.cx, e.cy, e.r) for e in ends],
+        model_vertices=np.zeros((0, 2)),
+        model_ranges=[(0, 0)] * 6,
+        model_top=[1.0] * 6,
+        model_foot=[0.0] * 6,
+        model_unit=[0, 0, 0, 1, 1, 1],
+    )
+    return scene, walls, ends[:3], ends[3:]
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_a_proof_between_the_hulls_of_two_groups_holds_for_every_pair_of_their_bases(
+    seed: int,
+) -> None:
+    # Whenever the hulls' critical lines prove the groups hidden, the reference finds every
+    # pair of bases walled off by the walls the proof names alone; and the hulls never prove
+    # hidden a pair of groups the model-pair searches find a line between.
+    scene, walls, observers, targets = _groups_and_walls(seed)
+    proof = kernel.hulls_hidden(scene, np.arange(3), np.arange(3, 6), 0.02, 9)
+    seen = [
+        search(a, 1.0, b, 1.0, scene, 0.02)[0] == kernel.FOUND for a in observers for b in targets
+    ]
+    if len(proof):
+        assert not any(seen)
+        named = [walls[k] for k in proof]
+        assert all(_all_blocked(a, b, named, 0.02) for a in observers for b in targets)
+
+
+def test_the_seeds_give_proofs_between_hulls_and_lines_between_them() -> None:
+    proven = [
+        len(kernel.hulls_hidden(scene, np.arange(3), np.arange(3, 6), 0.02, 9)) > 0
+        for scene, *_ in map(_groups_and_walls, range(24))
+    ]
+    assert 3 <= sum(proven) <= 21, proven
+
+
+def test_the_hulls_proof_is_tried_only_where_it_looks_cheaper_than_the_pairs_searches() -> None:
+    # Nine 4-corner walls in a column, all in the corridor between the two groups: 36 atoms.
+    # One pair left allows 30 atoms; four, 60.
+    walls = [(box(5.0, y, 5.25, y + 1.0), 5.0) for y in np.arange(-4.5, 4.5, 1.0)]
+    plain = blocker_scene(walls)
+    scene = kernel.scene_arrays(
+        blocker_kind=plain.blocker_kind,
+        blocker_top=plain.blocker_top,
+        blocker_disc=plain.blocker_disc,
+        blocker_vertices=plain.blocker_vertices,
+        blocker_ranges=plain.blocker_ranges,
+        model_disc=[(0.0, -3.5, 0.5), (0.0, 3.5, 0.5), (10.0, -3.5, 0.5), (10.0, 3.5, 0.5)],
+        model_vertices=np.zeros((0, 2)),
+        model_ranges=[(0, 0)] * 4,
+        model_top=[1.0] * 4,
+        model_foot=[0.0] * 4,
+        model_unit=[0, 0, 1, 1],
+    )
+    observers, targets = np.array([0, 1]), np.array([2, 3])
+    assert 30 < 4 * len(walls) <= 60
+    assert len(kernel.hulls_hidden(scene, observers, targets, 0.02, 1)) == 0
+    assert len(kernel.hulls_hidden(scene, observers, targets, 0.02, 4)) > 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Pathological scenes answer exactly, in bounded time
 
@@ -830,18 +912,20 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     )
     assert walled_off.tolist() == [[False, False], [True, True]]
     for walls in (everything, wall_only):
-        status, *_ = kernel.unit_pair_visible(
-            arrays,
-            observers,
-            targets,
-            kernel.new_cache(),
-            np.zeros(len(arrays.blocker_kind), dtype=bool),
-            SEARCH_GROW,
-            HALF_LINE_WIDTH,
-            walls,
-            True,
-        )
-        assert status == kernel.NONE
+        for try_hulls in (False, True):
+            status, *_ = kernel.unit_pair_visible(
+                arrays,
+                observers,
+                targets,
+                kernel.new_cache(),
+                np.zeros(len(arrays.blocker_kind), dtype=bool),
+                SEARCH_GROW,
+                HALF_LINE_WIDTH,
+                walls,
+                True,
+                try_hulls,
+            )
+            assert status == kernel.NONE
     pairs = engine.matrix()
     _decided(pairs)
     assert [(p.visible, p.blockers) for p in pairs] == [(False, ("wall", "woods"))] * 2
