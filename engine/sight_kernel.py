@@ -2815,12 +2815,7 @@ def unit_separator_among(
 ) -> np.ndarray:
     """:func:`unit_separator` built from ``candidates`` only (say, the barrier that separated
     the two units before one of them moved): the same walls, the same proofs."""
-    tallest = -math.inf
-    sheltered = np.zeros(scene.within.shape[1], dtype=np.bool_)
-    for group in (observers, targets):
-        for m in group:
-            tallest = max(tallest, scene.model_top[m])
-            sheltered |= scene.within[m]
+    tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
     return hull_separator(
         scene,
         convex_hull(_unit_points(scene, observers)),
@@ -2835,7 +2830,21 @@ def unit_separator_among(
 
 
 @_compiled
-def hull_separator(
+def _tallest_and_sheltered(
+    scene: SceneArrays, observers: np.ndarray, targets: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """The top of the tallest model of both groups, and the pieces any of them is within."""
+    tallest = -math.inf
+    sheltered = np.zeros(scene.within.shape[1], dtype=np.bool_)
+    for group in (observers, targets):
+        for m in group:
+            tallest = max(tallest, scene.model_top[m])
+            sheltered |= scene.within[m]
+    return tallest, sheltered
+
+
+@_compiled
+def walls_between_hulls(
     scene: SceneArrays,
     hull_a: np.ndarray,
     hull_b: np.ndarray,
@@ -2846,12 +2855,11 @@ def hull_separator(
     candidates: np.ndarray,
     grow: float,
 ) -> np.ndarray:
-    """Blockers among ``candidates`` that wall every point of the convex polygon ``hull_a`` off
-    from every point of ``hull_b``, for sight lines no higher than ``tallest``: one convex
-    blocker (:func:`quick_reject`) or a barrier of several (:func:`chain_separator`); empty when
-    none is found. Only blockers at least ``tallest`` high take part, no model of the units
-    ``unit_a`` and ``unit_b``, and no obscuring area of a piece marked in ``sheltered`` (one a
-    model of either side is within)."""
+    """The blockers among ``candidates`` that are walls for every sight line from the convex
+    polygon ``hull_a`` to ``hull_b`` no higher than ``tallest`` and may stand between them (their
+    boxes meet the two hulls' box grown by ``grow``): at least ``tallest`` high, no model of the
+    units ``unit_a`` and ``unit_b``, and no obscuring area of a piece marked in ``sheltered``
+    (one a model of either side is within)."""
     x0 = min(hull_a[:, 0].min(), hull_b[:, 0].min()) - grow
     y0 = min(hull_a[:, 1].min(), hull_b[:, 1].min()) - grow
     x1 = max(hull_a[:, 0].max(), hull_b[:, 0].max()) + grow
@@ -2871,11 +2879,35 @@ def hull_separator(
             continue
         walls[count] = k
         count += 1
-    if count == 0:
-        return np.zeros(0, dtype=np.int32)
+    return walls[:count]
+
+
+@_compiled
+def hull_separator(
+    scene: SceneArrays,
+    hull_a: np.ndarray,
+    hull_b: np.ndarray,
+    tallest: float,
+    unit_a: int,
+    unit_b: int,
+    sheltered: np.ndarray,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """Blockers among ``candidates`` that wall every point of the convex polygon ``hull_a`` off
+    from every point of ``hull_b``, for sight lines no higher than ``tallest``: one convex
+    blocker (:func:`quick_reject`) or a barrier of several (:func:`chain_separator`); empty when
+    none is found. Only blockers at least ``tallest`` high take part, no model of the units
+    ``unit_a`` and ``unit_b``, and no obscuring area of a piece marked in ``sheltered`` (one a
+    model of either side is within): see :func:`walls_between_hulls`."""
+    walls = walls_between_hulls(
+        scene, hull_a, hull_b, tallest, unit_a, unit_b, sheltered, candidates, grow
+    )
+    if len(walls) == 0:
+        return walls
     a, b = hull_a, hull_b
     acx, acy, bcx, bcy = a[:, 0].mean(), a[:, 1].mean(), b[:, 0].mean(), b[:, 1].mean()
-    return separator_between(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, count, grow)
+    return separator_between(acx, acy, 0.0, a, bcx, bcy, 0.0, b, scene, walls, len(walls), grow)
 
 
 # numba's typed containers compile their own methods on first use from Python, in every
@@ -3093,37 +3125,27 @@ def hulls_hidden(
     >>> len(hulls_hidden(two_pairs(5.0), observers, targets, 0.02, 4))
     0
     """
-    tallest = -math.inf
-    sheltered = np.zeros(scene.within.shape[1], dtype=np.bool_)
-    for group in (observers, targets):
-        for m in group:
-            tallest = max(tallest, scene.model_top[m])
-            sheltered |= scene.within[m]
+    tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
     hull_a = convex_hull(_unit_points(scene, observers))
     hull_b = convex_hull(_unit_points(scene, targets))
-    unit_a = scene.model_unit[observers[0]]
-    unit_b = scene.model_unit[targets[0]]
+    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
+    walls = walls_between_hulls(
+        scene,
+        hull_a,
+        hull_b,
+        tallest,
+        scene.model_unit[observers[0]],
+        scene.model_unit[targets[0]],
+        sheltered,
+        everything,
+        grow,
+    )
     acx, acy = hull_a[:, 0].mean(), hull_a[:, 1].mean()
     bcx, bcy = hull_b[:, 0].mean(), hull_b[:, 1].mean()
     planes = corridor(acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)
-    x0 = min(hull_a[:, 0].min(), hull_b[:, 0].min()) - grow
-    y0 = min(hull_a[:, 1].min(), hull_b[:, 1].min()) - grow
-    x1 = max(hull_a[:, 0].max(), hull_b[:, 0].max()) + grow
-    y1 = max(hull_a[:, 1].max(), hull_b[:, 1].max()) + grow
-    walls = np.empty(len(scene.blocker_kind), dtype=np.int32)
     count = 0
     atoms = 0
-    for k in range(len(scene.blocker_kind)):
-        if scene.blocker_top[k] < tallest:
-            continue
-        kind = scene.blocker_class[k]
-        if kind == MODEL and (scene.blocker_unit[k] == unit_a or scene.blocker_unit[k] == unit_b):
-            continue
-        if kind == SCREEN and (not scene.obscuring_blocks[0] or sheltered[scene.blocker_piece[k]]):
-            continue
-        box = scene.blocker_boxes[k]
-        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
-            continue
+    for k in walls:
         if not blocker_meets(scene, k, planes, grow):
             continue
         walls[count] = k

@@ -715,6 +715,26 @@ def test_separators_and_proofs_are_sound(seed: int) -> None:
         assert _all_blocked(a, b, walls, 0.02), (quick, barrier.tolist())
 
 
+def _two_groups_scene(walls: list, discs: list[tuple[float, float, float]]) -> kernel.SceneArrays:
+    """``walls`` as the scene's blockers and ``discs`` as 1"-tall models, the first half of
+    them unit 0 and the rest unit 1."""
+    plain = blocker_scene(walls)
+    half = len(discs) // 2
+    return kernel.scene_arrays(
+        blocker_kind=plain.blocker_kind,
+        blocker_top=plain.blocker_top,
+        blocker_disc=plain.blocker_disc,
+        blocker_vertices=plain.blocker_vertices,
+        blocker_ranges=plain.blocker_ranges,
+        model_disc=discs,
+        model_vertices=np.zeros((0, 2)),
+        model_ranges=[(0, 0)] * len(discs),
+        model_top=[1.0] * len(discs),
+        model_foot=[0.0] * len(discs),
+        model_unit=[0] * half + [1] * (len(discs) - half),
+    )
+
+
 def _groups_and_walls(
     seed: int,
 ) -> tuple[kernel.SceneArrays, list, list[kernel_scenes.End], list[kernel_scenes.End]]:
@@ -730,20 +750,7 @@ def _groups_and_walls(
         x, y = rng.uniform(2.5, 7.5), rng.uniform(-3.0, 3.0)
         w, h = (rng.uniform(0.5, 3), 0.25) if rng.random() < 0.5 else (0.25, rng.uniform(0.5, 3))
         walls.append((box(x, y, x + w, y + h), 5.0))
-    plain = blocker_scene(walls)
-    scene = kernel.scene_arrays(
-        blocker_kind=plain.blocker_kind,
-        blocker_top=plain.blocker_top,
-        blocker_disc=plain.blocker_disc,
-        blocker_vertices=plain.blocker_vertices,
-        blocker_ranges=plain.blocker_ranges,
-        model_disc=[(e.cx, e.cy, e.r) for e in ends],
-        model_vertices=np.zeros((0, 2)),
-        model_ranges=[(0, 0)] * 6,
-        model_top=[1.0] * 6,
-        model_foot=[0.0] * 6,
-        model_unit=[0, 0, 0, 1, 1, 1],
-    )
+    scene = _two_groups_scene(walls, [(e.cx, e.cy, e.r) for e in ends])
     return scene, walls, ends[:3], ends[3:]
 
 
@@ -777,19 +784,8 @@ def test_the_hulls_proof_is_tried_only_where_it_looks_cheaper_than_the_pairs_sea
     # Nine 4-corner walls in a column, all in the corridor between the two groups: 36 atoms.
     # One pair left allows 30 atoms; four, 60.
     walls = [(box(5.0, y, 5.25, y + 1.0), 5.0) for y in np.arange(-4.5, 4.5, 1.0)]
-    plain = blocker_scene(walls)
-    scene = kernel.scene_arrays(
-        blocker_kind=plain.blocker_kind,
-        blocker_top=plain.blocker_top,
-        blocker_disc=plain.blocker_disc,
-        blocker_vertices=plain.blocker_vertices,
-        blocker_ranges=plain.blocker_ranges,
-        model_disc=[(0.0, -3.5, 0.5), (0.0, 3.5, 0.5), (10.0, -3.5, 0.5), (10.0, 3.5, 0.5)],
-        model_vertices=np.zeros((0, 2)),
-        model_ranges=[(0, 0)] * 4,
-        model_top=[1.0] * 4,
-        model_foot=[0.0] * 4,
-        model_unit=[0, 0, 1, 1],
+    scene = _two_groups_scene(
+        walls, [(0.0, -3.5, 0.5), (0.0, 3.5, 0.5), (10.0, -3.5, 0.5), (10.0, 3.5, 0.5)]
     )
     observers, targets = np.array([0, 1]), np.array([2, 3])
     assert 30 < 4 * len(walls) <= 60
