@@ -3106,7 +3106,9 @@ def hulls_hidden(
 
     Only walls for every pair take part, as for :func:`unit_separator`: blockers at least as
     tall as every model of both groups, no model of either unit, no obscuring area one of the
-    models is within.
+    models is within. Hulls that meet or come within a line's width of each other (two units
+    mingled, a model inside the other unit's hull) are not asked: the proof is left to the
+    pairs' own searches.
 
     Two 1" bases a side, 10" apart, a 6" long 5" tall wall between: hidden, until one
     observer steps out to y = 5.
@@ -3128,6 +3130,13 @@ def hulls_hidden(
     tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
     hull_a = convex_hull(_unit_points(scene, observers))
     hull_b = convex_hull(_unit_points(scene, targets))
+    none = np.zeros(0, dtype=np.int32)
+    if (
+        _polygons_close(hull_a, hull_b, 2 * grow)
+        or inside_polygon(hull_a[0, 0], hull_a[0, 1], hull_b)
+        or inside_polygon(hull_b[0, 0], hull_b[0, 1], hull_a)
+    ):
+        return none
     everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
     walls = walls_between_hulls(
         scene,
@@ -3155,7 +3164,6 @@ def hulls_hidden(
             if scene.blocker_kind[k] == 1
             else scene.blocker_ranges[k, 1] - scene.blocker_ranges[k, 0]
         )
-    none = np.zeros(0, dtype=np.int32)
     if count == 0 or atoms > HULL_PROOF_ATOMS * math.sqrt(pairs):
         return none
     shapes = (acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)

@@ -793,6 +793,20 @@ def test_the_hulls_proof_is_tried_only_where_it_looks_cheaper_than_the_pairs_sea
     assert len(kernel.hulls_hidden(scene, observers, targets, 0.02, 4)) > 0
 
 
+def test_groups_whose_hulls_meet_are_left_to_the_pairs_searches() -> None:
+    # A wall between the two groups, but one observer stands inside the targets' hull: the
+    # hulls overlap, and no proof between them is offered; the pairs' own searches decide.
+    walls = [(box(4.0, -3.0, 5.0, 3.0), 5.0)]
+    scene = _two_groups_scene(
+        walls, [(0.0, -1.0, 0.5), (10.0, 0.0, 0.5), (10.0, -2.0, 0.5), (10.0, 2.0, 0.5)]
+    )
+    assert len(kernel.hulls_hidden(scene, np.array([0, 1]), np.array([2, 3]), 0.02, 4)) == 0
+    apart = _two_groups_scene(
+        walls, [(0.0, -1.0, 0.5), (0.0, 1.0, 0.5), (10.0, -2.0, 0.5), (10.0, 2.0, 0.5)]
+    )
+    assert len(kernel.hulls_hidden(apart, np.array([0, 1]), np.array([2, 3]), 0.02, 4)) > 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Pathological scenes answer exactly, in bounded time
 
