@@ -236,6 +236,10 @@ def test_threats_wait_for_the_drop_while_a_unit_is_dragged(qtbot, make_window) -
     window = make_window(scenario.with_unit(red))
     controller = window.threats
     window.scene.select_ids({"red-squad"})
+    # The selection's own answer is worked out before the drag starts (on a loaded machine it
+    # can still be running at the first step, which is not what this test is about).
+    qtbot.waitUntil(lambda: "red-squad" in controller.sections(["red-squad"]), timeout=30_000)
+    qtbot.waitUntil(lambda: controller._pool.activeThreadCount() == 0, timeout=30_000)
     document = window.document
     for step in range(1, 4):
         moved = replace(red, models=tuple(m.moved(-0.5 * step, 0.0) for m in red.models))
