@@ -11,9 +11,12 @@ tangent to one atom or passes through a point where the boundary of ``a`` or ``b
 boundary of a grown blocker (or of each other). Each such curve is a graph ``rho = f(theta)``, so
 a component of the free set either meets a fixed direction (every line of one direction tangent
 to an atom is tried) or has a leftmost point on two curves at once: a common tangent of two
-atoms. So ``a`` sees ``b`` iff one of these finitely many *critical lines* carries a free
-segment; each is tested exactly, grazing counting as free (the callers grow blockers a hair more
-than the witness check does, so a grazing witness still has room). Cheaper proofs come first
+atoms. A curve of a polygon's vertex disc bounds the free set only where the line touches the
+grown polygon's boundary: where the line cuts into the polygon beside the touching point, that
+point lies inside it, blocked wherever the segment holds it. So ``a`` sees ``b`` iff one of these
+finitely many *critical lines* carries a free segment; each is tested exactly, grazing counting
+as free (the callers grow blockers a hair more than the witness check does, so a grazing witness
+still has room). Cheaper proofs come first
 (the centre line and common tangents for "visible"; one convex wall, or a barrier of walls,
 across both outer tangents for "not visible").
 
@@ -42,7 +45,7 @@ mixed heights the bracket could not settle).
 >>> point_free = np.zeros((0, 2))
 >>> def search(top: float) -> int:
 ...     status, _, _ = pair_search(0.0, 0.0, 0.5, point_free, top, 10.0, 0.0, 0.5, point_free, top,
-...                                wall, np.array([0], dtype=np.int32), 0.02, False)
+...                                wall, np.array([0], dtype=np.int32), 0.02, False, False)
 ...     return int(status)
 >>> search(1.5) == NONE, search(6.0) == FOUND
 (True, True)
@@ -1389,10 +1392,20 @@ def critical_lines(
     grow: float,
     centres: bool,
     planes: np.ndarray,
+    every_line_near_ends: bool,
 ) -> np.ndarray:
     """Every critical line of the end shapes and the first ``count`` of ``blockers`` (see
     the module notes); with ``centres``, also the lines through either shape's
-    centre tangent to an atom. Atoms outside the corridor ``planes`` are left out."""
+    centre tangent to an atom. Atoms outside the corridor ``planes`` are left out.
+
+    A line touching a blocker's vertex is kept only where it leaves the grown blocker on one
+    side: one that cuts into it there is blocked wherever the touching point lies on its
+    segment, and bounds no free line where it does not (the module notes). With
+    ``every_line_near_ends`` such lines are kept for the blockers near an end, where the
+    segment can stop short of the touching point: for the true-height search over mixed
+    blockers (a line may cross one where it runs high) and for the fully-visible search (its
+    witness seeds the fans that settle a facing piece; a different witness can leave a piece
+    to the conservative step)."""
     size = 2
     for m in range(count):
         k = blockers[m]
@@ -1462,7 +1475,7 @@ def critical_lines(
         nv = len(v)
         for e in range(nv):
             atoms[n, 0], atoms[n, 1], atoms[n, 2] = v[e, 0], v[e, 1], grow
-            if not near_an_end:
+            if not (near_an_end and every_line_near_ends):
                 row = beside[n]
                 row[0], row[1] = v[(e - 1) % nv, 0], v[(e - 1) % nv, 1]
                 row[2], row[3] = v[(e + 1) % nv, 0], v[(e + 1) % nv, 1]
@@ -2495,7 +2508,7 @@ def _free_past_cut_parts(
     lo = np.zeros(count)
     hi = np.ones(count)
     lines = critical_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, extended, active, count, grow, False, planes
+        acx, acy, ar, av, bcx, bcy, br, bv, extended, active, count, grow, False, planes, False
     )
     ok, x0, y0, x1, y1 = first_free(
         lines, acx, acy, ar, av, bcx, bcy, br, bv, extended, active, lo, hi, count, grow, 1
@@ -2519,6 +2532,7 @@ def pair_search(
     blockers: np.ndarray,
     grow: float,
     cheap: bool,
+    every_line_near_ends: bool,
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """Find a segment from ``a`` (at height ``h_a``) to ``b`` (at ``h_b``) whose line misses
     every blocker grown by ``grow`` (grazing counts as free), or prove there is none.
@@ -2535,7 +2549,8 @@ def pair_search(
     critical line is tried at the true heights with three end choices, then segments between
     points spread over both shapes, and last the plan search past the blockers cut to where a
     segment may be low (a segment free then is free). Only a pair these leave open is
-    :data:`UNPROVEN`."""
+    :data:`UNPROVEN`. ``every_line_near_ends`` is passed to the first critical-line stage (see
+    :func:`critical_lines`): the one whose witness a caller may use beyond its being free."""
     segment = np.zeros(4)
     total = len(blockers)
     walls = np.empty(total, dtype=np.int32)
@@ -2578,7 +2593,21 @@ def pair_search(
     if len(barrier):
         return NONE, segment, barrier
     lines = critical_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, False, planes
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        full,
+        both,
+        grow,
+        False,
+        planes,
+        every_line_near_ends,
     )
     shapes = (acx, acy, ar, av, bcx, bcy, br, bv)
     stopping = np.zeros(both, dtype=np.bool_)
@@ -2600,7 +2629,7 @@ def pair_search(
             sure[n_sure] = mixed[m]
             n_sure += 1
     lines = critical_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes, False
     )
     stopping = np.zeros(n_sure, dtype=np.bool_)
     ok, _, _, _, _ = first_free_marking(
@@ -2617,7 +2646,9 @@ def pair_search(
     exact_lo[n_walls:] = mixed_lo[:n_mixed]
     exact_hi[n_walls:] = mixed_hi[:n_mixed]
     first = cheap_lines(acx, acy, ar, av, bcx, bcy, br, bv)
-    rest = critical_lines(acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, True, planes)
+    rest = critical_lines(
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, True, planes, True
+    )
     lines = np.empty((len(first) + len(rest), 4))
     lines[: len(first)] = first
     lines[len(first) :] = rest
@@ -2729,7 +2760,7 @@ def checked_search(
     lines graze blockers grown a hair more than this, so a failed check only comes from
     rounding; the answer then stays "not found", unproven."""
     status, segment, in_the_way = pair_search(
-        acx, acy, ar, av, h_a, bcx, bcy, br, bv, h_b, scene, blockers, grow, cheap
+        acx, acy, ar, av, h_a, bcx, bcy, br, bv, h_b, scene, blockers, grow, cheap, False
     )
     if status != FOUND:
         return status, segment, in_the_way
@@ -3167,7 +3198,7 @@ def hulls_hidden(
     if count == 0 or atoms > HULL_PROOF_ATOMS * math.sqrt(pairs):
         return none
     shapes = (acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)
-    lines = critical_lines(*shapes, scene, walls, count, grow, False, planes)
+    lines = critical_lines(*shapes, scene, walls, count, grow, False, planes, False)
     stopping = np.zeros(count, dtype=np.bool_)
     free, _, _, _, _ = first_free_marking(
         lines, *shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping
@@ -3805,6 +3836,7 @@ def model_fully_visible(
             touching,
             grow,
             False,
+            True,
         )
         if status != FOUND:
             hidden = FULLY_HIDDEN if status == NONE else FULLY_UNPROVEN

@@ -77,10 +77,11 @@ def search(
     scene: kernel.SceneArrays,
     grow: float,
     cheap: bool = False,
+    every_line_near_ends: bool = False,
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """:func:`engine.sight_kernel.pair_search` from ``a`` to ``b`` past every blocker."""
     status, segment, in_the_way = kernel.pair_search(
-        *a, h_a, *b, h_b, scene, everything(scene), grow, cheap
+        *a, h_a, *b, h_b, scene, everything(scene), grow, cheap, every_line_near_ends
     )
     return int(status), segment, in_the_way
 
