@@ -736,6 +736,31 @@ def _may_support(v: np.ndarray, sides: np.ndarray, vertex: int, atom: np.ndarray
     return near_a_side
 
 
+@_compiled_inline
+def _may_support_beside(
+    atom: np.ndarray, row: np.ndarray, lengths: np.ndarray, other: np.ndarray
+) -> bool:
+    """Whether a common tangent of a blocker's vertex disc ``atom`` and the disc ``other`` can
+    leave the blocker on one side (``row``: the vertex's neighbours, as
+    :func:`tangent_lines` takes them; ``lengths``: the sides to them). A common tangent runs
+    within the angle whose sine is the sum of the radii over the distance of the direction
+    between the centres, so when the two sides lie on either side of that direction it can only
+    support the blocker if it can turn onto one of them (as :func:`_may_support`)."""
+    x, y = atom[0], atom[1]
+    ux, uy = other[0] - x, other[1] - y
+    distance = math.hypot(ux, uy)
+    reach = atom[2] + other[2]
+    if distance <= reach + 1e-12 or lengths[0] <= 0 or lengths[1] <= 0:
+        return True
+    across_a = (ux * (row[1] - y) - uy * (row[0] - x)) / (distance * lengths[0])
+    across_b = (ux * (row[3] - y) - uy * (row[2] - x)) / (distance * lengths[1])
+    if across_a * across_b >= 0:
+        return True
+    turn = reach / distance + 1e-9
+    near_a_side: bool = abs(across_a) <= turn or abs(across_b) <= turn
+    return near_a_side
+
+
 @_compiled
 def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     if len(v) == 0:
@@ -786,6 +811,12 @@ def tangent_lines(
     reaches = _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv) + 2 * GRAZE
     spread = math.asin(min(1.0, reaches / apart)) if apart > 0 else 0.5 * math.pi
     a_sides, b_sides = _side_lengths(av), _side_lengths(bv)
+    beside = np.zeros((nf, 2))
+    for f in range(nf):
+        if neighbours[f, 4] > 0:
+            row = neighbours[f]
+            beside[f, 0] = math.hypot(row[0] - free[f, 0], row[1] - free[f, 1])
+            beside[f, 1] = math.hypot(row[2] - free[f, 0], row[3] - free[f, 1])
     for i in range(total):
         gi = 0 if i < na else (1 if i < na + nb else 2)
         for j in range(i + 1, total):
@@ -807,6 +838,20 @@ def tangent_lines(
             if gi == 1 and len(bv) > 0 and not _may_support(bv, b_sides, i - na, atoms[j]):
                 continue
             if gj == 1 and len(bv) > 0 and not _may_support(bv, b_sides, j - na, atoms[i]):
+                continue
+            # So must a line touching a blocker's vertex disc, where its neighbours are given.
+            fi, fj = i - na - nb, j - na - nb
+            if (
+                gi == 2
+                and neighbours[fi, 4] > 0
+                and not _may_support_beside(atoms[i], neighbours[fi], beside[fi], atoms[j])
+            ):
+                continue
+            if (
+                gj == 2
+                and neighbours[fj, 4] > 0
+                and not _may_support_beside(atoms[j], neighbours[fj], beside[fj], atoms[i])
+            ):
                 continue
             found = _tangents_of(
                 atoms[i, 0],

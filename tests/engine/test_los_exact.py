@@ -145,6 +145,55 @@ def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> Non
     assert passed_over > 10 * kept
 
 
+def test_every_tangent_supporting_a_blocker_at_a_corner_that_meets_both_ends_is_kept() -> None:
+    """Pairs of atoms where one is a blocker's corner (its neighbours given) whose tangents
+    cannot leave that blocker on one side are passed over before their tangents are made: every
+    common tangent that does support the blocker there, and meets both ends, must still be
+    among the lines (checked against every corner of the blocker, not just the neighbours)."""
+    rng = np.random.default_rng(31)
+    grow = 0.02
+    kept = 0
+    for _ in range(40):
+        a = disc(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1)), float(rng.uniform(0.3, 1)))
+        b = disc(float(rng.uniform(4, 12)), float(rng.uniform(-1, 1)), float(rng.uniform(0.3, 1)))
+        polygons = [
+            kernel.convex_hull(rng.uniform(1, 11, 2) * (1, 0.3) + rng.uniform(-0.8, 0.8, (8, 2)))
+            for _ in range(4)
+        ]
+        atoms, rows, owner = [], [], []
+        for number, vertices in enumerate(polygons):
+            n = len(vertices)
+            for e in range(n):
+                atoms.append((*vertices[e], grow))
+                rows.append((*vertices[(e - 1) % n], *vertices[(e + 1) % n], 1.0))
+                owner.append(number)
+        for _ in range(6):
+            atoms.append((*rng.uniform((0, -3), (12, 3)), float(rng.choice([0.0, 0.5]))))
+            rows.append((0.0, 0.0, 0.0, 0.0, 0.0))
+            owner.append(-1)
+        atoms_array, rows_array = np.array(atoms), np.array(rows)
+        found = {
+            _undirected(line) for line in kernel.tangent_lines(*a, *b, atoms_array, rows_array)
+        }
+        scratch = np.empty((4, 4))
+        for i in range(len(atoms)):
+            for j in range(i + 1, len(atoms)):
+                for line in scratch[: kernel._tangents_of(*atoms[i], *atoms[j], scratch)]:
+                    if not kernel._line_segment(line, *a, *b, 0)[0]:
+                        continue
+                    supports = True
+                    for atom in (i, j):
+                        if owner[atom] < 0:
+                            continue
+                        own = _side(line, *atoms[atom][:2])
+                        sides = [_side(line, x, y) for x, y in polygons[owner[atom]]]
+                        supports &= all(own * t >= 0 and abs(t) >= grow - 1e-9 for t in sides)
+                    if supports:
+                        assert _undirected(line) in found
+                        kept += 1
+    assert kept > 100
+
+
 def test_every_side_of_a_polygon_end_that_meets_the_other_end_is_kept() -> None:
     """The sides of a polygon end that turn too far from the other end are not made: every
     side whose line does meet both ends must still be among the lines."""
