@@ -2587,15 +2587,17 @@ def pair_search(
     that stop one (without any other, the critical lines are fewer and each still stopped; a
     blocker added elsewhere never frees a line), so a cached proof outlives the moves of every
     other model. The stages, the bracket of mixed-height blockers and when a "none" is a proof:
-    walls and obscuring areas make the critical-line argument exact; a mixed blocker is taken
-    as a wall (a segment free then is free), then left out unless every segment is low over
-    all of it (no segment free then is a proof), then cut to where every segment is surely
-    low over it (:func:`_low_parts`: no segment free then is a proof too). In between, every
+    walls and obscuring areas make the critical-line argument exact; a mixed blocker is left
+    out unless every segment is low over all of it (no segment free then is a proof: most
+    pairs that get this far are hidden, so this comes first), then taken as a wall (a segment
+    free then is free), then cut to where every segment is surely low over it
+    (:func:`_low_parts`: no segment free then is a proof too). In between, every
     critical line is tried at the true heights with three end choices, then segments between
     points spread over both shapes, and last the plan search past the blockers cut to where a
     segment may be low (a segment free then is free). Only a pair these leave open is
-    :data:`UNPROVEN`. ``every_line_near_ends`` is passed to the first critical-line stage (see
-    :func:`critical_lines`): the one whose witness a caller may use beyond its being free."""
+    :data:`UNPROVEN`. ``every_line_near_ends`` is passed to the stage that takes mixed
+    blockers as walls (see :func:`critical_lines`): the one whose witness a caller may use
+    beyond its being free."""
     segment = np.zeros(4)
     total = len(blockers)
     walls = np.empty(total, dtype=np.int32)
@@ -2637,24 +2639,26 @@ def pair_search(
     barrier = separator_between(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
     if len(barrier):
         return NONE, segment, barrier
-    lines = critical_lines(
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene,
-        full,
-        both,
-        grow,
-        False,
-        planes,
-        every_line_near_ends,
-    )
     shapes = (acx, acy, ar, av, bcx, bcy, br, bv)
+    if n_mixed > 0:
+        # The walls and the mixed blockers every segment is low over decide "not visible" on
+        # their own; most pairs that get this far are hidden, so the proof comes first.
+        sure = np.empty(both, dtype=np.int32)
+        sure[:n_walls] = walls[:n_walls]
+        n_sure = n_walls
+        for m in range(n_mixed):
+            if _always_low(*shapes, scene, mixed[m], mixed_lo[m], mixed_hi[m], grow):
+                sure[n_sure] = mixed[m]
+                n_sure += 1
+        lines = critical_lines(*shapes, scene, sure, n_sure, grow, False, planes, False)
+        stopping = np.zeros(n_sure, dtype=np.bool_)
+        ok, _, _, _, _ = first_free_marking(
+            lines, *shapes, scene, sure, whole_lo, whole_hi, n_sure, grow, 1, stopping
+        )
+        if not ok:
+            proof = sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
+            return NONE, segment, proof
+    lines = critical_lines(*shapes, scene, full, both, grow, False, planes, every_line_near_ends)
     stopping = np.zeros(both, dtype=np.bool_)
     ok, x0, y0, x1, y1 = first_free_marking(
         lines, *shapes, scene, full, whole_lo, whole_hi, both, grow, 1, stopping
@@ -2664,24 +2668,6 @@ def pair_search(
         return FOUND, segment, in_the_way[:0]
     if n_mixed == 0:
         return NONE, segment, full[stopping] if stopping.any() else in_the_way
-    sure = np.empty(both, dtype=np.int32)
-    sure[:n_walls] = walls[:n_walls]
-    n_sure = n_walls
-    for m in range(n_mixed):
-        if _always_low(
-            acx, acy, ar, av, bcx, bcy, br, bv, scene, mixed[m], mixed_lo[m], mixed_hi[m], grow
-        ):
-            sure[n_sure] = mixed[m]
-            n_sure += 1
-    lines = critical_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, scene, sure, n_sure, grow, False, planes, False
-    )
-    stopping = np.zeros(n_sure, dtype=np.bool_)
-    ok, _, _, _, _ = first_free_marking(
-        lines, *shapes, scene, sure, whole_lo, whole_hi, n_sure, grow, 1, stopping
-    )
-    if not ok:
-        return NONE, segment, sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
     cut = (acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, mixed, mixed_lo, mixed_hi)
     free, _, _, _, _ = _free_past_cut_parts(*cut, n_mixed, grow, False, planes)
     if free == 0:
