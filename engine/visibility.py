@@ -853,7 +853,7 @@ class SightScene:
         )
         assert witness is not None
         fully, full_text, full_blockers = self._unit_fully_visible(slot, eligible, target)
-        cover, cover_text = self._cover(slot, eligible, target)
+        cover, cover_text = self._cover(slot, eligible, target, witness)
         explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
             observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
@@ -883,7 +883,9 @@ class SightScene:
         )
         return False, text, found
 
-    def _cover(self, slot: _CacheSlot, eligible: Sequence[Model], target: Unit) -> tuple[bool, str]:
+    def _cover(
+        self, slot: _CacheSlot, eligible: Sequence[Model], target: Unit, witness: SightLine
+    ) -> tuple[bool, str]:
         from engine import sight_kernel as kernel
 
         if not self.cover_rules:
@@ -901,6 +903,8 @@ class SightScene:
             self._indices(eligible),
             self._indices(exposed),
             self._indices(target.models),
+            self.index[witness.observer_model],
+            self.index[witness.target_model],
             SEARCH_GROW,
             HALF_LINE_WIDTH,
         )

@@ -356,6 +356,17 @@ def test_within_terrain_area_boundary_for_cover() -> None:
     assert pair(dataclasses.replace(shifted, terrain=(piece,))).cover is False
 
 
+def test_no_cover_names_the_models_of_the_witness_line_first() -> None:
+    # Both observers see the target whole in the open; the witness runs from the closest, so
+    # "no cover" names it (its models are asked first), not the first observer in order.
+    s = scene([infantry("r1", 5, 10), infantry("r2", 15, 10)], [infantry("b1", 20, 10)])
+    found = pair(s)
+    assert found.witness is not None
+    assert (found.witness.observer_model, found.witness.target_model) == ("r2", "b1")
+    assert found.cover is False
+    assert "no cover against r2: it sees b1 fully with terrain alone" in found.explanation
+
+
 def test_target_standing_on_a_crate_is_fully_visible_to_its_foot() -> None:
     crate = wall("crate", 19, 9, 21, 11, 1.0)
     s = scene([infantry("r1", 10, 10, height=2.0)], [infantry("b1", 20, 10, z=1.0)], (crate,))
