@@ -710,30 +710,58 @@ def _side_lengths(v: np.ndarray) -> np.ndarray:
 
 
 @_compiled_inline
-def _may_support(v: np.ndarray, sides: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
-    """Whether some line through the convex polygon's ``vertex`` and touching the disc ``atom``
-    ``(x, y, r)`` can leave the polygon on one side: the line towards the disc's centre does,
-    or turning it by the disc's angular radius can bring it onto a side's direction (``sides``:
-    :func:`_side_lengths` of the polygon)."""
-    n = len(v)
-    x, y = v[vertex, 0], v[vertex, 1]
-    ux, uy = atom[0] - x, atom[1] - y
+def _turns_onto_a_side(
+    x: float,
+    y: float,
+    toward_x: float,
+    toward_y: float,
+    reach: float,
+    ax: float,
+    ay: float,
+    side_a: float,
+    bx: float,
+    by: float,
+    side_b: float,
+) -> bool:
+    """Whether some line through the corner ``(x, y)`` (its sides run to ``a`` and ``b``, of
+    lengths ``side_a`` and ``side_b``), turned from the direction towards ``toward`` by at most
+    the angle whose sine is ``reach`` over that distance, can leave both sides on one side of
+    it: the line towards ``toward`` does, or the turn can bring it onto a side's direction."""
+    ux, uy = toward_x - x, toward_y - y
     distance = math.hypot(ux, uy)
-    if distance <= atom[2] + 1e-12:
+    if distance <= reach + 1e-12 or side_a <= 0 or side_b <= 0:
         return True
     ux, uy = ux / distance, uy / distance
-    ax, ay = v[(vertex - 1) % n, 0] - x, v[(vertex - 1) % n, 1] - y
-    bx, by = v[(vertex + 1) % n, 0] - x, v[(vertex + 1) % n, 1] - y
-    la, lb = sides[vertex, 0], sides[vertex, 1]
-    if la <= 0 or lb <= 0:
-        return True
-    across_a = (ux * ay - uy * ax) / la
-    across_b = (ux * by - uy * bx) / lb
+    across_a = (ux * (ay - y) - uy * (ax - x)) / side_a
+    across_b = (ux * (by - y) - uy * (bx - x)) / side_b
     if across_a * across_b >= 0:
         return True
-    turn = atom[2] / distance + 1e-9
+    turn = reach / distance + 1e-9
     near_a_side: bool = abs(across_a) <= turn or abs(across_b) <= turn
     return near_a_side
+
+
+@_compiled_inline
+def _may_support(v: np.ndarray, sides: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
+    """Whether some line through the convex polygon's ``vertex`` and touching the disc ``atom``
+    ``(x, y, r)`` can leave the polygon on one side (``sides``: :func:`_side_lengths` of the
+    polygon): such a line turns from the direction towards the disc's centre by at most the
+    disc's angular radius."""
+    n = len(v)
+    before, after = (vertex - 1) % n, (vertex + 1) % n
+    return _turns_onto_a_side(
+        v[vertex, 0],
+        v[vertex, 1],
+        atom[0],
+        atom[1],
+        atom[2],
+        v[before, 0],
+        v[before, 1],
+        sides[vertex, 0],
+        v[after, 0],
+        v[after, 1],
+        sides[vertex, 1],
+    )
 
 
 @_compiled_inline
@@ -742,23 +770,22 @@ def _may_support_beside(
 ) -> bool:
     """Whether a common tangent of a blocker's vertex disc ``atom`` and the disc ``other`` can
     leave the blocker on one side (``row``: the vertex's neighbours, as
-    :func:`tangent_lines` takes them; ``lengths``: the sides to them). A common tangent runs
-    within the angle whose sine is the sum of the radii over the distance of the direction
-    between the centres, so when the two sides lie on either side of that direction it can only
-    support the blocker if it can turn onto one of them (as :func:`_may_support`)."""
-    x, y = atom[0], atom[1]
-    ux, uy = other[0] - x, other[1] - y
-    distance = math.hypot(ux, uy)
-    reach = atom[2] + other[2]
-    if distance <= reach + 1e-12 or lengths[0] <= 0 or lengths[1] <= 0:
-        return True
-    across_a = (ux * (row[1] - y) - uy * (row[0] - x)) / (distance * lengths[0])
-    across_b = (ux * (row[3] - y) - uy * (row[2] - x)) / (distance * lengths[1])
-    if across_a * across_b >= 0:
-        return True
-    turn = reach / distance + 1e-9
-    near_a_side: bool = abs(across_a) <= turn or abs(across_b) <= turn
-    return near_a_side
+    :func:`tangent_lines` takes them; ``lengths``: the sides to them): a common tangent turns
+    from the direction between the centres by at most the angle whose sine is the sum of the
+    radii over their distance."""
+    return _turns_onto_a_side(
+        atom[0],
+        atom[1],
+        other[0],
+        other[1],
+        atom[2] + other[2],
+        row[0],
+        row[1],
+        lengths[0],
+        row[2],
+        row[3],
+        lengths[1],
+    )
 
 
 @_compiled
