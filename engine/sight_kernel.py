@@ -2743,6 +2743,10 @@ SEEN_PAIR = 1
 HIDDEN_PAIR = 2
 UNPROVEN_PAIR = 3
 CHEAP_FAILED_PAIR = 4
+MOVED_PROOF_PAIR = 5
+"""A "hidden" whose proof rests on a blocker or an end that has moved since: its blockers are
+kept and tried alone first when the pair is searched again (a small move seldom takes a model
+out from behind what hid it). Never an answer by itself."""
 
 
 @_compiled
@@ -3061,7 +3065,12 @@ def sight_pair(
     key = lo * len(scene.model_top) + hi
     if key in cache:
         row = cache[key]
-        if row[0] != CHEAP_FAILED_PAIR or cheap:
+        if row[0] == MOVED_PROOF_PAIR and not cheap:
+            proven = _proven_again(scene, lo, hi, row, grow, line_half_width)
+            if len(proven):
+                cache[key] = proven
+                return proven
+        elif row[0] != CHEAP_FAILED_PAIR or cheap:
             result: np.ndarray = row
             return result
     status, segment, blocking = model_pair_search(scene, lo, hi, grow, line_half_width, cheap)
@@ -3076,6 +3085,58 @@ def sight_pair(
     row = _record(state, segment, blocking if state != SEEN_PAIR else blocking[:0])
     cache[key] = row
     return row
+
+
+@_compiled_inline
+def _open_to_a_proof(cache: Any, key: int) -> bool:
+    """Whether a proof of "hidden" found for a whole group of model pairs is news for pair
+    ``key``: it has no answer yet, or only a failed cheap stage or a proof a move shook."""
+    return (
+        key not in cache or cache[key][0] == CHEAP_FAILED_PAIR or cache[key][0] == MOVED_PROOF_PAIR
+    )
+
+
+@_compiled
+def _proven_again(
+    scene: SceneArrays, i: int, j: int, row: np.ndarray, grow: float, line_half_width: float
+) -> np.ndarray:
+    """A :data:`MOVED_PROOF_PAIR` row's blockers, where they stand now, searched alone between
+    models ``i < j``: the new "hidden" row when no line passes them (other blockers only block
+    more, so that is a proof), else an empty row (the pair needs its full search). Of the
+    row's blockers, those :func:`gather` no longer offers (an obscuring area a moved end is now
+    within, one that left the corridor) are left out."""
+    offered = gather(scene, i, j, 0, grow)
+    blockers = np.empty(len(row) - 5, dtype=np.int32)
+    count = 0
+    for p in range(5, len(row)):
+        k = int(row[p])
+        if (offered == k).any():
+            blockers[count] = k
+            count += 1
+    if count == 0:
+        return np.zeros(0)
+    acx, acy, ar, av = model_end(scene, i)
+    bcx, bcy, br, bv = model_end(scene, j)
+    status, segment, blocking = checked_search(
+        acx,
+        acy,
+        ar,
+        av,
+        scene.model_top[i],
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene.model_top[j],
+        scene,
+        blockers[:count],
+        grow,
+        line_half_width,
+        False,
+    )
+    if status != NONE:
+        return np.zeros(0)
+    return _record(HIDDEN_PAIR, segment, blocking)
 
 
 CLOSEST_TRIED_FIRST = 1
@@ -3111,13 +3172,15 @@ def unit_pair_visible(
     :data:`CLOSEST_TRIED_FIRST` closest pairs' cheap stages found nothing, of parts of them
     (:func:`walled_off_groups`, built from ``part_walls``: every blocker, or the walls that
     stood between the two units before one moved) after :data:`CHEAP_BEFORE_PARTS`; the full
-    search then takes the pairs no separator settled. The pair found is the one trying every
-    pair in order would find (a separator only settles pairs no line joins, so which walls are
-    offered changes the time taken, never the answer). Without ``try_whole`` no separator of
-    the two groups as a whole is looked for (the caller has just looked for one among every
-    blocker). With ``try_hulls``, the model pairs no separator settled are first asked
-    :func:`hulls_hidden` all at once, when that looks cheaper than their searches one by one.
-    ``in_the_way`` collects what blocks a pair found not visible."""
+    search then takes the pairs no separator settled. Pairs whose cached answer is a proof of
+    "hidden" (a separator's, kept across a move that left its walls standing) are settled
+    already: with every pair so settled, no separator is looked for. The pair found is the one
+    trying every pair in order would find (a separator only settles pairs no line joins, so
+    which walls are offered changes the time taken, never the answer). Without ``try_whole``
+    no separator of the two groups as a whole is looked for (the caller has just looked for
+    one among every blocker). With ``try_hulls``, the model pairs no separator settled are
+    first asked :func:`hulls_hidden` all at once, when that looks cheaper than their searches
+    one by one. ``in_the_way`` collects what blocks a pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -3132,8 +3195,12 @@ def unit_pair_visible(
             first[n] = o
             second[n] = t
             n += 1
+    known = _known_hidden(scene, cache, observers, targets)
+    if known.all():
+        _mark_known(scene, cache, observers, targets, known, in_the_way)
+        return NONE, -1, -1, False
     order = np.argsort(distance, kind="mergesort")
-    walled_off = np.zeros((len(observers), len(targets)), dtype=np.bool_)
+    walled_off = known.copy()
     stops = (min(CLOSEST_TRIED_FIRST, count), min(CHEAP_BEFORE_PARTS, count), count)
     start = 0
     for stage in range(3):
@@ -3153,17 +3220,21 @@ def unit_pair_visible(
         elif stage == 1:
             walled_off = walled_off_groups(
                 scene,
+                cache,
                 observers,
                 targets,
                 in_the_way,
                 part_walls,
                 grow,
-                _known_hidden(scene, cache, observers, targets),
+                known,
             )
+            walled_off |= known
             if try_hulls and _hidden_between_hulls(
                 scene, cache, observers, targets, walled_off, in_the_way, grow
             ):
+                _mark_known(scene, cache, observers, targets, known, in_the_way)
                 return NONE, -1, -1, False
+    _mark_known(scene, cache, observers, targets, known, in_the_way)
     unproven = False
     for idx in order:
         if walled_off[idx // len(targets), idx % len(targets)]:
@@ -3303,7 +3374,7 @@ def _hidden_between_hulls(
                 continue
             i, j = observers[a], targets[b]
             key = min(i, j) * span + max(i, j)
-            if key not in cache or cache[key][0] == CHEAP_FAILED_PAIR:
+            if _open_to_a_proof(cache, key):
                 cache[key] = row.copy()
     return True
 
@@ -3335,7 +3406,7 @@ def _known_hidden(
     scene: SceneArrays, cache: Any, observers: np.ndarray, targets: np.ndarray
 ) -> np.ndarray:
     """Model pairs (by position) whose cached top-to-top answer is a proof of "hidden" (kept
-    from before a move, say): no separator need settle them again."""
+    from before a move, say): neither a separator nor a search need settle them again."""
     known = np.zeros((len(observers), len(targets)), dtype=np.bool_)
     span = len(scene.model_top)
     for a in range(len(observers)):
@@ -3344,6 +3415,24 @@ def _known_hidden(
             key = min(i, j) * span + max(i, j)
             known[a, b] = key in cache and cache[key][0] == HIDDEN_PAIR
     return known
+
+
+@_compiled
+def _mark_known(
+    scene: SceneArrays,
+    cache: Any,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    known: np.ndarray,
+    in_the_way: np.ndarray,
+) -> None:
+    """Marks in ``in_the_way`` the blockers the cached proofs of the ``known`` pairs rest on."""
+    span = len(scene.model_top)
+    for a in range(len(observers)):
+        for b in range(len(targets)):
+            if known[a, b]:
+                i, j = observers[a], targets[b]
+                _mark_from(in_the_way, cache[min(i, j) * span + max(i, j)], 5)
 
 
 @_compiled
@@ -3359,6 +3448,7 @@ def _all_settled(settled: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> 
 @_compiled
 def walled_off_groups(
     scene: SceneArrays,
+    cache: Any,
     observers: np.ndarray,
     targets: np.ndarray,
     in_the_way: np.ndarray,
@@ -3373,8 +3463,11 @@ def walled_off_groups(
     no separator is looked for between two single models, the pair's own search starts with
     one), or every model pair of the two parts is ``settled`` already (by position, as the
     result). Separators are built from ``candidates`` (blocker rows); the walls of every one
-    found are marked in ``in_the_way``."""
+    found are marked in ``in_the_way`` and cached as the answer of each model pair it walls
+    off (:func:`sight_pair`'s row, "hidden" resting on those walls): after a move that leaves
+    them standing the proof holds, and the pair is settled without a separator."""
     walled_off = np.zeros((len(observers), len(targets)), dtype=np.bool_)
+    span = len(scene.model_top)
     observer_order = halving_order(scene, observers)
     target_order = halving_order(scene, targets)
     pending = [(0, len(observer_order), 0, len(target_order))]
@@ -3394,9 +3487,14 @@ def walled_off_groups(
             if len(barrier):
                 for k in barrier:
                     in_the_way[k] = True
+                row = _record(HIDDEN_PAIR, np.zeros(4), barrier)
                 for a in observer_order[a0:a1]:
                     for b in target_order[b0:b1]:
                         walled_off[a, b] = True
+                        i, j = observers[a], targets[b]
+                        key = min(i, j) * span + max(i, j)
+                        if _open_to_a_proof(cache, key):
+                            cache[key] = row.copy()
                 continue
         if a1 - a0 >= b1 - b0 and a1 - a0 > 1:
             middle = a0 + (a1 - a0) // 2
@@ -3432,6 +3530,10 @@ FULLY_UNKNOWN = 0
 FULLY_SEEN = 1
 FULLY_HIDDEN = 2
 FULLY_UNPROVEN = 3
+FULLY_MOVED_PROOF = 4
+"""A "not fully visible" with models whose proof (a facing point no line reaches) rests on a
+blocker that has moved since, between two models that did not: the point and the blockers are
+kept and tried alone first when the pair is asked again. Never an answer by itself."""
 
 
 @_compiled
@@ -3935,6 +4037,38 @@ def model_fully_visible(
 
 
 @_compiled
+def _point_hidden_again(
+    scene: SceneArrays, i: int, j: int, row: np.ndarray, grow: float
+) -> np.ndarray:
+    """A :data:`FULLY_MOVED_PROOF` row's facing point of model ``j``, searched from model
+    ``i``'s base past the row's blockers alone, where they stand now: the new "not fully
+    visible" row when no line reaches it (other blockers only block more), else an empty row."""
+    acx, acy, ar, av = model_end(scene, i)
+    hx, hy = row[1], row[2]
+    blockers = row[3:].astype(np.int32)
+    status, _, in_the_way = pair_search(
+        acx,
+        acy,
+        ar,
+        av,
+        scene.model_top[i],
+        hx,
+        hy,
+        0.0,
+        np.zeros((0, 2)),
+        scene.model_foot[j],
+        scene,
+        blockers,
+        grow,
+        False,
+        True,
+    )
+    if status != NONE:
+        return np.zeros(0)
+    return _record(FULLY_HIDDEN, np.array([hx, hy]), in_the_way)
+
+
+@_compiled
 def full_pair(
     scene: SceneArrays, cache: Any, i: int, j: int, terrain_only: bool, grow: float
 ) -> np.ndarray:
@@ -3948,7 +4082,12 @@ def full_pair(
     key = base + (1 if terrain_only else 0)
     if key in cache:
         known: np.ndarray = cache[key]
-        return known
+        if known[0] != FULLY_MOVED_PROOF:
+            return known
+        proven = _point_hidden_again(scene, i, j, known, grow)
+        if len(proven):
+            cache[key] = proven
+            return proven
     if not terrain_only:
         if base + 1 not in cache:
             status, hx, hy, in_the_way, _ = model_fully_visible(scene, i, j, True, grow)
@@ -4017,7 +4156,8 @@ def walled_off_from_all(
     base (one convex wall, :func:`quick_reject`, or a barrier, :func:`chain_separator`). Each
     observer's :func:`model_fully_visible` would have to settle a piece holding that point, and
     every line to it is blocked, so its answer is "not" whoever asks; one proof stands for as
-    many as there are observers. Models whose answers are all known already are not tried."""
+    many as there are observers; it is cached as each observer's answer. Models whose answers
+    are all known already are not tried."""
     shaded = np.zeros(len(exposed), dtype=np.bool_)
     hull = np.zeros((0, 2))
     hcx, hcy = 0.0, 0.0
@@ -4067,24 +4207,50 @@ def walled_off_from_all(
                 n_points += 1
         for p in range(n_points):
             px, py = points[p, 0], points[p, 1]
-            if (
-                quick_reject(
-                    hcx, hcy, 0.0, hull, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
-                )
-                >= 0
-            ):
+            wall = quick_reject(
+                hcx, hcy, 0.0, hull, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
+            )
+            if wall >= 0:
                 shaded[e] = True
+                _keep_point_hidden(
+                    full_cache, observers, j, models, px, py, np.array([wall], dtype=np.int32)
+                )
                 break
         for p in range(n_points if not shaded[e] else 0):
             px, py = points[p, 0], points[p, 1]
-            if len(
-                chain_separator(
-                    hcx, hcy, 0.0, hull, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
-                )
-            ):
+            barrier = chain_separator(
+                hcx, hcy, 0.0, hull, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
+            )
+            if len(barrier):
                 shaded[e] = True
+                _keep_point_hidden(full_cache, observers, j, models, px, py, barrier)
                 break
     return shaded
+
+
+@_compiled
+def _keep_point_hidden(
+    full_cache: Any,
+    observers: np.ndarray,
+    j: int,
+    models: int,
+    px: float,
+    py: float,
+    walls: np.ndarray,
+) -> None:
+    """Caches, for each of ``observers`` and target model ``j``, the proof
+    :func:`walled_off_from_all` found (a facing point of ``j`` that terrain ``walls`` hide from
+    every observer) as :func:`full_pair`'s answer with terrain alone, and with models where
+    there is none: it is what :func:`model_fully_visible` would have to conclude ("not"), and
+    asked again (after another unit's move, or by the unit pair's other questions) the pair is
+    settled without a search."""
+    row = _record(FULLY_HIDDEN, np.array([px, py]), walls)
+    for o in observers:
+        alone = (o * models + j) * 2 + 1
+        if alone not in full_cache:
+            full_cache[alone] = row
+        if alone - 1 not in full_cache:
+            full_cache[alone - 1] = row
 
 
 @_compiled
@@ -4097,27 +4263,32 @@ def seen_whole_by_terrain(
     targets: np.ndarray,
     seer: int,
     seen: int,
+    shaded: np.ndarray,
     grow: float,
     line_half_width: float,
-) -> tuple[int, int]:
+) -> tuple[int, int, np.ndarray]:
     """Benefit of cover: an observing model that sees the target unit and sees one of its
-    ``exposed`` models (those not taking cover within terrain) fully with terrain alone, and
-    that model; ``(-1, -1)`` when there is none. The models of the unit pair's witness line
-    (``seer`` sees ``seen``) are asked first: that observer sees the unit, and on a crowded
-    board that target model, when exposed, is most often seen whole with terrain alone (216 of
-    the stress board's 319 visible pairs without cover). Then whether an observer sees the unit
-    is asked with the cheap lines for every observer before any exact search (which, for a
-    model the others hide, must prove a negative). Exposed models terrain hides from every
+    ``exposed`` models (those not taking cover within terrain) fully with terrain alone, that
+    model, and which exposed models terrain hides from every observer (``shaded``, worked out
+    by :func:`walled_off_from_all` when not given and needed: empty if it was not); ``-1`` for
+    both models when there is none. ``shaded`` rests on terrain and the two units' models
+    alone, so a caller may keep it until one of the units moves. The models of the unit pair's
+    witness line (``seer`` sees ``seen``) are asked first: that observer sees the unit, and on a
+    crowded board that target model, when exposed, is most often seen whole with terrain alone
+    (216 of the stress board's 319 visible pairs without cover). Then whether an observer sees
+    the unit is asked with the cheap lines for every observer before any exact search (which,
+    for a model the others hide, must prove a negative). Exposed models terrain hides from every
     observer at once (:func:`walled_off_from_all`) are passed over."""
     for e in range(len(exposed)):
         if (
             exposed[e] == seen
             and full_pair(scene, full_cache, seer, seen, True, grow)[0] == FULLY_SEEN
         ):
-            return seer, seen
-    shaded = walled_off_from_all(scene, full_cache, observers, exposed, grow)
+            return seer, seen, shaded
+    if len(shaded) != len(exposed):
+        shaded = walled_off_from_all(scene, full_cache, observers, exposed, grow)
     if shaded.all():
-        return -1, -1
+        return -1, -1, shaded
     for cheap in (True, False):
         for o in observers:
             for e in range(len(exposed)):
@@ -4129,9 +4300,9 @@ def seen_whole_by_terrain(
                         sight_pair(scene, sight_cache, o, m, cheap, grow, line_half_width)[0]
                         == SEEN_PAIR
                     ):
-                        return o, t
+                        return o, t, shaded
                 break
-    return -1, -1
+    return -1, -1, shaded
 
 
 def warm_up() -> None:
@@ -4340,38 +4511,55 @@ def forget_moved(
     is the new scene, whose models keep the old rows; ``boxes`` are where the moved models'
     bases stood and stand, grown by what can block. Returns how many answers were kept.
 
-    An answer about a moved model goes. An answer judged with terrain alone about two models
+    A top-to-top "not visible" proven with blockers none of which moved, between models that
+    did not move, stays proven, since other blockers only block more; one that rests on a moved
+    blocker or end becomes a :data:`MOVED_PROOF_PAIR`, its blockers tried again first. Any
+    other answer about a moved model goes. An answer judged with terrain alone about two models
     that did not move stays: no other model takes part in it. Of the others, moving blockers
-    can only break what
-    rests on them: a "not visible" (or a point no line reaches) proven with blockers none of
-    which moved stays proven, since other blockers only block more; a witness line no moved
-    base stands in the way of now stays free, since a blocker that left cannot block it. Any
-    other answer (cheap stage failed, seen whole, unproven) stays only if no box meets the
-    hull of the pair's bases."""
+    can only break what rests on them: a point no line reaches proven with blockers none of
+    which moved stays proven (one resting on a moved blocker becomes a
+    :data:`FULLY_MOVED_PROOF`); a witness line no moved base stands in the way of now stays
+    free, since a blocker that left cannot block it. Any other answer (cheap stage failed, seen
+    whole, unproven) stays only if no box meets the hull of the pair's bases."""
     models = len(scene.model_top)
     offset = len(scene.blocker_kind) - models
     margin = 2.0 * grow
     stale = np.empty(len(cache), dtype=np.int64)
     n_stale = 0
+    shaken = np.empty(len(cache), dtype=np.int64)
+    n_shaken = 0
     for key in cache:
         if full:
             i, j = (key // 2) // models, (key // 2) % models
         else:
             i, j = key // models, key % models
+        row = cache[key]
+        state = int(row[0])
+        if not full and state in (HIDDEN_PAIR, MOVED_PROOF_PAIR):
+            if state == HIDDEN_PAIR and (
+                moved[i] or moved[j] or _rests_on_moved(row, 5, moved, offset)
+            ):
+                shaken[n_shaken] = key
+                n_shaken += 1
+            continue
+        if (
+            full
+            and key % 2 == 0
+            and state in (FULLY_HIDDEN, FULLY_MOVED_PROOF)
+            and not (moved[i] or moved[j])
+        ):
+            if state == FULLY_HIDDEN and _rests_on_moved(row, 3, moved, offset):
+                shaken[n_shaken] = key
+                n_shaken += 1
+            continue
         if moved[i] or moved[j]:
             stale[n_stale] = key
             n_stale += 1
             continue
         if full and key % 2 == 1:
             continue
-        row = cache[key]
-        state = int(row[0])
-        if not full and (state == HIDDEN_PAIR):
-            keep = not _rests_on_moved(row, 5, moved, offset)
-        elif not full and state == SEEN_PAIR:
+        if not full and state == SEEN_PAIR:
             keep = not _witness_meets_moved(scene, i, j, row, moved, grow)
-        elif full and state == FULLY_HIDDEN:
-            keep = not _rests_on_moved(row, 3, moved, offset)
         else:
             keep = not _hull_meets(scene, i, j, boxes, margin)
         if not keep:
@@ -4379,6 +4567,10 @@ def forget_moved(
             n_stale += 1
     for m in range(n_stale):
         cache.pop(stale[m])
+    for m in range(n_shaken):
+        row = cache[shaken[m]].copy()
+        row[0] = FULLY_MOVED_PROOF if full else MOVED_PROOF_PAIR
+        cache[shaken[m]] = row
     return len(cache)
 
 

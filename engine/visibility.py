@@ -383,6 +383,10 @@ def _polygons_about_centre(
     return blocker, end
 
 
+_NOT_SHADED = np.zeros(0, dtype=bool)
+"""No :attr:`SightScene._shaded` kept yet: the kernel works it out if it needs it."""
+
+
 class _UnitSight(NamedTuple):
     """A unit pair's top-to-top answer, kept for both directions."""
 
@@ -484,6 +488,13 @@ class SightScene:
         """Per unit pair a move touched, the walls that stood between its units before."""
         self._every_blocker = np.arange(len(self.labels), dtype=np.int32)
         self._in_range: dict[tuple[str, str], bool] = {}
+        self._shaded: dict[tuple[str, str], NDArray[np.bool_]] = {}
+        """Per ordered unit pair, which exposed target models terrain hides from every
+        observer (:func:`engine.sight_kernel.walled_off_from_all`), kept while neither unit
+        moves."""
+        self._not_seen_whole: dict[tuple[str, str], str] = {}
+        """Per ordered unit pair, the target model last found not fully visible: asked first
+        (after a move, its proofs are the likeliest to stand)."""
 
     def _arrays(self) -> kernel.SceneArrays:
         """The scene as the flat arrays the compiled search takes: features, then obscuring
@@ -646,6 +657,12 @@ class SightScene:
         with self._slots_lock:
             self._slots = dict(old._slots)
             self._caches = old._caches
+        self._not_seen_whole = dict(old._not_seen_whole)
+        self._shaded = {
+            units: shaded
+            for units, shaded in old._shaded.items()
+            if not changed.intersection(units)
+        }
         models = len(self.ids)
         for units, known in old._unit_sight.items():
             if units is None:
@@ -852,29 +869,37 @@ class SightScene:
             else self.sight_line(other, one)
         )
         assert witness is not None
-        fully, full_text, full_blockers = self._unit_fully_visible(slot, eligible, target)
-        cover, cover_text = self._cover(slot, eligible, target, witness)
+        fully, full_text, full_blockers = self._unit_fully_visible(
+            slot, observer.id, eligible, target
+        )
+        cover, cover_text = self._cover(slot, observer.id, eligible, target, witness)
         explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
             observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
         )
 
     def _unit_fully_visible(
-        self, slot: _CacheSlot, eligible: Sequence[Model], target: Unit
+        self, slot: _CacheSlot, observer_id: str, eligible: Sequence[Model], target: Unit
     ) -> tuple[bool, str, tuple[str, ...]]:
+        """Whether every model of ``target`` is fully visible to an ``eligible`` model. The
+        model last found not fully visible is asked first: any one such model settles "not",
+        so the order changes only which model the explanation names."""
         from engine import sight_kernel as kernel
 
         in_the_way = np.zeros(len(self.labels), dtype=bool)
+        last = self._not_seen_whole.get((observer_id, target.id))
+        models = sorted(target.models, key=lambda m: m.id != last)
         fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
             self.arrays,
             slot.full,
             self._indices(eligible),
-            self._indices(target.models),
+            self._indices(models),
             in_the_way,
             SEARCH_GROW,
         )
         if fully:
             return True, f"fully visible: every model of {target.id} is fully visible", ()
+        self._not_seen_whole[(observer_id, target.id)] = self.ids[hidden_model]
         found = self._names(in_the_way)
         how = "hidden" if proven else "not seen whole from any one observer point"
         text = (
@@ -884,7 +909,12 @@ class SightScene:
         return False, text, found
 
     def _cover(
-        self, slot: _CacheSlot, eligible: Sequence[Model], target: Unit, witness: SightLine
+        self,
+        slot: _CacheSlot,
+        observer_id: str,
+        eligible: Sequence[Model],
+        target: Unit,
+        witness: SightLine,
     ) -> tuple[bool, str]:
         from engine import sight_kernel as kernel
 
@@ -896,7 +926,8 @@ class SightScene:
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
             )
-        observer, model = kernel.seen_whole_by_terrain(
+        units = (observer_id, target.id)
+        observer, model, shaded = kernel.seen_whole_by_terrain(
             self.arrays,
             slot.full,
             slot.sight,
@@ -905,9 +936,12 @@ class SightScene:
             self._indices(target.models),
             self.index[witness.observer_model],
             self.index[witness.target_model],
+            self._shaded.get(units, _NOT_SHADED),
             SEARCH_GROW,
             HALF_LINE_WIDTH,
         )
+        if len(shaded):
+            self._shaded[units] = shaded
         if observer >= 0:
             return False, (
                 f"no cover against {self.ids[observer]}: it sees {self.ids[model]} fully with "

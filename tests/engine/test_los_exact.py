@@ -1046,16 +1046,33 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     everything = np.arange(len(arrays.blocker_kind)).astype(np.int32)
     in_the_way = np.zeros(len(arrays.blocker_kind), dtype=bool)
     none_settled = np.zeros((len(observers), len(targets)), dtype=bool)
+    proofs = kernel.new_cache()
     walled_off = kernel.walled_off_groups(
-        arrays, observers, targets, in_the_way, everything, SEARCH_GROW, none_settled
+        arrays, proofs, observers, targets, in_the_way, everything, SEARCH_GROW, none_settled
     )
     assert walled_off.all()
     assert engine._scene._names(in_the_way) == ("wall", "woods")
+    # Each model pair keeps its separator as its answer, "hidden" resting on those walls: a
+    # move that leaves them standing leaves the pair settled.
+    models = len(arrays.model_top)
+    for i in observers:
+        for j in targets:
+            row = proofs[min(i, j) * models + max(i, j)]
+            assert row[0] == kernel.HIDDEN_PAIR
+            assert set(row[5:].astype(int)) <= set(np.flatnonzero(in_the_way))
+    assert kernel._known_hidden(arrays, proofs, observers, targets).all()
     # Model pairs whose proofs are cached already (kept from before a move) need no separator:
     # with every pair settled none is looked for.
     in_the_way[:] = False
     walled_off = kernel.walled_off_groups(
-        arrays, observers, targets, in_the_way, everything, SEARCH_GROW, ~none_settled
+        arrays,
+        kernel.new_cache(),
+        observers,
+        targets,
+        in_the_way,
+        everything,
+        SEARCH_GROW,
+        ~none_settled,
     )
     assert not walled_off.any()
     assert not in_the_way.any()
@@ -1065,7 +1082,14 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     wall_only = np.flatnonzero(np.array(engine._scene.labels) == "wall").astype(np.int32)
     in_the_way[:] = False
     walled_off = kernel.walled_off_groups(
-        arrays, observers, targets, in_the_way, wall_only, SEARCH_GROW, none_settled
+        arrays,
+        kernel.new_cache(),
+        observers,
+        targets,
+        in_the_way,
+        wall_only,
+        SEARCH_GROW,
+        none_settled,
     )
     assert walled_off.tolist() == [[False, False], [True, True]]
     for walls in (everything, wall_only):

@@ -24,17 +24,25 @@ from engine.model import (
     Unit,
 )
 from engine.sight_kernel import (
+    FULLY_HIDDEN,
+    FULLY_MOVED_PROOF,
     FULLY_SEEN,
+    HIDDEN_PAIR,
+    MOVED_PROOF_PAIR,
     OUTLINE_CIRCLE,
     OUTLINE_OVAL,
     OUTLINE_RECT,
+    SEEN_PAIR,
     _facing_gap,
     bases_hull,
     facing_pieces,
+    forget_moved,
+    full_pair,
     hull_meets_boxes,
     low_interval,
     model_fully_visible,
     new_cache,
+    sight_pair,
     walled_off_from_all,
 )
 from engine.sightlines import HALF_LINE_WIDTH, base_outline
@@ -645,6 +653,88 @@ def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed(
     assert terrain_alone in slot.full
     assert seen_whole not in slot.full
     assert _verdicts_of(engine.matrix()) == _verdicts_of(visibility(moved))
+
+
+def _after_a_move(
+    s: Scenario, unit_id: str, dx: float, dy: float
+) -> tuple[Scenario, object, np.ndarray, np.ndarray]:
+    """The scene with ``unit_id`` moved, as the compiled arrays, the moved models' mask and the
+    grown boxes where they stood and stand (what a move hands :func:`forget_moved`)."""
+    from engine.visibility import SightScene
+
+    before = SightScene(s)
+    moved_scenario = s.with_unit_moved(unit_id, dx, dy)
+    after = SightScene(moved_scenario)
+    mask = np.array([after.unit_of[m].id == unit_id for m in after.ids])
+    rows = len(after.terrain) + np.flatnonzero(mask)
+    grown = np.vstack([before.arrays.blocker_boxes[rows], after.arrays.blocker_boxes[rows]])
+    grown = grown + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
+    return moved_scenario, after.arrays, mask, grown
+
+
+def _copy_of(cache: object) -> object:
+    copy = new_cache()
+    for key in cache:  # type: ignore[attr-defined]
+        copy[key] = cache[key].copy()  # type: ignore[index]
+    return copy
+
+
+@pytest.mark.parametrize(("dy", "hidden"), [(0.3, True), (10.0, False)])
+def test_a_hidden_proof_resting_on_a_moved_model_is_tried_again_with_its_blockers(
+    dy: float, hidden: bool
+) -> None:
+    # r is hidden from b by the screen's base alone. When the screen moves, the cached "not
+    # visible" is not forgotten but marked: its blockers are searched again, alone, first. A
+    # small step keeps the proof (the same answer as a fresh search, its blockers the screen);
+    # a long one takes the screen away, and the full search then finds the line.
+    screen = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(screen,))
+    engine = VisibilityEngine(s)
+    sight = engine._scene
+    i, j = sorted((sight.index["r1"], sight.index["b1"]))
+    cache = new_cache()
+    row = sight_pair(sight.arrays, cache, i, j, False, SEARCH_GROW, HALF_LINE_WIDTH)
+    screen_row = len(sight.terrain) + sight.index["big"]
+    assert row[0] == HIDDEN_PAIR
+    assert list(row[5:]) == [screen_row]
+    _, arrays, moved, boxes = _after_a_move(s, "blue-b", 0.0, dy)
+    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, False)
+    key = i * len(sight.ids) + j
+    assert cache[key][0] == MOVED_PROOF_PAIR
+    # The cheap stage does not touch a shaken proof; the full search settles it.
+    assert (
+        sight_pair(arrays, cache, i, j, True, SEARCH_GROW, HALF_LINE_WIDTH)[0] == MOVED_PROOF_PAIR
+    )
+    again = sight_pair(arrays, cache, i, j, False, SEARCH_GROW, HALF_LINE_WIDTH)
+    fresh = sight_pair(arrays, new_cache(), i, j, False, SEARCH_GROW, HALF_LINE_WIDTH)
+    assert again[0] == fresh[0] == (HIDDEN_PAIR if hidden else SEEN_PAIR)
+    if hidden:
+        assert list(again[5:]) == [screen_row]
+
+
+@pytest.mark.parametrize(("dy", "hidden"), [(-0.2, True), (10.0, False)])
+def test_a_point_hidden_by_a_moved_model_is_tried_again_with_its_blockers(
+    dy: float, hidden: bool
+) -> None:
+    # b is seen, but the screen hides part of it from r: "not fully visible", proven by a
+    # facing point no line reaches past the screen. When the screen moves the answer with
+    # models is marked, and its point searched again past the screen first.
+    screen = Unit("blue-b", "blue", (Model("big", 15, 11.2, CircleBase(60), height=3),))
+    s = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(screen,))
+    sight = VisibilityEngine(s)._scene
+    i, j = sight.index["r1"], sight.index["b1"]
+    cache = new_cache()
+    row = full_pair(sight.arrays, cache, i, j, False, SEARCH_GROW)
+    screen_row = len(sight.terrain) + sight.index["big"]
+    assert row[0] == FULLY_HIDDEN
+    assert screen_row in row[3:]
+    _, arrays, moved, boxes = _after_a_move(s, "blue-b", 0.0, dy)
+    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, True)
+    with_models = (i * len(sight.ids) + j) * 2
+    assert cache[with_models][0] == FULLY_MOVED_PROOF
+    again = full_pair(arrays, cache, i, j, False, SEARCH_GROW)
+    fresh = full_pair(arrays, new_cache(), i, j, False, SEARCH_GROW)
+    assert again[0] == fresh[0] == (FULLY_HIDDEN if hidden else FULLY_SEEN)
 
 
 def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
