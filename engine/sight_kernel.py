@@ -2849,9 +2849,22 @@ def model_pair_search(
     scene: SceneArrays, i: int, j: int, grow: float, line_half_width: float, cheap: bool
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """The top-to-top search between models ``i`` and ``j`` (see :func:`checked_search`)."""
+    return _search_past(scene, i, j, gather(scene, i, j, 0, grow), grow, line_half_width, cheap)
+
+
+@_compiled
+def _search_past(
+    scene: SceneArrays,
+    i: int,
+    j: int,
+    blockers: np.ndarray,
+    grow: float,
+    line_half_width: float,
+    cheap: bool,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The top-to-top search between models ``i`` and ``j`` past ``blockers`` alone."""
     acx, acy, ar, av = model_end(scene, i)
     bcx, bcy, br, bv = model_end(scene, j)
-    blockers = gather(scene, i, j, 0, grow)
     return checked_search(
         acx,
         acy,
@@ -3115,24 +3128,8 @@ def _proven_again(
             count += 1
     if count == 0:
         return np.zeros(0)
-    acx, acy, ar, av = model_end(scene, i)
-    bcx, bcy, br, bv = model_end(scene, j)
-    status, segment, blocking = checked_search(
-        acx,
-        acy,
-        ar,
-        av,
-        scene.model_top[i],
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene.model_top[j],
-        scene,
-        blockers[:count],
-        grow,
-        line_half_width,
-        False,
+    status, segment, blocking = _search_past(
+        scene, i, j, blockers[:count], grow, line_half_width, False
     )
     if status != NONE:
         return np.zeros(0)
