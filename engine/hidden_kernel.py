@@ -568,7 +568,13 @@ def _hidden_behind_walls(
             continue
         if t0 != 0.0 or t1 != 1.0:
             return -1
-        if kernel.blocker_meets(scene, k, planes, grow):
+        if kernel.blocker_meets(
+            scene.blocker_kind[k],
+            scene.blocker_disc[k],
+            kernel._rows(scene.blocker_vertices, scene.blocker_ranges, k),
+            planes,
+            grow,
+        ):
             walls[count] = k
             count += 1
     if count == 0:

@@ -426,33 +426,36 @@ def _blocks(
     py: float,
     dx: float,
     dy: float,
-    scene: SceneArrays,
+    kinds: np.ndarray,
+    discs: np.ndarray,
+    boxes: np.ndarray,
+    all_vertices: np.ndarray,
+    ranges: np.ndarray,
     k: int,
     lo: float,
     hi: float,
     grow: float,
     slack: float,
 ) -> bool:
-    """Whether blocker ``k`` blocks the low part ``[lo, hi]`` of the segment ``p -> p + d``."""
+    """Whether blocker ``k`` (rows of the scene's blocker arrays, taken one by one: see
+    :func:`_rows`) blocks the low part ``[lo, hi]`` of the segment ``p -> p + d``."""
     ax, ay = px + lo * dx, py + lo * dy
     bx, by = px + hi * dx, py + hi * dy
-    reach = scene.blocker_disc[k, 2] + grow
-    box = scene.blocker_boxes[k]
+    reach = discs[k, 2] + grow
+    x0, y0, x1, y1 = boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3]
     if (
-        min(ax, bx) > box[2] + reach
-        or max(ax, bx) < box[0] - reach
-        or min(ay, by) > box[3] + reach
-        or max(ay, by) < box[1] - reach
+        min(ax, bx) > x1 + reach
+        or max(ax, bx) < x0 - reach
+        or min(ay, by) > y1 + reach
+        or max(ay, by) < y0 - reach
     ):
         return False
-    if scene.blocker_kind[k] == 1:
-        cx, cy = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
-        gap = _point_segment(cx, cy, ax, ay, bx - ax, by - ay)
+    if kinds[k] == 1:
+        gap = _point_segment(discs[k, 0], discs[k, 1], ax, ay, bx - ax, by - ay)
         result: bool = (gap < reach - slack) if slack > 0 else (gap <= reach)
         return result
-    start, end = scene.blocker_ranges[k, 0], scene.blocker_ranges[k, 1]
-    vertices = scene.blocker_vertices[start:end]
-    n = end - start
+    vertices = _rows(all_vertices, ranges, k)
+    n = len(vertices)
     # An edge whose ends both lie on one side of the segment's line, farther from it than the
     # reach (or whose box is farther than the reach from the segment's box), is farther than
     # the reach from the segment: the exact distance is only worked out for the other edges.
@@ -473,7 +476,7 @@ def _blocks(
         gap = segment_distance(ax, ay, bx, by, ex, ey, fx, fy)
         if (gap < reach - slack) if slack > 0 else (gap <= reach):
             return True
-    if ax < box[0] or ax > box[2] or ay < box[1] or ay > box[3]:
+    if ax < x0 or ax > x1 or ay < y0 or ay > y1:
         return False
     return inside_polygon(ax, ay, vertices)
 
@@ -499,12 +502,32 @@ def blocking(
     search usually stops the next. With ``slack > 0`` a line penetrating by less than ``slack``
     grazes (free); with ``slack = 0`` touching counts as blocked."""
     dx, dy = qx - px, qy - py
-    if 0 <= first < count and _blocks(
-        px, py, dx, dy, scene, active[first], lo[first], hi[first], grow, slack
-    ):
-        return first
+    kinds, discs, boxes = scene.blocker_kind, scene.blocker_disc, scene.blocker_boxes
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
+    if 0 <= first < count:
+        k = active[first]
+        if _blocks(
+            px,
+            py,
+            dx,
+            dy,
+            kinds,
+            discs,
+            boxes,
+            vertices,
+            ranges,
+            k,
+            lo[first],
+            hi[first],
+            grow,
+            slack,
+        ):
+            return first
     for m in range(count):
-        if m != first and _blocks(px, py, dx, dy, scene, active[m], lo[m], hi[m], grow, slack):
+        k = active[m]
+        if m != first and _blocks(
+            px, py, dx, dy, kinds, discs, boxes, vertices, ranges, k, lo[m], hi[m], grow, slack
+        ):
             return m
     return -1
 
@@ -1057,11 +1080,12 @@ def _shape_bounds(
     return x0, y0, x1, y1
 
 
-@_compiled
-def _blocker_vertices(scene: SceneArrays, k: int) -> np.ndarray:
-    result: np.ndarray = scene.blocker_vertices[
-        scene.blocker_ranges[k, 0] : scene.blocker_ranges[k, 1]
-    ]
+@_compiled_inline
+def _rows(rows: np.ndarray, ranges: np.ndarray, k: int) -> np.ndarray:
+    """Rows ``ranges[k]`` of ``rows`` (a polygon's vertices, say). Hot loops take the scene's
+    arrays one by one: handing a helper the whole scene, inlined or not, copies its references
+    to all of its arrays, which costs more than most tests per blocker."""
+    result: np.ndarray = rows[ranges[k, 0] : ranges[k, 1]]
     return result
 
 
@@ -1074,7 +1098,7 @@ def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.
         bv = scene.blocker_disc[k : k + 1, :2]
         br = scene.blocker_disc[k, 2]
     else:
-        bv = _blocker_vertices(scene, k)
+        bv = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
         br = 0.0
     nb = len(bv)
     ns = len(v)
@@ -1099,7 +1123,7 @@ def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> 
     polygon ``v`` (counter-clockwise): then they cannot touch (a cheap exit before distances)."""
     n = len(v)
     disc = scene.blocker_kind[k] == 1
-    bv = _blocker_vertices(scene, k)
+    bv = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
     for e in range(n):
         f = (e + 1) % n
         ex, ey = v[f, 0] - v[e, 0], v[f, 1] - v[e, 1]
@@ -1140,7 +1164,7 @@ def shapes_touch(
         return True
     polygon = scene.blocker_kind[k] == 0
     if polygon:
-        bv = _blocker_vertices(scene, k)
+        bv = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
         first_x, first_y = bv[0, 0], bv[0, 1]
     else:
         first_x, first_y = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
@@ -1148,7 +1172,7 @@ def shapes_touch(
         return True
     if polygon:
         px, py = (v[0, 0], v[0, 1]) if len(v) > 0 else (cx, cy)
-        return inside_polygon(px, py, _blocker_vertices(scene, k))
+        return inside_polygon(px, py, _rows(scene.blocker_vertices, scene.blocker_ranges, k))
     return False
 
 
@@ -1246,14 +1270,14 @@ def _disc_meets(planes: np.ndarray, x: float, y: float, r: float) -> bool:
     return True
 
 
-@_compiled
-def blocker_meets(scene: SceneArrays, k: int, planes: np.ndarray, grow: float) -> bool:
-    """Whether blocker ``k`` grown by ``grow`` may meet the corridor (no side has every point of
-    it beyond reach)."""
-    if scene.blocker_kind[k] == 1:
-        d = scene.blocker_disc[k]
-        return _disc_meets(planes, d[0], d[1], d[2] + grow)
-    v = _blocker_vertices(scene, k)
+@_compiled_inline
+def blocker_meets(
+    kind: int, disc: np.ndarray, v: np.ndarray, planes: np.ndarray, grow: float
+) -> bool:
+    """Whether a blocker (its ``kind``, ``disc`` and vertices ``v``, see :class:`SceneArrays`)
+    grown by ``grow`` may meet the corridor (no side has every point of it beyond reach)."""
+    if kind == 1:
+        return _disc_meets(planes, disc[0], disc[1], disc[2] + grow)
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         beyond = True
@@ -1378,7 +1402,7 @@ def _grown_boundary(scene: SceneArrays, k: int, grow: float) -> tuple[np.ndarray
         circles = np.empty((1, 3))
         circles[0, 0], circles[0, 1], circles[0, 2] = d[0], d[1], d[2] + grow
         return circles, np.zeros((0, 4))
-    v = _blocker_vertices(scene, k)
+    v = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
     n = len(v)
     circles = np.empty((n, 3))
     segments = np.empty((n, 4))
@@ -1543,7 +1567,7 @@ def critical_lines(
             )
             n += 1
             continue
-        v = _blocker_vertices(scene, k)
+        v = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
         nv = len(v)
         for e in range(nv):
             atoms[n, 0], atoms[n, 1], atoms[n, 2] = v[e, 0], v[e, 1], grow
@@ -1692,7 +1716,7 @@ def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bo
         d = scene.blocker_disc[k]
         result: bool = _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
         return result
-    v = _blocker_vertices(scene, k)
+    v = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
     n = len(v)
     for e in range(n):
         f = (e + 1) % n
@@ -2653,7 +2677,6 @@ def pair_search(
     whole_lo = np.zeros(both)
     whole_hi = np.ones(both)
     in_the_way = full.copy()
-    planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
     lines = cheap_lines(acx, acy, ar, av, bcx, bcy, br, bv)
     ok, x0, y0, x1, y1 = first_free(
         lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, whole_lo, whole_hi, both, grow, 1
@@ -2663,6 +2686,7 @@ def pair_search(
         return FOUND, segment, in_the_way[:0]
     if cheap:
         return UNPROVEN, segment, in_the_way
+    planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
     barrier = separator_between(acx, acy, ar, av, bcx, bcy, br, bv, scene, walls, n_walls, grow)
     if len(barrier):
         return NONE, segment, barrier
@@ -2765,11 +2789,18 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     the same with terrain alone."""
     acx, acy, ar, av = model_end(scene, i)
     bcx, bcy, br, bv = model_end(scene, j)
-    planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
     ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
     bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
     x0, y0 = min(ax0, bx0) - grow, min(ay0, by0) - grow
     x1, y1 = max(ax1, bx1) + grow, max(ay1, by1) + grow
+    # Each end lies in the disc round its box, so the corridor lies within the larger disc's
+    # radius of the segment joining their centres: a blocker whose box's disc is farther than
+    # that from the segment cannot meet it, and the exact test (its planes) is spared.
+    sx, sy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
+    vx, vy = (bx0 + bx1) / 2 - sx, (by0 + by1) / 2 - sy
+    reach = max(math.hypot(ax1 - ax0, ay1 - ay0), math.hypot(bx1 - bx0, by1 - by0)) / 2
+    reach += grow + GRAZE
+    planes = np.empty((0, 3))
     units = (scene.model_unit[i], scene.model_unit[j])
     found = np.empty(len(scene.blocker_kind), dtype=np.int32)
     count = 0
@@ -2792,7 +2823,21 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
         box = scene.blocker_boxes[k]
         if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
             continue
-        if not blocker_meets(scene, k, planes, grow):
+        qx, qy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if (
+            _point_segment(qx, qy, sx, sy, vx, vy)
+            > reach + math.hypot(box[2] - box[0], box[3] - box[1]) / 2
+        ):
+            continue
+        if len(planes) == 0:
+            planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+        if not blocker_meets(
+            scene.blocker_kind[k],
+            scene.blocker_disc[k],
+            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
+            planes,
+            grow,
+        ):
             continue
         found[count] = k
         count += 1
@@ -3312,7 +3357,13 @@ def hulls_hidden(
     count = 0
     atoms = 0
     for k in walls:
-        if not blocker_meets(scene, k, planes, grow):
+        if not blocker_meets(
+            scene.blocker_kind[k],
+            scene.blocker_disc[k],
+            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
+            planes,
+            grow,
+        ):
             continue
         walls[count] = k
         count += 1
@@ -4184,7 +4235,13 @@ def walled_off_from_all(
                     scene.model_top[o], scene.model_foot[j], scene.blocker_top[k]
                 )
                 whole = whole and low and t0 == 0.0 and t1 == 1.0
-            if whole and blocker_meets(scene, k, planes, grow):
+            if whole and blocker_meets(
+                scene.blocker_kind[k],
+                scene.blocker_disc[k],
+                _rows(scene.blocker_vertices, scene.blocker_ranges, k),
+                planes,
+                grow,
+            ):
                 walls[n_walls] = k
                 n_walls += 1
         if n_walls == 0:
@@ -4398,7 +4455,22 @@ def _witness_meets_moved(
             continue
         k = offset + m
         low, t0, t1 = low_interval(scene.model_top[i], scene.model_top[j], scene.blocker_top[k])
-        if low and _blocks(px, py, dx, dy, scene, k, t0, t1, grow, GRAZE):
+        if low and _blocks(
+            px,
+            py,
+            dx,
+            dy,
+            scene.blocker_kind,
+            scene.blocker_disc,
+            scene.blocker_boxes,
+            scene.blocker_vertices,
+            scene.blocker_ranges,
+            k,
+            t0,
+            t1,
+            grow,
+            GRAZE,
+        ):
             return True
     return False
 

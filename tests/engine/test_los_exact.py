@@ -268,7 +268,20 @@ def test_a_polygon_blocks_a_segment_exactly_when_its_edges_distances_say_so() ->
             step = end - start
             end = start + step
             for slack in (0.0, kernel.GRAZE):
-                fast = kernel._blocks(*start, *step, scene, 0, 0.0, 1.0, reach, slack)
+                fast = kernel._blocks(
+                    *start,
+                    *step,
+                    scene.blocker_kind,
+                    scene.blocker_disc,
+                    scene.blocker_boxes,
+                    scene.blocker_vertices,
+                    scene.blocker_ranges,
+                    0,
+                    0.0,
+                    1.0,
+                    reach,
+                    slack,
+                )
                 assert fast == _blocked_edge_by_edge(scene, start, end, reach, slack)
                 checked[bool(fast)] += 1
     assert min(checked.values()) > 500
