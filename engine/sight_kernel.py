@@ -1090,15 +1090,19 @@ def _rows(rows: np.ndarray, ranges: np.ndarray, k: int) -> np.ndarray:
 
 
 @_compiled
-def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray) -> float:
-    """The smallest distance between the blocker's core boundary and the shape's boundary, less
-    both radii (discs are degenerate capsules)."""
+def _edge_gap(
+    kind: int, disc: np.ndarray, polygon: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray
+) -> float:
+    """The smallest distance between a blocker's core boundary (its ``kind``, ``disc`` and
+    ``polygon``: see :func:`shapes_touch`) and the shape's boundary, less both radii (discs are
+    degenerate capsules)."""
     best = math.inf
-    if scene.blocker_kind[k] == 1:
-        bv = scene.blocker_disc[k : k + 1, :2]
-        br = scene.blocker_disc[k, 2]
+    if kind == 1:
+        bv = np.empty((1, 2))
+        bv[0, 0], bv[0, 1] = disc[0], disc[1]
+        br = disc[2]
     else:
-        bv = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
+        bv = polygon
         br = 0.0
     nb = len(bv)
     ns = len(v)
@@ -1118,12 +1122,13 @@ def _edge_gap(scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.
 
 
 @_compiled
-def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> bool:
-    """Whether blocker ``k`` grown by ``grow`` lies wholly beyond one side of the convex
-    polygon ``v`` (counter-clockwise): then they cannot touch (a cheap exit before distances)."""
+def _outside_an_edge(
+    kind: int, disc: np.ndarray, bv: np.ndarray, v: np.ndarray, grow: float
+) -> bool:
+    """Whether a blocker (see :func:`shapes_touch`) grown by ``grow`` lies wholly beyond one
+    side of the convex polygon ``v`` (counter-clockwise): then they cannot touch (a cheap exit
+    before distances)."""
     n = len(v)
-    disc = scene.blocker_kind[k] == 1
-    bv = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
     for e in range(n):
         f = (e + 1) % n
         ex, ey = v[f, 0] - v[e, 0], v[f, 1] - v[e, 1]
@@ -1133,9 +1138,8 @@ def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> 
             continue
         nx, ny = ey / length, -ex / length
         offset = nx * v[e, 0] + ny * v[e, 1] + grow + 1e-9
-        if disc:
-            d = scene.blocker_disc[k]
-            if nx * d[0] + ny * d[1] - d[2] > offset:
+        if kind == 1:
+            if nx * disc[0] + ny * disc[1] - disc[2] > offset:
                 return True
             continue
         beyond = True
@@ -1150,29 +1154,37 @@ def _outside_an_edge(scene: SceneArrays, k: int, v: np.ndarray, grow: float) -> 
 
 @_compiled
 def shapes_touch(
-    scene: SceneArrays, k: int, cx: float, cy: float, r: float, v: np.ndarray, grow: float
+    kind: int,
+    disc: np.ndarray,
+    box: np.ndarray,
+    bv: np.ndarray,
+    cx: float,
+    cy: float,
+    r: float,
+    v: np.ndarray,
+    grow: float,
 ) -> bool:
-    """Whether blocker ``k`` grown by ``grow`` meets the convex shape (touching counts)."""
-    box = scene.blocker_boxes[k]
+    """Whether a blocker grown by ``grow`` meets the convex shape (touching counts). The
+    blocker is given by its rows of the scene's arrays (see :func:`_rows`): ``kind``, ``disc``,
+    ``box`` and ``bv``, its vertices (none for a disc)."""
     sx0, sy0, sx1, sy1 = _shape_bounds(cx, cy, r, v)
     reach = grow + 1e-9
     if box[0] - reach > sx1 or sx0 - reach > box[2] or box[1] - reach > sy1 or sy0 - reach > box[3]:
         return False
-    if len(v) >= 3 and _outside_an_edge(scene, k, v, grow):
+    if len(v) >= 3 and _outside_an_edge(kind, disc, bv, v, grow):
         return False
-    if _edge_gap(scene, k, cx, cy, r, v) <= grow:
+    if _edge_gap(kind, disc, bv, cx, cy, r, v) <= grow:
         return True
-    polygon = scene.blocker_kind[k] == 0
+    polygon = kind == 0
     if polygon:
-        bv = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
         first_x, first_y = bv[0, 0], bv[0, 1]
     else:
-        first_x, first_y = scene.blocker_disc[k, 0], scene.blocker_disc[k, 1]
+        first_x, first_y = disc[0], disc[1]
     if len(v) > 0 and inside_polygon(first_x, first_y, v):
         return True
     if polygon:
         px, py = (v[0, 0], v[0, 1]) if len(v) > 0 else (cx, cy)
-        return inside_polygon(px, py, _rows(scene.blocker_vertices, scene.blocker_ranges, k))
+        return inside_polygon(px, py, bv)
     return False
 
 
@@ -1708,15 +1720,14 @@ def outer_tangents(
 
 
 @_compiled
-def _crosses(scene: SceneArrays, k: int, segment: np.ndarray, grow: float) -> bool:
-    """Whether an edge of blocker ``k`` grown by ``grow`` comes within reach of the segment by
-    more than the graze."""
+def _crosses(kind: int, disc: np.ndarray, v: np.ndarray, segment: np.ndarray, grow: float) -> bool:
+    """Whether an edge of a blocker (see :func:`shapes_touch`) grown by ``grow`` comes within
+    reach of the segment by more than the graze."""
     x0, y0, x1, y1 = segment[0], segment[1], segment[2], segment[3]
-    if scene.blocker_kind[k] == 1:
-        d = scene.blocker_disc[k]
+    if kind == 1:
+        d = disc
         result: bool = _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
         return result
-    v = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
     n = len(v)
     for e in range(n):
         f = (e + 1) % n
@@ -1797,10 +1808,15 @@ def _wall_across(
         box = scene.blocker_boxes[k]
         if _boxes_apart(box, spans[0]) or _boxes_apart(box, spans[1]):
             continue
-        if not (_crosses(scene, k, tangents[0], grow) and _crosses(scene, k, tangents[1], grow)):
+        kind, disc = scene.blocker_kind[k], scene.blocker_disc[k]
+        polygon = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
+        if not (
+            _crosses(kind, disc, polygon, tangents[0], grow)
+            and _crosses(kind, disc, polygon, tangents[1], grow)
+        ):
             continue
-        if shapes_touch(scene, k, acx, acy, ar, av, grow) or shapes_touch(
-            scene, k, bcx, bcy, br, bv, grow
+        if shapes_touch(kind, disc, box, polygon, acx, acy, ar, av, grow) or shapes_touch(
+            kind, disc, box, polygon, bcx, bcy, br, bv, grow
         ):
             continue
         if best < 0 or k < best:
@@ -1838,15 +1854,21 @@ def _always_low(
     blocker ``k`` (the blocker is far enough
     from the higher end that every segment has come down when it gets there)."""
     longest = math.hypot(acx - bcx, acy - bcy) + _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv)
+    kind, disc, box = scene.blocker_kind[k], scene.blocker_disc[k], scene.blocker_boxes[k]
+    polygon = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
     for side in range(2):
         needed = t0 * longest if side == 0 else (1.0 - t1) * longest
         if needed <= 0.0:
             continue
         if side == 0:
-            clear = _edge_gap(scene, k, acx, acy, ar, av)
-            return clear >= needed + grow and not shapes_touch(scene, k, acx, acy, ar, av, 0.0)
-        clear = _edge_gap(scene, k, bcx, bcy, br, bv)
-        return clear >= needed + grow and not shapes_touch(scene, k, bcx, bcy, br, bv, 0.0)
+            clear = _edge_gap(kind, disc, polygon, acx, acy, ar, av)
+            return clear >= needed + grow and not shapes_touch(
+                kind, disc, box, polygon, acx, acy, ar, av, 0.0
+            )
+        clear = _edge_gap(kind, disc, polygon, bcx, bcy, br, bv)
+        return clear >= needed + grow and not shapes_touch(
+            kind, disc, box, polygon, bcx, bcy, br, bv, 0.0
+        )
     return False
 
 
@@ -2160,14 +2182,14 @@ def chain_separator(
 
 
 @_compiled
-def _part_of(scene: SceneArrays, k: int, piece: int) -> np.ndarray:
-    """Convex part ``piece`` of blocker ``k``: a disc's inscribed 16-gon, or a polygon's part."""
-    if scene.blocker_kind[k] == 1:
-        d = scene.blocker_disc[k]
-        return _disc_part(d[0], d[1], d[2])
-    row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
-    part: np.ndarray = scene.part_vertices[row[0] : row[1]]
-    return part
+def _part_of(
+    kind: int, disc: np.ndarray, part_vertices: np.ndarray, part_ranges: np.ndarray, row: int
+) -> np.ndarray:
+    """A convex part of a blocker: a disc's inscribed 16-gon, or rows ``part_ranges[row]`` of
+    ``part_vertices`` (the scene's arrays taken one by one: see :func:`_rows`)."""
+    if kind == 1:
+        return _disc_part(disc[0], disc[1], disc[2])
+    return _rows(part_vertices, part_ranges, row)
 
 
 @_compiled
@@ -2302,7 +2324,14 @@ def _barrier_across(
     kept = 0
     for n in range(n_inside):
         k = inside_wall[n]
-        q = _clip(_part_of(scene, k, inside_piece[n]), planes)
+        part = _part_of(
+            scene.blocker_kind[k],
+            scene.blocker_disc[k],
+            scene.part_vertices,
+            scene.part_ranges,
+            scene.blocker_parts[k, 0] + inside_piece[n],
+        )
+        q = _clip(part, planes)
         if len(q) == 0 or len(q) > 128:
             continue
         if not _beyond_a_plane(q, far_from_a) and _close_to(q, acx, acy, ar, av, grow):
@@ -3893,7 +3922,17 @@ def _fan_is_clear(
         hull = convex_hull(region)
         if len(hull) < 3 or _polygon_area(hull) <= 0:
             return False
-        if shapes_touch(scene, k, hull[:, 0].mean(), hull[:, 1].mean(), 0.0, hull, grow):
+        if shapes_touch(
+            scene.blocker_kind[k],
+            scene.blocker_disc[k],
+            scene.blocker_boxes[k],
+            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
+            hull[:, 0].mean(),
+            hull[:, 1].mean(),
+            0.0,
+            hull,
+            grow,
+        ):
             return False
     return True
 
@@ -4005,7 +4044,17 @@ def model_fully_visible(
             regions[found] = _swept_region(observer, target, t0, t1)
             n_regions += 1
         region = regions[found]
-        if shapes_touch(scene, k, region[:, 0].mean(), region[:, 1].mean(), 0.0, region, grow):
+        if shapes_touch(
+            scene.blocker_kind[k],
+            scene.blocker_disc[k],
+            scene.blocker_boxes[k],
+            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
+            region[:, 0].mean(),
+            region[:, 1].mean(),
+            0.0,
+            region,
+            grow,
+        ):
             touching[n_touching] = k
             n_touching += 1
     touching = touching[:n_touching]
