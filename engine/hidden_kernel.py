@@ -543,7 +543,9 @@ def _hidden_behind_walls(
     stays hidden behind the same few bases a cell on: the lines among two or three of them cost
     a fraction of a search among every blocker of the corridor. Blockers of mixed height (low
     over part of a line) are left to the full search: this proof takes walls only."""
-    acx, acy, ar, av = kernel.model_end(scene, observer)
+    acx, acy, ar, av = kernel.model_end(
+        scene.model_disc, scene.model_vertices, scene.model_ranges, observer
+    )
     bcx, bcy = 0.0, 0.0
     for q in range(len(shape)):
         bcx += shape[q, 0] / len(shape)

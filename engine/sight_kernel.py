@@ -2802,12 +2802,13 @@ kept and tried alone first when the pair is searched again (a small move seldom 
 out from behind what hid it). Never an answer by itself."""
 
 
-@_compiled
-def model_end(scene: SceneArrays, i: int) -> tuple[float, float, float, np.ndarray]:
-    """Model ``i``'s base as an end shape ``(cx, cy, r, vertices)``."""
-    d = scene.model_disc[i]
-    v = scene.model_vertices[scene.model_ranges[i, 0] : scene.model_ranges[i, 1]]
-    return d[0], d[1], d[2], v
+@_compiled_inline
+def model_end(
+    discs: np.ndarray, vertices: np.ndarray, ranges: np.ndarray, i: int
+) -> tuple[float, float, float, np.ndarray]:
+    """Model ``i``'s base as an end shape ``(cx, cy, r, vertices)``, from the scene's
+    ``model_disc``, ``model_vertices`` and ``model_ranges`` (see :func:`_rows`)."""
+    return discs[i, 0], discs[i, 1], discs[i, 2], _rows(vertices, ranges, i)
 
 
 @_compiled
@@ -2816,8 +2817,8 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     *visible* (models of other units, features, obscuring areas neither model is within, when
     they block), 1 for *fully visible* seen by ``i`` (obscuring areas ``j`` is not within), 2
     the same with terrain alone."""
-    acx, acy, ar, av = model_end(scene, i)
-    bcx, bcy, br, bv = model_end(scene, j)
+    acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
+    bcx, bcy, br, bv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
     ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
     bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
     x0, y0 = min(ax0, bx0) - grow, min(ay0, by0) - grow
@@ -2937,8 +2938,8 @@ def _search_past(
     cheap: bool,
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """The top-to-top search between models ``i`` and ``j`` past ``blockers`` alone."""
-    acx, acy, ar, av = model_end(scene, i)
-    bcx, bcy, br, bv = model_end(scene, j)
+    acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
+    bcx, bcy, br, bv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
     return checked_search(
         acx,
         acy,
@@ -2966,7 +2967,7 @@ def _unit_points(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
     points = np.empty((total, 2))
     count = 0
     for m in models:
-        cx, cy, r, v = model_end(scene, m)
+        cx, cy, r, v = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, m)
         pts = _shape_points(cx, cy, r, v)
         points[count : count + len(pts)] = pts
         count += len(pts)
@@ -4016,7 +4017,7 @@ def model_fully_visible(
     h_observer = scene.model_top[i]
     z_target = scene.model_foot[j]
     candidates = gather(scene, i, j, 2 if terrain_only else 1, 2.0 * grow)
-    acx, acy, ar, av = model_end(scene, i)
+    acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
     pieces = facing_pieces(target, observer)
     walls, px, py = _walled_off_point(
         acx, acy, ar, av, h_observer, z_target, target, pieces, scene, candidates, grow
@@ -4140,7 +4141,7 @@ def _point_hidden_again(
     """A :data:`FULLY_MOVED_PROOF` row's facing point of model ``j``, searched from model
     ``i``'s base past the row's blockers alone, where they stand now: the new "not fully
     visible" row when no line reaches it (other blockers only block more), else an empty row."""
-    acx, acy, ar, av = model_end(scene, i)
+    acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
     hx, hy = row[1], row[2]
     blockers = row[3:].astype(np.int32)
     status, _, in_the_way = pair_search(
@@ -4271,7 +4272,7 @@ def walled_off_from_all(
         if len(hull) == 0:
             hull = bases_hull(scene.model_outline, observers)
             hcx, hcy = hull[:, 0].mean(), hull[:, 1].mean()
-        tcx, tcy, tr, tv = model_end(scene, j)
+        tcx, tcy, tr, tv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
         planes = corridor(hcx, hcy, 0.0, hull, tcx, tcy, tr, tv)
         n_walls = 0
         for k in range(len(scene.blocker_kind)):
@@ -4528,8 +4529,8 @@ def _witness_meets_moved(
 def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: float) -> bool:
     """Whether a box of ``boxes`` meets the hull of models ``i`` and ``j``'s bases grown by
     ``margin``."""
-    acx, acy, ar, av = model_end(scene, i)
-    bcx, bcy, br, bv = model_end(scene, j)
+    acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
+    bcx, bcy, br, bv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
     ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
     bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
     x0, y0 = min(ax0, bx0) - margin, min(ay0, by0) - margin
