@@ -1188,6 +1188,32 @@ def shapes_touch(
     return False
 
 
+@_compiled_inline
+def _touches_convex(
+    kinds: np.ndarray,
+    discs: np.ndarray,
+    boxes: np.ndarray,
+    vertices: np.ndarray,
+    ranges: np.ndarray,
+    k: int,
+    shape: np.ndarray,
+    grow: float,
+) -> bool:
+    """Whether blocker ``k`` of the scene's blocker arrays (see :func:`_rows`) grown by ``grow``
+    meets the convex polygon ``shape`` (:func:`shapes_touch`)."""
+    return shapes_touch(
+        kinds[k],
+        discs[k],
+        boxes[k],
+        _rows(vertices, ranges, k),
+        shape[:, 0].mean(),
+        shape[:, 1].mean(),
+        0.0,
+        shape,
+        grow,
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Corridors and hulls
 
@@ -3910,6 +3936,8 @@ def _fan_is_clear(
     piece's bounding polygon scaled about the source between the ends of the low interval."""
     corners = _piece_hull(target, piece)
     n = len(corners)
+    kinds, discs, boxes = scene.blocker_kind, scene.blocker_disc, scene.blocker_boxes
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for m in range(len(blockers)):
         k = blockers[m]
         low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
@@ -3923,17 +3951,7 @@ def _fan_is_clear(
         hull = convex_hull(region)
         if len(hull) < 3 or _polygon_area(hull) <= 0:
             return False
-        if shapes_touch(
-            scene.blocker_kind[k],
-            scene.blocker_disc[k],
-            scene.blocker_boxes[k],
-            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
-            hull[:, 0].mean(),
-            hull[:, 1].mean(),
-            0.0,
-            hull,
-            grow,
-        ):
+        if _touches_convex(kinds, discs, boxes, vertices, ranges, k, hull, grow):
             return False
     return True
 
@@ -4029,6 +4047,8 @@ def model_fully_visible(
     seen_intervals = np.empty((len(candidates), 2))
     regions = np.empty((len(candidates), _REGION_DIRECTIONS, 2))
     n_regions = 0
+    kinds, discs, boxes = scene.blocker_kind, scene.blocker_disc, scene.blocker_boxes
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for m in range(len(candidates)):
         k = candidates[m]
         low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
@@ -4045,17 +4065,7 @@ def model_fully_visible(
             regions[found] = _swept_region(observer, target, t0, t1)
             n_regions += 1
         region = regions[found]
-        if shapes_touch(
-            scene.blocker_kind[k],
-            scene.blocker_disc[k],
-            scene.blocker_boxes[k],
-            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
-            region[:, 0].mean(),
-            region[:, 1].mean(),
-            0.0,
-            region,
-            grow,
-        ):
+        if _touches_convex(kinds, discs, boxes, vertices, ranges, k, region, grow):
             touching[n_touching] = k
             n_touching += 1
     touching = touching[:n_touching]
