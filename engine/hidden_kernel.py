@@ -554,6 +554,8 @@ def _hidden_behind_walls(
     units = (scene.model_unit[observer], scene.model_unit[probe])
     walls = np.empty(len(walls_before), dtype=np.int32)
     count = 0
+    kinds, discs = scene.blocker_kind, scene.blocker_disc
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for k in walls_before:
         kind = scene.blocker_class[k]
         if kind == kernel.MODEL:
@@ -570,13 +572,7 @@ def _hidden_behind_walls(
             continue
         if t0 != 0.0 or t1 != 1.0:
             return -1
-        if kernel.blocker_meets(
-            scene.blocker_kind[k],
-            scene.blocker_disc[k],
-            kernel._rows(scene.blocker_vertices, scene.blocker_ranges, k),
-            planes,
-            grow,
-        ):
+        if kernel.blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
             walls[count] = k
             count += 1
     if count == 0:

@@ -1310,12 +1310,19 @@ def _disc_meets(planes: np.ndarray, x: float, y: float, r: float) -> bool:
 
 @_compiled_inline
 def blocker_meets(
-    kind: int, disc: np.ndarray, v: np.ndarray, planes: np.ndarray, grow: float
+    kinds: np.ndarray,
+    discs: np.ndarray,
+    vertices: np.ndarray,
+    ranges: np.ndarray,
+    k: int,
+    planes: np.ndarray,
+    grow: float,
 ) -> bool:
-    """Whether a blocker (its ``kind``, ``disc`` and vertices ``v``, see :class:`SceneArrays`)
-    grown by ``grow`` may meet the corridor (no side has every point of it beyond reach)."""
-    if kind == 1:
-        return _disc_meets(planes, disc[0], disc[1], disc[2] + grow)
+    """Whether blocker ``k`` of the scene's blocker arrays (see :func:`_rows`) grown by
+    ``grow`` may meet the corridor (no side has every point of it beyond reach)."""
+    if kinds[k] == 1:
+        return _disc_meets(planes, discs[k, 0], discs[k, 1], discs[k, 2] + grow)
+    v = _rows(vertices, ranges, k)
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         beyond = True
@@ -2858,6 +2865,8 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     reach += grow + GRAZE
     planes = np.empty((0, 3))
     units = (scene.model_unit[i], scene.model_unit[j])
+    kinds, discs = scene.blocker_kind, scene.blocker_disc
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     found = np.empty(len(scene.blocker_kind), dtype=np.int32)
     count = 0
     for k in range(len(scene.blocker_kind)):
@@ -2887,13 +2896,7 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
             continue
         if len(planes) == 0:
             planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
-        if not blocker_meets(
-            scene.blocker_kind[k],
-            scene.blocker_disc[k],
-            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
-            planes,
-            grow,
-        ):
+        if not blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
             continue
         found[count] = k
         count += 1
@@ -3412,14 +3415,10 @@ def hulls_hidden(
     planes = corridor(acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)
     count = 0
     atoms = 0
+    kinds, discs = scene.blocker_kind, scene.blocker_disc
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for k in walls:
-        if not blocker_meets(
-            scene.blocker_kind[k],
-            scene.blocker_disc[k],
-            _rows(scene.blocker_vertices, scene.blocker_ranges, k),
-            planes,
-            grow,
-        ):
+        if not blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
             continue
         walls[count] = k
         count += 1
@@ -4272,6 +4271,8 @@ def walled_off_from_all(
     no_vertices = np.zeros((0, 2))
     walls = np.empty(len(scene.blocker_kind), dtype=np.int32)
     models = len(scene.model_top)
+    kinds, discs = scene.blocker_kind, scene.blocker_disc
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for e in range(len(exposed)):
         j = exposed[e]
         known = True
@@ -4295,13 +4296,7 @@ def walled_off_from_all(
                     scene.model_top[o], scene.model_foot[j], scene.blocker_top[k]
                 )
                 whole = whole and low and t0 == 0.0 and t1 == 1.0
-            if whole and blocker_meets(
-                scene.blocker_kind[k],
-                scene.blocker_disc[k],
-                _rows(scene.blocker_vertices, scene.blocker_ranges, k),
-                planes,
-                grow,
-            ):
+            if whole and blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
                 walls[n_walls] = k
                 n_walls += 1
         if n_walls == 0:
