@@ -2144,14 +2144,6 @@ def _far_planes(cx: float, cy: float, r: float, v: np.ndarray, limit: float) -> 
 
 
 @_compiled
-def _root(parent: np.ndarray, k: int) -> int:
-    while parent[k] != k:
-        parent[k] = parent[parent[k]]
-        k = parent[k]
-    return k
-
-
-@_compiled
 def _disc_part(cx: float, cy: float, r: float) -> np.ndarray:
     """A 16-gon inscribed in a disc: a convex part of it."""
     points = np.empty((16, 2))
@@ -2382,36 +2374,41 @@ def _barrier_across(
             0.0, 0.0, 0.0, q
         )
         kept += 1
-    if kept == 0:
+    if kept == 0 or not touches[:kept, 0].any() or not touches[:kept, 1].any():
         return empty
-    parent = np.arange(kept)
-    for i in range(kept):
-        for j in range(i + 1, kept):
-            if (
-                boxes[i, 0] - 2 * reach > boxes[j, 2]
-                or boxes[j, 0] - 2 * reach > boxes[i, 2]
-                or boxes[i, 1] - 2 * reach > boxes[j, 3]
-                or boxes[j, 1] - 2 * reach > boxes[i, 3]
-            ):
-                continue
-            ri, rj = _root(parent, i), _root(parent, j)
-            if ri == rj:
-                continue
-            qi = clipped[i, : sizes[i]]
-            qj = clipped[j, : sizes[j]]
-            if _close_to(qi, 0.0, 0.0, 0.0, qj, 2 * reach):
-                parent[ri] = rj
-    for i in range(kept):
-        if not touches[i, 0]:
+    # The parts joined to a part on the first tangent are found one group at a time, in the
+    # order of that part, and only those groups: most parts are never compared with others.
+    group = np.full(kept, -1, dtype=np.int64)
+    queue = np.empty(kept, dtype=np.int64)
+    for start in range(kept):
+        if not touches[start, 0] or group[start] >= 0:
             continue
-        ri = _root(parent, i)
-        for j in range(kept):
-            if touches[j, 1] and _root(parent, j) == ri:
-                members = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
-                for k in range(kept):
-                    if _root(parent, k) == ri:
-                        members[owner[k]] = True
-                return np.flatnonzero(members).astype(np.int32)
+        group[start] = start
+        queue[0] = start
+        head, tail = 0, 1
+        crosses = False
+        while head < tail:
+            i = queue[head]
+            head += 1
+            crosses = crosses or touches[i, 1]
+            qi = clipped[i, : sizes[i]]
+            for j in range(kept):
+                if group[j] >= 0 or (
+                    boxes[i, 0] - 2 * reach > boxes[j, 2]
+                    or boxes[j, 0] - 2 * reach > boxes[i, 2]
+                    or boxes[i, 1] - 2 * reach > boxes[j, 3]
+                    or boxes[j, 1] - 2 * reach > boxes[i, 3]
+                ):
+                    continue
+                if _close_to(qi, 0.0, 0.0, 0.0, clipped[j, : sizes[j]], 2 * reach):
+                    group[j] = start
+                    queue[tail] = j
+                    tail += 1
+        if crosses:
+            members = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+            for m in range(tail):
+                members[owner[queue[m]]] = True
+            return np.flatnonzero(members).astype(np.int32)
     return empty
 
 
