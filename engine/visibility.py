@@ -97,13 +97,39 @@ _pools: dict[int, ThreadPoolExecutor] = {}
 def _sight_pool(threads: int) -> ThreadPoolExecutor:
     """The process's pool of ``threads`` threads working out unit pairs, started on first use
     and kept: starting two threads for every update cost about 0.4 ms of its 10. The pools'
-    tasks never wait on one another, so every engine may share them."""
+    tasks never wait on one another (see :class:`_SlotQueue`), so every engine may share them."""
     with _pool_lock:
         pool = _pools.get(threads)
         if pool is None:
             pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="warplan-sight")
             _pools[threads] = pool
         return pool
+
+
+class _SlotQueue:
+    """Unit pairs to work out (each with its cache slot), handed to the pool's threads in their
+    order, skipping any whose slot another thread is working in: a thread never waits on
+    another. A thread that finds every pair left in a busy slot stops; the thread holding that
+    slot takes them next. Tasks, not slots, are handed out, so one slot's many pairs no longer
+    keep one thread busy while the other idles (a row's three largest pairs shared a slot)."""
+
+    def __init__(self, tasks: Sequence[tuple[int, Sequence[tuple[Unit, Unit]]]]) -> None:
+        self._pending = list(tasks)
+        self._busy: set[int] = set()
+        self._lock = threading.Lock()
+
+    def take(self, finished: int | None) -> tuple[int, Sequence[tuple[Unit, Unit]]] | None:
+        """The next task whose slot is free, its slot now busy (``finished``, the slot of the
+        caller's last task, free again); ``None`` when none is left for this thread."""
+        with self._lock:
+            if finished is not None:
+                self._busy.discard(finished)
+            for position, (slot, task) in enumerate(self._pending):
+                if slot not in self._busy:
+                    del self._pending[position]
+                    self._busy.add(slot)
+                    return slot, task
+            return None
 
 
 COVER_KEYWORDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
@@ -1055,23 +1081,33 @@ class VisibilityEngine:
         return tuple(self._answer(o, t) for o, t in pairs)
 
     def _work_out(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:
-        """Answers ``pairs`` on :attr:`threads` threads, a cache slot's pairs on one thread in
-        their given order, so every answer is the one a single thread would give."""
-        groups: dict[int, list[tuple[Unit, Unit]]] = {}
+        """Answers ``pairs`` on :attr:`threads` threads. A unit pair's two orders run on one
+        thread in their given order (the second reads the first's answer); no other unit
+        pair's answers need them, so every answer is the one a single thread would give."""
+        both_orders: dict[frozenset[str], list[tuple[Unit, Unit]]] = {}
         for observer, target in pairs:
-            groups.setdefault(slot_number(observer.id, target.id), []).append((observer, target))
-        if self.threads < 2 or len(groups) < 2:
-            for group in groups.values():
-                self._answer_all(group)
+            both_orders.setdefault(frozenset((observer.id, target.id)), []).append(
+                (observer, target)
+            )
+        if self.threads < 2 or len(both_orders) < 2:
+            for task in both_orders.values():
+                self._answer_all(task)
             return
-        # The groups likely to take longest first, so the last to finish is a quick one: a
+        # The unit pairs likely to take longest first, so the last to finish is a quick one: a
         # unit pair's work grows with its number of model pairs.
         ordered = sorted(
-            groups.values(),
-            key=lambda group: sum(len(o.models) * len(t.models) for o, t in group),
+            both_orders.values(),
+            key=lambda task: sum(len(o.models) * len(t.models) for o, t in task),
             reverse=True,
         )
-        list(_sight_pool(self.threads).map(self._answer_all, ordered))
+        queue = _SlotQueue([(slot_number(task[0][0].id, task[0][1].id), task) for task in ordered])
+        list(_sight_pool(self.threads).map(self._work_through, [queue] * self.threads))
+
+    def _work_through(self, queue: _SlotQueue) -> None:
+        finished = None
+        while (taken := queue.take(finished)) is not None:
+            finished, task = taken
+            self._answer_all(task)
 
     def _answer_all(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:
         for observer, target in pairs:

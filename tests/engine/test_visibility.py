@@ -876,3 +876,18 @@ def test_scenes_of_one_battlefield_share_the_areas_their_bases_are_within() -> N
     assert again.within_areas("b1") == frozenset()
     other_battlefield = dataclasses.replace(moved, terrain=(woods,))
     assert _areas_known_within(other_battlefield.terrain) == {}
+
+
+def test_slot_queue_hands_out_each_task_once_never_two_of_a_busy_slot() -> None:
+    """The threads' queue: tasks in their order, a busy slot's tasks passed over (not waited
+    for), a thread left with only busy slots' tasks let go, the holder taking them after."""
+    from engine.visibility import _SlotQueue
+
+    queue = _SlotQueue([(3, "a"), (3, "b"), (5, "c"), (3, "d")])
+    assert queue.take(None) == (3, "a")
+    assert queue.take(None) == (5, "c")
+    assert queue.take(None) is None
+    assert queue.take(5) is None
+    assert queue.take(3) == (3, "b")
+    assert queue.take(3) == (3, "d")
+    assert queue.take(3) is None

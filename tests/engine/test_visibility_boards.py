@@ -93,6 +93,21 @@ def test_mirrored_table_mirrors_every_verdict(name: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name", ["ruins", "official"])
+def test_two_threads_answer_every_pair_as_one_thread_does(name: str) -> None:
+    """Threads take unit pairs in a different order every run; no answer may depend on it
+    (witness, blockers and explanation included), and a row asked after the matrix reads it."""
+    scenario = BOARDS[name]()
+    one_thread = VisibilityEngine(scenario, threads=1).matrix()
+    two_threads = VisibilityEngine(scenario, threads=2)
+    assert [p.to_json(extra=True) for p in two_threads.matrix()] == [
+        p.to_json(extra=True) for p in one_thread
+    ]
+    observer = scenario.units[0].id
+    assert two_threads.row(observer) == tuple(p for p in one_thread if p.observer == observer)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BOARDS))
 def test_game_board_verdicts_against_the_reference(name: str) -> None:
     scenario, pairs = board(name)
