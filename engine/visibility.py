@@ -446,8 +446,10 @@ class _CacheSlot:
     lock: threading.RLock
 
 
+@functools.lru_cache(maxsize=4096)
 def slot_number(one_unit_id: str, other_unit_id: str) -> int:
-    """The cache slot of a unit pair, the same for both orders and in every process."""
+    """The cache slot of a unit pair, the same for both orders and in every process (kept:
+    an update asks it a few hundred times)."""
     first, second = sorted((one_unit_id, other_unit_id))
     return zlib.crc32(f"{first}\0{second}".encode()) % CACHE_SLOTS
 
@@ -707,6 +709,11 @@ class SightScene:
             if still:
                 self._unit_sight[units] = known
 
+    def standing_unit_sight(self) -> frozenset[frozenset[str]]:
+        """The unit pairs (either order) whose answer :meth:`take_over` kept: a witness still
+        seen, or a "not visible" resting on no unit that moved."""
+        return frozenset(units for units in self._unit_sight if units is not None)
+
     # Caches
 
     def _slot_numbered(self, number: int) -> _CacheSlot:
@@ -813,14 +820,18 @@ class SightScene:
     def pair(self, observer: Unit, target: Unit) -> PairVisibility:
         """What ``observer`` sees of ``target``, worked out with their cache slot held (the
         witness line's lookup takes it again, so the lock is re-entrant)."""
-        with self.slot(observer.id, target.id).lock:
-            return self._pair(observer, target)
+        slot = self.slot(observer.id, target.id)
+        with slot.lock:
+            return self._pair(observer, target, slot)
 
-    def _pair(self, observer: Unit, target: Unit) -> PairVisibility:
+    def _pair(self, observer: Unit, target: Unit, slot: _CacheSlot) -> PairVisibility:
         from engine import sight_kernel as kernel
 
-        slot = self.slot(observer.id, target.id)
-        eligible = [m for m in observer.models if self.in_range(m.id, target)]
+        eligible = (
+            [m for m in observer.models if self.in_range(m.id, target)]
+            if self.night_fighting
+            else list(observer.models)
+        )
         if not eligible or not target.models:
             reason = (
                 f'Night Fighting: no model of {observer.id} is within 18" of {target.id}'
@@ -1208,10 +1219,15 @@ class VisibilityEngine:
                 & (boxes[:, None, 1] <= moved_boxes[None, :, 3])
                 & (moved_boxes[None, :, 1] <= boxes[:, None, 3])
             ).any(axis=1)
+            # A pair found not visible keeps its answer when its proof stands (the scene kept
+            # its unit sight: no moved unit is among what hid it); the answer reads nothing else.
+            standing = self._scene.standing_unit_sight()
             unmoved = [
                 key
                 for key, close in zip(unmoved, near, strict=True)
-                if not (close and kernel.hull_meets_boxes(self._corridor(key), moved_boxes))
+                if not close
+                or (not self._results[key].visible and frozenset(key) in standing)
+                or not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
             ]
         self._results = {key: self._results[key] for key in unmoved}
 

@@ -510,6 +510,37 @@ def test_update_matches_a_fresh_computation_including_pairs_a_move_unblocks() ->
     assert {(p.observer, p.target): p.visible for p in after}[("red-a", "blue-a")] is True
 
 
+def test_a_move_through_a_hidden_pairs_corridor_keeps_its_answer_unless_it_hid_them() -> None:
+    # red-a and blue-a stand either side of a tall wall. A third unit stepping in between them
+    # (in front of the wall, not part of its proof) changes nothing: the answer is kept as it
+    # was.
+    # The screen that did hide a pair, once moved away, has that pair worked out again.
+    walker = Unit("blue-w", "blue", (infantry("w1", 12, 4),))
+    s = scene(
+        [infantry("r1", 10, 10)],
+        [infantry("b1", 20, 10)],
+        (wall("wall", 14.5, 6, 15.5, 14, 5.0),),
+        others=(walker,),
+    )
+    engine = VisibilityEngine(s)
+    before = {(p.observer, p.target): p for p in engine.matrix()}
+    assert before[("red-a", "blue-a")].visible is False
+    stepped = s.with_unit_moved("blue-w", 0, 6)
+    after = {(p.observer, p.target): p for p in engine.update(stepped, ["blue-w"])}
+    assert after[("red-a", "blue-a")] is before[("red-a", "blue-a")]
+    assert engine.matrix() == visibility(stepped)
+
+    screen = Unit("blue-s", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
+    open_field = scene([infantry("r1", 10, 10)], [infantry("b1", 20, 10)], others=(screen,))
+    engine = VisibilityEngine(open_field)
+    assert {(p.observer, p.target): p.visible for p in engine.matrix()}[
+        ("red-a", "blue-a")
+    ] is False
+    cleared = open_field.with_unit_moved("blue-s", 0, 10)
+    after = {(p.observer, p.target): p for p in engine.update(cleared, ["blue-s"])}
+    assert after[("red-a", "blue-a")].visible is True
+
+
 def test_the_sight_corridor_holds_every_base_and_meets_exactly_the_boxes_it_touches() -> None:
     # The polygon a move's boxes are tested against (engine.sight_kernel.bases_hull) holds
     # every point of every base, round, oval and rectangular, turned or not, and is at most a
