@@ -1094,30 +1094,43 @@ def _edge_gap(
     kind: int, disc: np.ndarray, polygon: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray
 ) -> float:
     """The smallest distance between a blocker's core boundary (its ``kind``, ``disc`` and
-    ``polygon``: see :func:`shapes_touch`) and the shape's boundary, less both radii (discs are
-    degenerate capsules)."""
-    best = math.inf
-    if kind == 1:
-        bv = np.empty((1, 2))
-        bv[0, 0], bv[0, 1] = disc[0], disc[1]
-        br = disc[2]
-    else:
-        bv = polygon
-        br = 0.0
-    nb = len(bv)
+    ``polygon``: see :func:`shapes_touch`) and the shape's boundary, less both radii (a disc is
+    its centre as a degenerate segment)."""
     ns = len(v)
+    if kind == 1:
+        px, py, br = disc[0], disc[1], disc[2]
+        if ns == 0:
+            alone: float = segment_distance(px, py, px, py, cx, cy, cx, cy) - r - br
+            return alone
+        best = math.inf
+        for s in range(ns):
+            t = (s + 1) % ns
+            gap = segment_distance(px, py, px, py, v[s, 0], v[s, 1], v[t, 0], v[t, 1])
+            best = min(best, gap - br)
+        return best
+    best = math.inf
+    nb = len(polygon)
     for e in range(nb):
         f = (e + 1) % nb
         if ns == 0:
-            gap = segment_distance(bv[e, 0], bv[e, 1], bv[f, 0], bv[f, 1], cx, cy, cx, cy) - r
-            best = min(best, gap - br)
+            gap = segment_distance(
+                polygon[e, 0], polygon[e, 1], polygon[f, 0], polygon[f, 1], cx, cy, cx, cy
+            )
+            best = min(best, gap - r)
             continue
         for s in range(ns):
             t = (s + 1) % ns
             gap = segment_distance(
-                bv[e, 0], bv[e, 1], bv[f, 0], bv[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
+                polygon[e, 0],
+                polygon[e, 1],
+                polygon[f, 0],
+                polygon[f, 1],
+                v[s, 0],
+                v[s, 1],
+                v[t, 0],
+                v[t, 1],
             )
-            best = min(best, gap - br)
+            best = min(best, gap)
     return best
 
 
@@ -4649,12 +4662,11 @@ def forget_moved(
     n_stale = 0
     shaken = np.empty(len(cache), dtype=np.int64)
     n_shaken = 0
-    for key in cache:
+    for key, row in cache.items():
         if full:
             i, j = (key // 2) // models, (key // 2) % models
         else:
             i, j = key // models, key % models
-        row = cache[key]
         state = int(row[0])
         if not full and state in (HIDDEN_PAIR, MOVED_PROOF_PAIR):
             if state == HIDDEN_PAIR and (
