@@ -1094,18 +1094,18 @@ def _edge_gap(
     kind: int, disc: np.ndarray, polygon: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray
 ) -> float:
     """The smallest distance between a blocker's core boundary (its ``kind``, ``disc`` and
-    ``polygon``: see :func:`shapes_touch`) and the shape's boundary, less both radii (a disc is
-    its centre as a degenerate segment)."""
+    ``polygon``: see :func:`shapes_touch`) and the shape's boundary, less both radii (a disc
+    is measured from its centre)."""
     ns = len(v)
     if kind == 1:
         px, py, br = disc[0], disc[1], disc[2]
         if ns == 0:
-            alone: float = segment_distance(px, py, px, py, cx, cy, cx, cy) - r - br
+            alone: float = math.hypot(px - cx, py - cy) - r - br
             return alone
         best = math.inf
         for s in range(ns):
             t = (s + 1) % ns
-            gap = segment_distance(px, py, px, py, v[s, 0], v[s, 1], v[t, 0], v[t, 1])
+            gap = _point_segment(px, py, v[s, 0], v[s, 1], v[t, 0] - v[s, 0], v[t, 1] - v[s, 1])
             best = min(best, gap - br)
         return best
     best = math.inf
