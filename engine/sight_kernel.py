@@ -811,6 +811,43 @@ def _may_support_beside(
     )
 
 
+@_compiled_inline
+def _may_support_within(
+    x: float,
+    y: float,
+    ax: float,
+    ay: float,
+    side_a: float,
+    bx: float,
+    by: float,
+    side_b: float,
+    ux: float,
+    uy: float,
+    spread: float,
+) -> bool:
+    """Whether some line through the corner ``(x, y)`` (its sides run to ``a`` and ``b``, of
+    lengths ``side_a`` and ``side_b``) that leaves both sides on one side of it, as
+    :func:`tangent_lines` keeps them, can run within ``spread`` of the direction ``(ux, uy)``.
+    Such a line's normal towards the corner lies within a right angle of both sides (the
+    corner's normal cone: centred on the sum of the sides' directions, half as wide as the
+    turn between them); a line so running has its normal within ``spread`` of the normal of
+    ``(ux, uy)``, either way round. Errs towards "can": a corner whose sides run almost
+    straight on, or a spread near a right angle, is not judged."""
+    if spread >= 0.5 * math.pi - 1e-3 or side_a <= 0 or side_b <= 0:
+        return True
+    e1x, e1y = (ax - x) / side_a, (ay - y) / side_a
+    e2x, e2y = (bx - x) / side_b, (by - y) / side_b
+    sx, sy = e1x + e2x, e1y + e2y
+    middle = math.hypot(sx, sy)
+    if middle <= 1e-6:
+        return True
+    turn = math.atan2(abs(e1x * e2y - e1y * e2x), e1x * e2x + e1y * e2y)
+    slack = ANGLE_SLACK + 4 * GRAZE / min(side_a, side_b)
+    width = 0.5 * (math.pi - turn) + spread + slack
+    along = abs(sy * ux - sx * uy) / (middle * math.hypot(ux, uy))
+    return math.acos(min(1.0, along)) <= width
+
+
 @_compiled
 def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     if len(v) == 0:
@@ -867,9 +904,55 @@ def tangent_lines(
             row = neighbours[f]
             beside[f, 0] = math.hypot(row[0] - free[f, 0], row[1] - free[f, 1])
             beside[f, 1] = math.hypot(row[2] - free[f, 0], row[3] - free[f, 1])
+    # Every line kept through a polygon end's corner, or a blocker's vertex disc where its
+    # neighbours are given, leaves the polygon on one side there; a line meeting both ends
+    # runs within ``spread`` of the direction between them. A corner that cannot have both
+    # carries no line to try and is passed over before its pairs are made: of an oval's 64
+    # corners, a handful on each side stay.
+    kept = np.empty(total, dtype=np.int64)
+    n_kept = 0
     for i in range(total):
+        if i < na + nb:
+            v, sides, corner = (av, a_sides, i) if i < na else (bv, b_sides, i - na)
+            n = len(v)
+            if n > 0 and not _may_support_within(
+                v[corner, 0],
+                v[corner, 1],
+                v[(corner - 1) % n, 0],
+                v[(corner - 1) % n, 1],
+                sides[corner, 0],
+                v[(corner + 1) % n, 0],
+                v[(corner + 1) % n, 1],
+                sides[corner, 1],
+                ux,
+                uy,
+                spread,
+            ):
+                continue
+        else:
+            f = i - na - nb
+            row = neighbours[f]
+            if row[4] > 0 and not _may_support_within(
+                free[f, 0],
+                free[f, 1],
+                row[0],
+                row[1],
+                beside[f, 0],
+                row[2],
+                row[3],
+                beside[f, 1],
+                ux,
+                uy,
+                spread,
+            ):
+                continue
+        kept[n_kept] = i
+        n_kept += 1
+    for first_kept in range(n_kept):
+        i = kept[first_kept]
         gi = 0 if i < na else (1 if i < na + nb else 2)
-        for j in range(i + 1, total):
+        for second_kept in range(first_kept + 1, n_kept):
+            j = kept[second_kept]
             gj = 0 if j < na else (1 if j < na + nb else 2)
             if gi == gj and gi != 2:
                 continue

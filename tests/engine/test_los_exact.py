@@ -194,6 +194,93 @@ def test_every_tangent_supporting_a_blocker_at_a_corner_that_meets_both_ends_is_
     assert kept > 100
 
 
+def _oval(cx: float, cy: float, a: float, b: float, turn: float) -> np.ndarray:
+    """The 64 corners of an oval base's outline (counter-clockwise), as the scene makes them."""
+    t = np.linspace(0, 2 * math.pi, 64, endpoint=False)
+    x, y = a * np.cos(t), b * np.sin(t)
+    c, s = math.cos(turn), math.sin(turn)
+    return np.column_stack([cx + c * x - s * y, cy + s * x + c * y])
+
+
+def test_corners_of_ovals_that_cannot_carry_a_line_between_the_ends_are_passed_over() -> None:
+    """A corner of a many-sided blocker or end whose lines cannot both leave its polygon on one
+    side there and run from one end to the other is dropped before its pairs are made: every
+    common tangent that supports the polygons it touches and meets both ends must still be
+    among the lines, and most of an oval's corners are passed over."""
+    rng = np.random.default_rng(37)
+    grow = 0.02
+    kept = corners = dropped = 0
+    for _ in range(30):
+        ends = []
+        for x in (0.0, float(rng.uniform(4, 14))):
+            y = float(rng.uniform(-1, 1))
+            if rng.random() < 0.5:
+                ends.append(disc(x, y, float(rng.uniform(0.3, 1))))
+            else:
+                size = rng.uniform(0.5, 1.5, 2)
+                ends.append(polygon_end(_oval(x, y, *size, float(rng.uniform(0, math.pi)))))
+        a, b = ends
+        polygons = [
+            _oval(
+                *rng.uniform((1, -2), (b.cx - 1, 2)), *rng.uniform(0.6, 1.8, 2), rng.uniform(0, 3)
+            )
+            for _ in range(3)
+        ]
+        # Every atom with its group (0 and 1 the ends, 2 a blocker) and the polygon whose
+        # corners it must leave on one side (an end's corners at distance 0, a blocker's at grow).
+        atoms: list[tuple[float, float, float]] = []
+        groups: list[int] = []
+        owners: list[tuple[np.ndarray, float] | None] = []
+        for group, end in enumerate(ends):
+            if len(end.vertices):
+                atoms += [(x, y, 0.0) for x, y in end.vertices]
+                groups += [group] * len(end.vertices)
+                owners += [(end.vertices, 0.0)] * len(end.vertices)
+            else:
+                atoms.append((end.cx, end.cy, end.r))
+                groups.append(group)
+                owners.append(None)
+        rows = []
+        for vertices in polygons:
+            n = len(vertices)
+            for e in range(n):
+                atoms.append((*vertices[e], grow))
+                rows.append((*vertices[(e - 1) % n], *vertices[(e + 1) % n], 1.0))
+                groups.append(2)
+                owners.append((vertices, grow))
+        free = np.array(atoms[len(atoms) - len(rows) :])
+        found = {_undirected(line) for line in kernel.tangent_lines(*a, *b, free, np.array(rows))}
+        ux, uy = b.cx - a.cx, b.cy - a.cy
+        reaches = sum(kernel._reach(*end) for end in ends) + 2 * kernel.GRAZE
+        spread = math.asin(min(1.0, reaches / math.hypot(ux, uy)))
+        for (x, y, _), row in zip(free, rows, strict=True):
+            corners += 1
+            before = math.hypot(row[0] - x, row[1] - y)
+            after = math.hypot(row[2] - x, row[3] - y)
+            dropped += not kernel._may_support_within(
+                x, y, row[0], row[1], before, row[2], row[3], after, ux, uy, spread
+            )
+        scratch = np.empty((4, 4))
+        for i in range(len(atoms)):
+            for j in range(i + 1, len(atoms)):
+                if groups[i] == groups[j] != 2:
+                    continue
+                for line in scratch[: kernel._tangents_of(*atoms[i], *atoms[j], scratch)]:
+                    if not kernel._line_segment(line, *a, *b, 0)[0]:
+                        continue
+                    supports = True
+                    for owner in (owners[i], owners[j]):
+                        if owner is not None:
+                            vertices, reach = owner
+                            t = np.array([_side(line, x, y) for x, y in vertices])
+                            supports &= bool(t.min() >= reach - 1e-9 or t.max() <= -reach + 1e-9)
+                    if supports:
+                        assert _undirected(line) in found
+                        kept += 1
+    assert kept > 100
+    assert dropped > corners / 2
+
+
 def test_every_side_of_a_polygon_end_that_meets_the_other_end_is_kept() -> None:
     """The sides of a polygon end that turn too far from the other end are not made: every
     side whose line does meet both ends must still be among the lines."""
