@@ -162,10 +162,12 @@ def _near_segment(
             ):
                 continue
         margin = scene.blocker_disc[k, 2] + reach + 1e-9
-        box = scene.blocker_boxes[k]
-        if box[0] - margin > x1 or box[2] + margin < x0 or box[1] - margin > y1:
-            continue
-        if box[3] + margin < y0:
+        if (
+            scene.blocker_boxes[k, 0] - margin > x1
+            or scene.blocker_boxes[k, 2] + margin < x0
+            or scene.blocker_boxes[k, 1] - margin > y1
+            or scene.blocker_boxes[k, 3] + margin < y0
+        ):
             continue
         low, t0, t1 = kernel.low_interval(h_a, h_b, scene.blocker_top[k])
         if low:

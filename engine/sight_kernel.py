@@ -88,6 +88,19 @@ def _compiled(function: _Function) -> _Function:
     return cast(_Function, njit(cache=True, nogil=True)(function))
 
 
+_LEAF_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def _compiled_leaf(function: _Function) -> _Function:
+    """As :func:`_compiled`, without numba's reference counting: for hot helpers that read
+    arrays and neither make nor keep one. Counting the references of an array argument takes
+    two atomic operations a call, which the compiler keeps wherever the array is used beyond
+    the function's first block (in a loop, say); for a helper called for every blocker against
+    every line tried, they took a third of a matrix's time, and more on two threads (both
+    count on the same arrays)."""
+    return cast(_Function, njit(**_LEAF_OPTIONS)(function))
+
+
 def _compiled_inline(function: _Function) -> _Function:
     """As :func:`_compiled`, and inlined into its callers (small helpers of hot loops)."""
     return cast(_Function, njit(cache=True, nogil=True, inline="always")(function))
@@ -404,11 +417,18 @@ def segment_distance(
 @_compiled
 def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
     """Even-odd test of a point against a polygon's vertices."""
-    n = len(vertices)
+    return _inside_rows(x, y, vertices, 0, len(vertices))
+
+
+@_compiled_leaf
+def _inside_rows(x: float, y: float, rows: np.ndarray, start: int, stop: int) -> bool:
+    """:func:`inside_polygon` for the polygon in rows ``start`` to ``stop`` of ``rows``, read in
+    place (see :func:`_blocks`)."""
     odd = False
-    for k in range(n):
-        x0, y0 = vertices[k, 0], vertices[k, 1]
-        x1, y1 = vertices[(k + 1) % n, 0], vertices[(k + 1) % n, 1]
+    for e in range(start, stop):
+        x0, y0 = rows[e, 0], rows[e, 1]
+        f = e + 1 if e + 1 < stop else start
+        x1, y1 = rows[f, 0], rows[f, 1]
         if (y0 > y) != (y1 > y):
             x_at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
             if x < x_at:
@@ -420,7 +440,7 @@ def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
 # Blocked segments
 
 
-@_compiled
+@_compiled_leaf
 def _blocks(
     px: float,
     py: float,
@@ -454,8 +474,11 @@ def _blocks(
         gap = _point_segment(discs[k, 0], discs[k, 1], ax, ay, bx - ax, by - ay)
         result: bool = (gap < reach - slack) if slack > 0 else (gap <= reach)
         return result
-    vertices = _rows(all_vertices, ranges, k)
-    n = len(vertices)
+    # The polygon's rows are read in place: a view of them (or any new name for an array
+    # argument) costs two atomic reference counts on every call, and this runs for every
+    # blocker against every line tried.
+    start = ranges[k, 0]
+    n = ranges[k, 1] - start
     # An edge whose ends both lie on one side of the segment's line, farther from it than the
     # reach (or whose box is farther than the reach from the segment's box), is farther than
     # the reach from the segment: the exact distance is only worked out for the other edges.
@@ -465,8 +488,9 @@ def _blocks(
     x_lo, x_hi = min(ax, bx) - reach - _SKIP_MARGIN, max(ax, bx) + reach + _SKIP_MARGIN
     y_lo, y_hi = min(ay, by) - reach - _SKIP_MARGIN, max(ay, by) + reach + _SKIP_MARGIN
     for e in range(n):
-        f = (e + 1) % n
-        ex, ey, fx, fy = vertices[e, 0], vertices[e, 1], vertices[f, 0], vertices[f, 1]
+        f = start + e + 1 if e + 1 < n else start
+        ex, ey = all_vertices[start + e, 0], all_vertices[start + e, 1]
+        fx, fy = all_vertices[f, 0], all_vertices[f, 1]
         side_e = sx * (ey - ay) - sy * (ex - ax)
         side_f = sx * (fy - ay) - sy * (fx - ax)
         if (side_e > far and side_f > far) or (side_e < -far and side_f < -far):
@@ -478,10 +502,10 @@ def _blocks(
             return True
     if ax < x0 or ax > x1 or ay < y0 or ay > y1:
         return False
-    return inside_polygon(ax, ay, vertices)
+    return _inside_rows(ax, ay, all_vertices, start, start + n)
 
 
-@_compiled
+@_compiled_leaf
 def blocking(
     px: float,
     py: float,
@@ -575,7 +599,7 @@ def _end_edges(cx: float, cy: float, v: np.ndarray) -> tuple[float, np.ndarray]:
     return reach, edges
 
 
-@_compiled
+@_compiled_leaf
 def _chord(
     px: float,
     py: float,
@@ -632,13 +656,30 @@ def _line_segment(
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
     return _segment_on(
-        line, acx, acy, ar, a_reach, a_edges, bcx, bcy, br, b_reach, b_edges, variant
+        line[0],
+        line[1],
+        line[2],
+        line[3],
+        acx,
+        acy,
+        ar,
+        a_reach,
+        a_edges,
+        bcx,
+        bcy,
+        br,
+        b_reach,
+        b_edges,
+        variant,
     )
 
 
-@_compiled
+@_compiled_leaf
 def _segment_on(
-    line: np.ndarray,
+    px: float,
+    py: float,
+    dx: float,
+    dy: float,
     acx: float,
     acy: float,
     ar: float,
@@ -651,11 +692,10 @@ def _segment_on(
     b_edges: np.ndarray,
     variant: int,
 ) -> tuple[bool, float, float, float, float]:
-    """The segment a line carries from ``a`` to ``b`` (each a disc, or a polygon given by
-    :func:`_end_edges`): variant 0 joins where it leaves ``a`` to where it enters ``b``; 1 runs
-    on to where it leaves ``b``; 2 starts where it enters ``a`` (the best choices for a
-    descending or rising line over a mixed blocker)."""
-    px, py, dx, dy = line[0], line[1], line[2], line[3]
+    """The segment the line ``p + t d`` carries from ``a`` to ``b`` (each a disc, or a polygon
+    given by :func:`_end_edges`): variant 0 joins where it leaves ``a`` to where it enters
+    ``b``; 1 runs on to where it leaves ``b``; 2 starts where it enters ``a`` (the best choices
+    for a descending or rising line over a mixed blocker)."""
     oka, a0, a1 = _chord(px, py, dx, dy, acx, acy, ar, a_reach, a_edges)
     if not oka:
         return False, 0.0, 0.0, 0.0, 0.0
@@ -679,7 +719,7 @@ def _segment_on(
     return True, px + tp * sx, py + tp * sy, px + tq * sx, py + tq * sy
 
 
-@_compiled
+@_compiled_leaf
 def _tangents_of(
     c1x: float, c1y: float, r1: float, c2x: float, c2y: float, r2: float, out: np.ndarray
 ) -> int:
@@ -709,12 +749,13 @@ def _tangents_of(
 
 
 @_compiled_inline
-def _supports(line: np.ndarray, v: np.ndarray, vertex: int) -> bool:
-    """Whether a line through a convex polygon's vertex leaves the polygon on one side."""
+def _supports(px: float, py: float, dx: float, dy: float, v: np.ndarray, vertex: int) -> bool:
+    """Whether the line ``p + t d`` through a convex polygon's vertex leaves the polygon on one
+    side."""
     n = len(v)
-    nx, ny = -line[3], line[2]
-    before = (v[(vertex - 1) % n, 0] - line[0]) * nx + (v[(vertex - 1) % n, 1] - line[1]) * ny
-    after = (v[(vertex + 1) % n, 0] - line[0]) * nx + (v[(vertex + 1) % n, 1] - line[1]) * ny
+    nx, ny = -dy, dx
+    before = (v[(vertex - 1) % n, 0] - px) * nx + (v[(vertex - 1) % n, 1] - py) * ny
+    after = (v[(vertex + 1) % n, 0] - px) * nx + (v[(vertex + 1) % n, 1] - py) * ny
     result: bool = (before <= 1e-9 and after <= 1e-9) or (before >= -1e-9 and after >= -1e-9)
     return result
 
@@ -765,19 +806,21 @@ def _turns_onto_a_side(
 
 
 @_compiled_inline
-def _may_support(v: np.ndarray, sides: np.ndarray, vertex: int, atom: np.ndarray) -> bool:
-    """Whether some line through the convex polygon's ``vertex`` and touching the disc ``atom``
-    ``(x, y, r)`` can leave the polygon on one side (``sides``: :func:`_side_lengths` of the
-    polygon): such a line turns from the direction towards the disc's centre by at most the
-    disc's angular radius."""
+def _may_support(
+    v: np.ndarray, sides: np.ndarray, vertex: int, atoms: np.ndarray, atom: int
+) -> bool:
+    """Whether some line through the convex polygon's ``vertex`` and touching the disc
+    ``atoms[atom]`` ``(x, y, r)`` can leave the polygon on one side (``sides``:
+    :func:`_side_lengths` of the polygon): such a line turns from the direction towards the
+    disc's centre by at most the disc's angular radius."""
     n = len(v)
     before, after = (vertex - 1) % n, (vertex + 1) % n
     return _turns_onto_a_side(
         v[vertex, 0],
         v[vertex, 1],
-        atom[0],
-        atom[1],
-        atom[2],
+        atoms[atom, 0],
+        atoms[atom, 1],
+        atoms[atom, 2],
         v[before, 0],
         v[before, 1],
         sides[vertex, 0],
@@ -789,25 +832,30 @@ def _may_support(v: np.ndarray, sides: np.ndarray, vertex: int, atom: np.ndarray
 
 @_compiled_inline
 def _may_support_beside(
-    atom: np.ndarray, row: np.ndarray, lengths: np.ndarray, other: np.ndarray
+    atoms: np.ndarray,
+    atom: int,
+    other: int,
+    neighbours: np.ndarray,
+    lengths: np.ndarray,
+    row: int,
 ) -> bool:
-    """Whether a common tangent of a blocker's vertex disc ``atom`` and the disc ``other`` can
-    leave the blocker on one side (``row``: the vertex's neighbours, as
-    :func:`tangent_lines` takes them; ``lengths``: the sides to them): a common tangent turns
-    from the direction between the centres by at most the angle whose sine is the sum of the
-    radii over their distance."""
+    """Whether a common tangent of a blocker's vertex disc ``atoms[atom]`` and the disc
+    ``atoms[other]`` can leave the blocker on one side (``neighbours[row]``: the vertex's
+    neighbours, as :func:`tangent_lines` takes them; ``lengths[row]``: the sides to them): a
+    common tangent turns from the direction between the centres by at most the angle whose
+    sine is the sum of the radii over their distance."""
     return _turns_onto_a_side(
-        atom[0],
-        atom[1],
-        other[0],
-        other[1],
-        atom[2] + other[2],
-        row[0],
-        row[1],
-        lengths[0],
-        row[2],
-        row[3],
-        lengths[1],
+        atoms[atom, 0],
+        atoms[atom, 1],
+        atoms[other, 0],
+        atoms[other, 1],
+        atoms[atom, 2] + atoms[other, 2],
+        neighbours[row, 0],
+        neighbours[row, 1],
+        lengths[row, 0],
+        neighbours[row, 2],
+        neighbours[row, 3],
+        lengths[row, 1],
     )
 
 
@@ -857,6 +905,96 @@ def _end_atoms(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     atoms = np.zeros((len(v), 3))
     atoms[:, :2] = v
     return atoms
+
+
+@_compiled_leaf
+def _atom_pair_lines(
+    atoms: np.ndarray,
+    i: int,
+    j: int,
+    na: int,
+    nb: int,
+    av: np.ndarray,
+    bv: np.ndarray,
+    a_sides: np.ndarray,
+    b_sides: np.ndarray,
+    neighbours: np.ndarray,
+    beside: np.ndarray,
+    ux: float,
+    uy: float,
+    spread: float,
+    scratch: np.ndarray,
+    lines: np.ndarray,
+    count: int,
+) -> int:
+    """:func:`tangent_lines` for one pair of atoms ``i < j`` (the first ``na`` are ``a``'s, the
+    next ``nb`` ``b``'s, the rest free): the common tangents it keeps, written to ``lines`` from
+    row ``count``; returns the new count. A function of its own, compiled without reference
+    counting (see :func:`_compiled_leaf`): it runs for every pair of atoms."""
+    gi = 0 if i < na else (1 if i < na + nb else 2)
+    gj = 0 if j < na else (1 if j < na + nb else 2)
+    if gi == gj and gi != 2:
+        return count
+    if gj == 2 and spread < 0.5 * math.pi:
+        ex, ey = atoms[j, 0] - atoms[i, 0], atoms[j, 1] - atoms[i, 1]
+        between = math.hypot(ex, ey)
+        if between > atoms[i, 2] + atoms[j, 2]:
+            own = math.asin((atoms[i, 2] + atoms[j, 2]) / between)
+            turn = math.atan2(abs(ux * ey - uy * ex), abs(ux * ex + uy * ey))
+            if turn > spread + own + ANGLE_SLACK:
+                return count
+    # A line through a polygon end's vertex must support the polygon there: most
+    # vertex/atom pairs cannot, and are passed over before their tangents are made.
+    if gi == 0 and len(av) > 0 and not _may_support(av, a_sides, i, atoms, j):
+        return count
+    if gi == 1 and len(bv) > 0 and not _may_support(bv, b_sides, i - na, atoms, j):
+        return count
+    if gj == 1 and len(bv) > 0 and not _may_support(bv, b_sides, j - na, atoms, i):
+        return count
+    # So must a line touching a blocker's vertex disc, where its neighbours are given.
+    fi, fj = i - na - nb, j - na - nb
+    if (
+        gi == 2
+        and neighbours[fi, 4] > 0
+        and not _may_support_beside(atoms, i, j, neighbours, beside, fi)
+    ):
+        return count
+    if (
+        gj == 2
+        and neighbours[fj, 4] > 0
+        and not _may_support_beside(atoms, j, i, neighbours, beside, fj)
+    ):
+        return count
+    found = _tangents_of(
+        atoms[i, 0],
+        atoms[i, 1],
+        atoms[i, 2],
+        atoms[j, 0],
+        atoms[j, 1],
+        atoms[j, 2],
+        scratch,
+    )
+    for s in range(found):
+        px, py, dx, dy = scratch[s, 0], scratch[s, 1], scratch[s, 2], scratch[s, 3]
+        ok = True
+        for side, group in ((i, gi), (j, gj)):
+            if group == 0 and len(av) > 0:
+                ok = ok and _supports(px, py, dx, dy, av, side)
+            elif group == 1 and len(bv) > 0:
+                ok = ok and _supports(px, py, dx, dy, bv, side - na)
+            elif group == 2 and neighbours[side - na - nb, 4] > 0:
+                row = side - na - nb
+                nx, ny = -dy, dx
+                own = (atoms[side, 0] - px) * nx + (atoms[side, 1] - py) * ny
+                for first in (0, 2):
+                    across = (neighbours[row, first] - px) * nx
+                    other = across + (neighbours[row, first + 1] - py) * ny
+                    if not (own * other > 0 and abs(other) >= atoms[side, 2] - 1e-9):
+                        ok = False
+        if ok:
+            lines[count, 0], lines[count, 1], lines[count, 2], lines[count, 3] = px, py, dx, dy
+            count += 1
+    return count
 
 
 @_compiled
@@ -950,70 +1088,26 @@ def tangent_lines(
         n_kept += 1
     for first_kept in range(n_kept):
         i = kept[first_kept]
-        gi = 0 if i < na else (1 if i < na + nb else 2)
         for second_kept in range(first_kept + 1, n_kept):
-            j = kept[second_kept]
-            gj = 0 if j < na else (1 if j < na + nb else 2)
-            if gi == gj and gi != 2:
-                continue
-            if gj == 2 and spread < 0.5 * math.pi:
-                ex, ey = atoms[j, 0] - atoms[i, 0], atoms[j, 1] - atoms[i, 1]
-                between = math.hypot(ex, ey)
-                if between > atoms[i, 2] + atoms[j, 2]:
-                    own = math.asin((atoms[i, 2] + atoms[j, 2]) / between)
-                    turn = math.atan2(abs(ux * ey - uy * ex), abs(ux * ex + uy * ey))
-                    if turn > spread + own + ANGLE_SLACK:
-                        continue
-            # A line through a polygon end's vertex must support the polygon there: most
-            # vertex/atom pairs cannot, and are passed over before their tangents are made.
-            if gi == 0 and len(av) > 0 and not _may_support(av, a_sides, i, atoms[j]):
-                continue
-            if gi == 1 and len(bv) > 0 and not _may_support(bv, b_sides, i - na, atoms[j]):
-                continue
-            if gj == 1 and len(bv) > 0 and not _may_support(bv, b_sides, j - na, atoms[i]):
-                continue
-            # So must a line touching a blocker's vertex disc, where its neighbours are given.
-            fi, fj = i - na - nb, j - na - nb
-            if (
-                gi == 2
-                and neighbours[fi, 4] > 0
-                and not _may_support_beside(atoms[i], neighbours[fi], beside[fi], atoms[j])
-            ):
-                continue
-            if (
-                gj == 2
-                and neighbours[fj, 4] > 0
-                and not _may_support_beside(atoms[j], neighbours[fj], beside[fj], atoms[i])
-            ):
-                continue
-            found = _tangents_of(
-                atoms[i, 0],
-                atoms[i, 1],
-                atoms[i, 2],
-                atoms[j, 0],
-                atoms[j, 1],
-                atoms[j, 2],
+            count = _atom_pair_lines(
+                atoms,
+                i,
+                kept[second_kept],
+                na,
+                nb,
+                av,
+                bv,
+                a_sides,
+                b_sides,
+                neighbours,
+                beside,
+                ux,
+                uy,
+                spread,
                 scratch,
+                lines,
+                count,
             )
-            for s in range(found):
-                line = scratch[s]
-                ok = True
-                for side, group in ((i, gi), (j, gj)):
-                    if group == 0 and len(av) > 0:
-                        ok = ok and _supports(line, av, side)
-                    elif group == 1 and len(bv) > 0:
-                        ok = ok and _supports(line, bv, side - na)
-                    elif group == 2 and neighbours[side - na - nb, 4] > 0:
-                        row = neighbours[side - na - nb]
-                        nx, ny = -line[3], line[2]
-                        own = (atoms[side, 0] - line[0]) * nx + (atoms[side, 1] - line[1]) * ny
-                        for first in (0, 2):
-                            other = (row[first] - line[0]) * nx + (row[first + 1] - line[1]) * ny
-                            if not (own * other > 0 and abs(other) >= atoms[side, 2] - 1e-9):
-                                ok = False
-                if ok:
-                    lines[count] = line
-                    count += 1
     for v in (av, bv):
         n = len(v)
         for k in range(n):
@@ -1132,7 +1226,21 @@ def first_free_marking(
     for k in range(len(lines)):
         for variant in range(variants):
             ok, sx, sy, ex, ey = _segment_on(
-                lines[k], acx, acy, ar, a_reach, a_edges, bcx, bcy, br, b_reach, b_edges, variant
+                lines[k, 0],
+                lines[k, 1],
+                lines[k, 2],
+                lines[k, 3],
+                acx,
+                acy,
+                ar,
+                a_reach,
+                a_edges,
+                bcx,
+                bcy,
+                br,
+                b_reach,
+                b_edges,
+                variant,
             )
             if not ok:
                 break
@@ -1667,56 +1775,58 @@ def critical_lines(
     )
     bounds_a = _shape_bounds(acx, acy, ar, av)
     bounds_b = _shape_bounds(bcx, bcy, br, bv)
+    boxes, discs = scene.blocker_boxes, scene.blocker_disc
+    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for m in range(count):
         k = blockers[m]
-        box = scene.blocker_boxes[k]
-        reach = scene.blocker_disc[k, 2] + grow
-        grown_circles, grown_segments = _grown_boundary(scene, k, grow)
-        near_an_end = False
-        for side in range(2):
-            sx0, sy0, sx1, sy1 = bounds_a if side == 0 else bounds_b
-            if (
-                box[0] - reach <= sx1
-                and sx0 <= box[2] + reach
-                and box[1] - reach <= sy1
-                and sy0 <= box[3] + reach
-            ):
-                near_an_end = True
-                if side == 0:
-                    crossings, crossed = _crossings(
-                        crossings,
-                        crossed,
-                        ends_circles_a,
-                        ends_segments_a,
-                        grown_circles,
-                        grown_segments,
-                    )
-                else:
-                    crossings, crossed = _crossings(
-                        crossings,
-                        crossed,
-                        ends_circles_b,
-                        ends_segments_b,
-                        grown_circles,
-                        grown_segments,
-                    )
+        reach = discs[k, 2] + grow
+        near_a = not (
+            boxes[k, 0] - reach > bounds_a[2]
+            or bounds_a[0] > boxes[k, 2] + reach
+            or boxes[k, 1] - reach > bounds_a[3]
+            or bounds_a[1] > boxes[k, 3] + reach
+        )
+        near_b = not (
+            boxes[k, 0] - reach > bounds_b[2]
+            or bounds_b[0] > boxes[k, 2] + reach
+            or boxes[k, 1] - reach > bounds_b[3]
+            or bounds_b[1] > boxes[k, 3] + reach
+        )
+        near_an_end = near_a or near_b
+        # The grown outline is only made for a blocker near an end, where it may cross one.
+        if near_an_end:
+            grown_circles, grown_segments = _grown_boundary(scene, k, grow)
+            if near_a:
+                crossings, crossed = _crossings(
+                    crossings,
+                    crossed,
+                    ends_circles_a,
+                    ends_segments_a,
+                    grown_circles,
+                    grown_segments,
+                )
+            if near_b:
+                crossings, crossed = _crossings(
+                    crossings,
+                    crossed,
+                    ends_circles_b,
+                    ends_segments_b,
+                    grown_circles,
+                    grown_segments,
+                )
         if scene.blocker_kind[k] == 1:
-            atoms[n, 0], atoms[n, 1], atoms[n, 2] = (
-                grown_circles[0, 0],
-                grown_circles[0, 1],
-                grown_circles[0, 2],
-            )
+            atoms[n, 0], atoms[n, 1], atoms[n, 2] = discs[k, 0], discs[k, 1], discs[k, 2] + grow
             n += 1
             continue
-        v = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
-        nv = len(v)
-        for e in range(nv):
-            atoms[n, 0], atoms[n, 1], atoms[n, 2] = v[e, 0], v[e, 1], grow
+        first, stop = ranges[k, 0], ranges[k, 1]
+        for e in range(first, stop):
+            atoms[n, 0], atoms[n, 1], atoms[n, 2] = vertices[e, 0], vertices[e, 1], grow
             if not (near_an_end and every_line_near_ends):
-                row = beside[n]
-                row[0], row[1] = v[(e - 1) % nv, 0], v[(e - 1) % nv, 1]
-                row[2], row[3] = v[(e + 1) % nv, 0], v[(e + 1) % nv, 1]
-                row[4] = 1.0
+                before = e - 1 if e > first else stop - 1
+                after = e + 1 if e + 1 < stop else first
+                beside[n, 0], beside[n, 1] = vertices[before, 0], vertices[before, 1]
+                beside[n, 2], beside[n, 3] = vertices[after, 0], vertices[after, 1]
+                beside[n, 4] = 1.0
             n += 1
     free = np.empty((n + crossed, 3))
     near = np.empty((n + crossed, 5))
@@ -2978,14 +3088,14 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
                     continue
             elif scene.within[j, piece]:
                 continue
-        box = scene.blocker_boxes[k]
-        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+        # The box's numbers are read one by one: a view of its row would cost two atomic
+        # reference counts for every blocker of every pair (see :func:`_compiled_leaf`).
+        bx0, by0 = scene.blocker_boxes[k, 0], scene.blocker_boxes[k, 1]
+        bx1, by1 = scene.blocker_boxes[k, 2], scene.blocker_boxes[k, 3]
+        if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
             continue
-        qx, qy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        if (
-            _point_segment(qx, qy, sx, sy, vx, vy)
-            > reach + math.hypot(box[2] - box[0], box[3] - box[1]) / 2
-        ):
+        qx, qy = (bx0 + bx1) / 2, (by0 + by1) / 2
+        if _point_segment(qx, qy, sx, sy, vx, vy) > reach + math.hypot(bx1 - bx0, by1 - by0) / 2:
             continue
         if len(planes) == 0:
             planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
@@ -3177,8 +3287,12 @@ def walls_between_hulls(
             continue
         if kind == SCREEN and (not scene.obscuring_blocks[0] or sheltered[scene.blocker_piece[k]]):
             continue
-        box = scene.blocker_boxes[k]
-        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+        if (
+            scene.blocker_boxes[k, 0] > x1
+            or scene.blocker_boxes[k, 2] < x0
+            or scene.blocker_boxes[k, 1] > y1
+            or scene.blocker_boxes[k, 3] < y0
+        ):
             continue
         walls[count] = k
         count += 1
