@@ -474,9 +474,8 @@ def _blocks(
         gap = _point_segment(discs[k, 0], discs[k, 1], ax, ay, bx - ax, by - ay)
         result: bool = (gap < reach - slack) if slack > 0 else (gap <= reach)
         return result
-    # The polygon's rows are read in place: a view of them (or any new name for an array
-    # argument) costs two atomic reference counts on every call, and this runs for every
-    # blocker against every line tried.
+    # The polygon's rows are read in place: a leaf (see :func:`_compiled_leaf`) makes no view,
+    # and this runs for every blocker against every line tried.
     start = ranges[k, 0]
     n = ranges[k, 1] - start
     # An edge whose ends both lie on one side of the segment's line, farther from it than the
@@ -3088,8 +3087,8 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
                     continue
             elif scene.within[j, piece]:
                 continue
-        # The box's numbers are read one by one: a view of its row would cost two atomic
-        # reference counts for every blocker of every pair (see :func:`_compiled_leaf`).
+        # The box's numbers are read one by one, not through a view of its row (whose
+        # references numba counts: see :func:`_compiled_leaf`).
         bx0, by0 = scene.blocker_boxes[k, 0], scene.blocker_boxes[k, 1]
         bx1, by1 = scene.blocker_boxes[k, 2], scene.blocker_boxes[k, 3]
         if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
