@@ -1148,7 +1148,7 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     none_settled = np.zeros((len(observers), len(targets)), dtype=bool)
     proofs = kernel.new_cache()
     walled_off = kernel.walled_off_groups(
-        arrays, proofs, observers, targets, in_the_way, everything, SEARCH_GROW, none_settled
+        arrays, proofs, observers, targets, in_the_way, everything, SEARCH_GROW, none_settled, 2
     )
     assert walled_off.all()
     assert engine._scene._names(in_the_way) == ("wall", "woods")
@@ -1173,6 +1173,7 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
         everything,
         SEARCH_GROW,
         ~none_settled,
+        2,
     )
     assert not walled_off.any()
     assert not in_the_way.any()
@@ -1190,6 +1191,7 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
         wall_only,
         SEARCH_GROW,
         none_settled,
+        2,
     )
     assert walled_off.tolist() == [[False, False], [True, True]]
     for walls in (everything, wall_only):
@@ -1217,6 +1219,74 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     pairs = VisibilityEngine(_two_player((red, blue), (woods, wall))).matrix()
     _decided(pairs)
     assert all(p.visible for p in pairs)
+
+
+def test_pairs_no_separator_settles_are_searched_past_their_neighbours_proofs_first() -> None:
+    # The scene above, as two units of two (parts of one model pair each, below
+    # PART_SEPARATOR_PAIRS): the closest pair is hidden by the wall, the next by the woods;
+    # the other two are then proven hidden behind those proofs' blockers alone.
+    woods = TerrainPiece("woods", box(10, 0, 14, 44), obscuring=True)
+    wall_shape = box(18, 15, 18.5, 44)
+    wall = TerrainPiece("wall", wall_shape, features=(TerrainFeature(wall_shape, 5.0),))
+    red = Unit(
+        "red",
+        "red",
+        (Model("r-out", 5.0, 10.0, CircleBase(32)), Model("r-in", 10.5, 30.0, CircleBase(32))),
+    )
+    blue = Unit(
+        "blue",
+        "blue",
+        (Model("b-1", 25.0, 10.0, CircleBase(32)), Model("b-2", 25.0, 30.0, CircleBase(32))),
+    )
+    engine = VisibilityEngine(_two_player((red, blue), (woods, wall)))
+    scene = engine._scene
+    arrays = scene.arrays
+    index = scene.index
+    labels = np.array(scene.labels)
+    wall_row = np.flatnonzero(labels == "wall").astype(np.int32)
+    woods_row = np.flatnonzero(labels == "woods").astype(np.int32)
+    both = np.concatenate((wall_row, woods_row))
+    assert kernel.PART_SEPARATOR_PAIRS > 2
+
+    def behind(observer: str, target: str, blockers: np.ndarray) -> np.ndarray:
+        return kernel.hidden_behind(
+            arrays, index[observer], index[target], blockers, SEARCH_GROW, HALF_LINE_WIDTH
+        )
+
+    hidden = behind("r-in", "b-1", wall_row)
+    assert hidden[0] == kernel.HIDDEN_PAIR
+    assert hidden[5:].astype(int).tolist() == wall_row.tolist()
+    # The line at y = 10 passes the wall: no proof, the pair needs its own search.
+    assert not len(behind("r-out", "b-1", wall_row))
+    # r-in stands within the woods, which hide nothing from it: they are left out.
+    assert not len(behind("r-in", "b-2", woods_row))
+    assert behind("r-out", "b-2", both)[0] == kernel.HIDDEN_PAIR
+    observers, targets = scene._indices(red.models), scene._indices(blue.models)
+    cache = kernel.new_cache()
+    in_the_way = np.zeros(len(arrays.blocker_kind), dtype=bool)
+    status, *_ = kernel.unit_pair_visible(
+        arrays,
+        observers,
+        targets,
+        cache,
+        in_the_way,
+        SEARCH_GROW,
+        HALF_LINE_WIDTH,
+        scene._every_blocker,
+        True,
+        True,
+    )
+    assert status == kernel.NONE
+    assert scene._names(in_the_way) == ("wall", "woods")
+    models = len(arrays.model_top)
+    rows = {
+        (o, t): cache[min(index[o], index[t]) * models + max(index[o], index[t])]
+        for o in ("r-out", "r-in")
+        for t in ("b-1", "b-2")
+    }
+    assert all(row[0] == kernel.HIDDEN_PAIR for row in rows.values())
+    assert rows["r-in", "b-1"][5:].astype(int).tolist() == wall_row.tolist()
+    _decided(engine.matrix())
 
 
 # ---------------------------------------------------------------------------------------------
