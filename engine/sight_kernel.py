@@ -1014,6 +1014,82 @@ def _atom_pair_lines(
     return count
 
 
+@_compiled_inline
+def _corner_may_carry(
+    v: np.ndarray, sides: np.ndarray, corner: int, ux: float, uy: float, spread: float
+) -> bool:
+    """Whether a line through corner ``corner`` of the polygon end ``v`` (``sides`` as
+    :func:`_side_lengths`) may leave it on one side and run within ``spread`` of the direction
+    ``u`` (:func:`_may_support_within`); always for a disc end (``v`` empty)."""
+    n = len(v)
+    return n == 0 or _may_support_within(
+        v[corner, 0],
+        v[corner, 1],
+        v[(corner - 1) % n, 0],
+        v[(corner - 1) % n, 1],
+        sides[corner, 0],
+        v[(corner + 1) % n, 0],
+        v[(corner + 1) % n, 1],
+        sides[corner, 1],
+        ux,
+        uy,
+        spread,
+    )
+
+
+@_compiled_leaf
+def _kept_atoms(
+    na: int,
+    nb: int,
+    av: np.ndarray,
+    bv: np.ndarray,
+    a_sides: np.ndarray,
+    b_sides: np.ndarray,
+    free: np.ndarray,
+    neighbours: np.ndarray,
+    beside: np.ndarray,
+    ux: float,
+    uy: float,
+    spread: float,
+    kept: np.ndarray,
+) -> int:
+    """The atoms of :func:`tangent_lines` (``a``'s ``na``, ``b``'s ``nb``, then the ``free``
+    ones) that may carry a line, in order, into ``kept``: their count. Every line kept through
+    a polygon end's corner, or a blocker's vertex disc where its neighbours are given, leaves
+    the polygon on one side there; a line meeting both ends runs within ``spread`` of the
+    direction between them. A corner that cannot have both carries no line to try and is
+    passed over before its pairs are made: of an oval's 64 corners, a handful on each side
+    stay. (A leaf: choosing between the ends' arrays, and a row's view, took reference counts
+    for every atom.)"""
+    n_kept = 0
+    for i in range(na):
+        if _corner_may_carry(av, a_sides, i, ux, uy, spread):
+            kept[n_kept] = i
+            n_kept += 1
+    for i in range(nb):
+        if _corner_may_carry(bv, b_sides, i, ux, uy, spread):
+            kept[n_kept] = na + i
+            n_kept += 1
+    for f in range(len(free)):
+        if neighbours[f, 4] > 0 and not _may_support_within(
+            free[f, 0],
+            free[f, 1],
+            neighbours[f, 0],
+            neighbours[f, 1],
+            beside[f, 0],
+            neighbours[f, 2],
+            neighbours[f, 3],
+            beside[f, 1],
+            ux,
+            uy,
+            spread,
+        ):
+            continue
+        kept[n_kept] = na + nb + f
+        n_kept += 1
+    return n_kept
+
+
 @_compiled
 def tangent_lines(
     acx: float,
@@ -1056,53 +1132,12 @@ def tangent_lines(
     beside = np.zeros((nf, 2))
     for f in range(nf):
         if neighbours[f, 4] > 0:
-            row = neighbours[f]
-            beside[f, 0] = math.hypot(row[0] - free[f, 0], row[1] - free[f, 1])
-            beside[f, 1] = math.hypot(row[2] - free[f, 0], row[3] - free[f, 1])
-    # Every line kept through a polygon end's corner, or a blocker's vertex disc where its
-    # neighbours are given, leaves the polygon on one side there; a line meeting both ends
-    # runs within ``spread`` of the direction between them. A corner that cannot have both
-    # carries no line to try and is passed over before its pairs are made: of an oval's 64
-    # corners, a handful on each side stay.
+            beside[f, 0] = math.hypot(neighbours[f, 0] - free[f, 0], neighbours[f, 1] - free[f, 1])
+            beside[f, 1] = math.hypot(neighbours[f, 2] - free[f, 0], neighbours[f, 3] - free[f, 1])
     kept = np.empty(total, dtype=np.int64)
-    n_kept = 0
-    for i in range(total):
-        if i < na + nb:
-            v, sides, corner = (av, a_sides, i) if i < na else (bv, b_sides, i - na)
-            n = len(v)
-            if n > 0 and not _may_support_within(
-                v[corner, 0],
-                v[corner, 1],
-                v[(corner - 1) % n, 0],
-                v[(corner - 1) % n, 1],
-                sides[corner, 0],
-                v[(corner + 1) % n, 0],
-                v[(corner + 1) % n, 1],
-                sides[corner, 1],
-                ux,
-                uy,
-                spread,
-            ):
-                continue
-        else:
-            f = i - na - nb
-            row = neighbours[f]
-            if row[4] > 0 and not _may_support_within(
-                free[f, 0],
-                free[f, 1],
-                row[0],
-                row[1],
-                beside[f, 0],
-                row[2],
-                row[3],
-                beside[f, 1],
-                ux,
-                uy,
-                spread,
-            ):
-                continue
-        kept[n_kept] = i
-        n_kept += 1
+    n_kept = _kept_atoms(
+        na, nb, av, bv, a_sides, b_sides, free, neighbours, beside, ux, uy, spread, kept
+    )
     for first_kept in range(n_kept):
         i = kept[first_kept]
         for second_kept in range(first_kept + 1, n_kept):
@@ -1561,33 +1596,36 @@ def blocker_meets(
 
 
 @_compiled
-def _push(buffer: np.ndarray, count: int, x: float, y: float) -> np.ndarray:
-    if count == len(buffer):
-        bigger = np.empty((2 * len(buffer) + 8, 2))
-        bigger[:count] = buffer[:count]
-        buffer = bigger
-    buffer[count, 0], buffer[count, 1] = x, y
-    return buffer
+def _room_for(buffer: np.ndarray, count: int, more: int) -> np.ndarray:
+    """``buffer``, or a larger copy of its first ``count`` rows, with room for ``more`` rows
+    past them."""
+    if count + more <= len(buffer):
+        return buffer
+    bigger = np.empty((max(2 * len(buffer) + 8, count + more), 2))
+    bigger[:count] = buffer[:count]
+    return bigger
 
 
-@_compiled
+@_compiled_inline
 def _circle_circle(
     buffer: np.ndarray, count: int, x1: float, y1: float, r1: float, x2: float, y2: float, r2: float
-) -> tuple[np.ndarray, int]:
+) -> int:
+    """Where two circles cross, written from row ``count`` of ``buffer`` (which has room for
+    two rows more): the new count."""
     dx, dy = x2 - x1, y2 - y1
     dist = math.hypot(dx, dy)
     if not (dist > 1e-12 and dist <= r1 + r2 and dist >= abs(r1 - r2)):
-        return buffer, count
+        return count
     along = (dist * dist + r1 * r1 - r2 * r2) / (2 * dist)
     h = math.sqrt(max(r1 * r1 - along * along, 0.0))
     ux, uy = dx / dist, dy / dist
     bx, by = x1 + along * ux, y1 + along * uy
-    buffer = _push(buffer, count, bx - h * uy, by + h * ux)
-    buffer = _push(buffer, count + 1, bx + h * uy, by - h * ux)
-    return buffer, count + 2
+    buffer[count, 0], buffer[count, 1] = bx - h * uy, by + h * ux
+    buffer[count + 1, 0], buffer[count + 1, 1] = bx + h * uy, by - h * ux
+    return count + 2
 
 
-@_compiled
+@_compiled_inline
 def _segment_circle(
     buffer: np.ndarray,
     count: int,
@@ -1598,25 +1636,26 @@ def _segment_circle(
     cx: float,
     cy: float,
     r: float,
-) -> tuple[np.ndarray, int]:
+) -> int:
+    """Where a segment crosses a circle, as :func:`_circle_circle`."""
     dx, dy = s1x - s0x, s1y - s0y
     ll = dx * dx + dy * dy
     if ll <= 0:
-        return buffer, count
+        return count
     wx, wy = s0x - cx, s0y - cy
     b = wx * dx + wy * dy
     disc = b * b - ll * (wx * wx + wy * wy - r * r)
     if disc < 0:
-        return buffer, count
+        return count
     root = math.sqrt(disc)
     for t in ((-b - root) / ll, (-b + root) / ll):
         if 0 <= t <= 1:
-            buffer = _push(buffer, count, s0x + t * dx, s0y + t * dy)
+            buffer[count, 0], buffer[count, 1] = s0x + t * dx, s0y + t * dy
             count += 1
-    return buffer, count
+    return count
 
 
-@_compiled
+@_compiled_inline
 def _segment_segment(
     buffer: np.ndarray,
     count: int,
@@ -1628,18 +1667,77 @@ def _segment_segment(
     q0y: float,
     q1x: float,
     q1y: float,
-) -> tuple[np.ndarray, int]:
+) -> int:
+    """Where two segments cross, as :func:`_circle_circle`."""
     d1x, d1y, d2x, d2y = p1x - p0x, p1y - p0y, q1x - q0x, q1y - q0y
     denom = d1x * d2y - d1y * d2x
     if denom == 0:
-        return buffer, count
+        return count
     wx, wy = q0x - p0x, q0y - p0y
     t = (wx * d2y - wy * d2x) / denom
     u = (wx * d1y - wy * d1x) / denom
     if 0 <= t <= 1 and 0 <= u <= 1:
-        buffer = _push(buffer, count, p0x + t * d1x, p0y + t * d1y)
+        buffer[count, 0], buffer[count, 1] = p0x + t * d1x, p0y + t * d1y
         count += 1
-    return buffer, count
+    return count
+
+
+@_compiled_leaf
+def _circle_crossings(
+    buffer: np.ndarray, count: int, x: float, y: float, r: float, circles: np.ndarray
+) -> int:
+    """Where the circle ``(x, y, r)`` crosses each of ``circles``, written from row ``count``
+    (``buffer`` has room for two rows a circle): the new count. This and the two below are
+    leaves: no reference counts for each pair of pieces of two boundaries."""
+    for j in range(len(circles)):
+        count = _circle_circle(buffer, count, x, y, r, circles[j, 0], circles[j, 1], circles[j, 2])
+    return count
+
+
+@_compiled_leaf
+def _segment_circle_crossings(
+    buffer: np.ndarray,
+    count: int,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    circles: np.ndarray,
+) -> int:
+    """Where the segment crosses each of ``circles``, as :func:`_circle_crossings`."""
+    for j in range(len(circles)):
+        count = _segment_circle(
+            buffer, count, x0, y0, x1, y1, circles[j, 0], circles[j, 1], circles[j, 2]
+        )
+    return count
+
+
+@_compiled_leaf
+def _segment_crossings(
+    buffer: np.ndarray,
+    count: int,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    segments: np.ndarray,
+) -> int:
+    """Where the segment crosses each of ``segments`` (room for one row each), as
+    :func:`_circle_crossings`."""
+    for j in range(len(segments)):
+        count = _segment_segment(
+            buffer,
+            count,
+            x0,
+            y0,
+            x1,
+            y1,
+            segments[j, 0],
+            segments[j, 1],
+            segments[j, 2],
+            segments[j, 3],
+        )
+    return count
 
 
 @_compiled
@@ -1694,47 +1792,30 @@ def _crossings(
     circles2: np.ndarray,
     segments2: np.ndarray,
 ) -> tuple[np.ndarray, int]:
-    """Where two boundaries (as :func:`_boundary`) cross, appended to ``buffer``."""
+    """Where two boundaries (as :func:`_boundary`) cross, appended to ``buffer`` (grown here,
+    row by row of the first boundary, to hold what a row can add)."""
     for i in range(len(circles1)):
-        for j in range(len(circles2)):
-            buffer, count = _circle_circle(
-                buffer,
-                count,
-                circles1[i, 0],
-                circles1[i, 1],
-                circles1[i, 2],
-                circles2[j, 0],
-                circles2[j, 1],
-                circles2[j, 2],
-            )
+        buffer = _room_for(buffer, count, 2 * len(circles2))
+        count = _circle_crossings(
+            buffer, count, circles1[i, 0], circles1[i, 1], circles1[i, 2], circles2
+        )
     for segs, circs in ((segments1, circles2), (segments2, circles1)):
         for i in range(len(segs)):
-            for j in range(len(circs)):
-                buffer, count = _segment_circle(
-                    buffer,
-                    count,
-                    segs[i, 0],
-                    segs[i, 1],
-                    segs[i, 2],
-                    segs[i, 3],
-                    circs[j, 0],
-                    circs[j, 1],
-                    circs[j, 2],
-                )
-    for i in range(len(segments1)):
-        for j in range(len(segments2)):
-            buffer, count = _segment_segment(
-                buffer,
-                count,
-                segments1[i, 0],
-                segments1[i, 1],
-                segments1[i, 2],
-                segments1[i, 3],
-                segments2[j, 0],
-                segments2[j, 1],
-                segments2[j, 2],
-                segments2[j, 3],
+            buffer = _room_for(buffer, count, 2 * len(circs))
+            count = _segment_circle_crossings(
+                buffer, count, segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3], circs
             )
+    for i in range(len(segments1)):
+        buffer = _room_for(buffer, count, len(segments2))
+        count = _segment_crossings(
+            buffer,
+            count,
+            segments1[i, 0],
+            segments1[i, 1],
+            segments1[i, 2],
+            segments1[i, 3],
+            segments2,
+        )
     return buffer, count
 
 
