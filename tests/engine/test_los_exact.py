@@ -1119,14 +1119,14 @@ def test_a_crowd_on_an_upper_floor_beside_ruin_walls_answers() -> None:
     assert all(not p.visible for p in pairs)
 
 
-def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
-    # One red model stands inside the woods, so the woods wall off neither unit as a whole
-    # (sight lines from within them are not blocked) and the wall leaves a line at y = 10
-    # open; yet the woods hide everything from the other red model and the wall hides
-    # everything from the one inside: every pair is settled by a separator of part of a unit.
+_WALL_SHAPE = box(18, 15, 18.5, 44)
+
+
+def _woods_wall_and_two_units() -> tuple[TerrainPiece, TerrainPiece, Unit, Unit]:
+    """Woods (x 10 to 14) and a 5" wall (x = 18, from y = 15 up); red has a model outside the
+    woods and one within them, blue two models beyond the wall."""
     woods = TerrainPiece("woods", box(10, 0, 14, 44), obscuring=True)
-    wall_shape = box(18, 15, 18.5, 44)
-    wall = TerrainPiece("wall", wall_shape, features=(TerrainFeature(wall_shape, 5.0),))
+    wall = TerrainPiece("wall", _WALL_SHAPE, features=(TerrainFeature(_WALL_SHAPE, 5.0),))
     red = Unit(
         "red",
         "red",
@@ -1137,6 +1137,15 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
         "blue",
         (Model("b-1", 25.0, 10.0, CircleBase(32)), Model("b-2", 25.0, 30.0, CircleBase(32))),
     )
+    return woods, wall, red, blue
+
+
+def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
+    # One red model stands inside the woods, so the woods wall off neither unit as a whole
+    # (sight lines from within them are not blocked) and the wall leaves a line at y = 10
+    # open; yet the woods hide everything from the other red model and the wall hides
+    # everything from the one inside: every pair is settled by a separator of part of a unit.
+    woods, wall, red, blue = _woods_wall_and_two_units()
     scenario = _two_player((red, blue), (woods, wall))
     engine = VisibilityEngine(scenario)
     arrays = engine._scene.arrays
@@ -1215,7 +1224,7 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     # Open a gap in the wall in front of the model inside the woods: its half is no longer
     # walled off, and the full search finds the line through the gap.
     gap = (box(18, 15, 18.5, 28), box(18, 32, 18.5, 44))
-    wall = TerrainPiece("wall", wall_shape, features=tuple(TerrainFeature(g, 5.0) for g in gap))
+    wall = TerrainPiece("wall", _WALL_SHAPE, features=tuple(TerrainFeature(g, 5.0) for g in gap))
     pairs = VisibilityEngine(_two_player((red, blue), (woods, wall))).matrix()
     _decided(pairs)
     assert all(p.visible for p in pairs)
@@ -1225,19 +1234,7 @@ def test_pairs_no_separator_settles_are_searched_past_their_neighbours_proofs_fi
     # The scene above, as two units of two (parts of one model pair each, below
     # PART_SEPARATOR_PAIRS): the closest pair is hidden by the wall, the next by the woods;
     # the other two are then proven hidden behind those proofs' blockers alone.
-    woods = TerrainPiece("woods", box(10, 0, 14, 44), obscuring=True)
-    wall_shape = box(18, 15, 18.5, 44)
-    wall = TerrainPiece("wall", wall_shape, features=(TerrainFeature(wall_shape, 5.0),))
-    red = Unit(
-        "red",
-        "red",
-        (Model("r-out", 5.0, 10.0, CircleBase(32)), Model("r-in", 10.5, 30.0, CircleBase(32))),
-    )
-    blue = Unit(
-        "blue",
-        "blue",
-        (Model("b-1", 25.0, 10.0, CircleBase(32)), Model("b-2", 25.0, 30.0, CircleBase(32))),
-    )
+    woods, wall, red, blue = _woods_wall_and_two_units()
     engine = VisibilityEngine(_two_player((red, blue), (woods, wall)))
     scene = engine._scene
     arrays = scene.arrays
