@@ -1231,9 +1231,9 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
 
 
 def test_pairs_no_separator_settles_are_searched_past_their_neighbours_proofs_first() -> None:
-    # The scene above, as two units of two (parts of one model pair each, below
-    # PART_SEPARATOR_PAIRS): the closest pair is hidden by the wall, the next by the woods;
-    # the other two are then proven hidden behind those proofs' blockers alone.
+    # The scene above: parts of two units of two hold fewer model pairs than
+    # PART_SEPARATOR_PAIRS, so no part separator is looked for, and each pair is first
+    # searched past the blockers of the proofs found before it (hidden_behind), then in full.
     woods, wall, red, blue = _woods_wall_and_two_units()
     engine = VisibilityEngine(_two_player((red, blue), (woods, wall)))
     scene = engine._scene
