@@ -1474,13 +1474,58 @@ def _touches_convex(
 # Corridors and hulls
 
 
+SMALL_SORT = 48
+"""Point sets up to this size are put in order by insertion alone (see :func:`_hull_indices`)."""
+
+
+@_compiled_leaf
+def _insert_in_order(points: np.ndarray, order: np.ndarray, start: int, stop: int) -> None:
+    """Sorts ``order[start:stop]`` (rows of ``points``) by x, then y, then row, by insertion in
+    place."""
+    for m in range(start + 1, stop):
+        row = order[m]
+        x, y = points[row, 0], points[row, 1]
+        k = m
+        while k > start:
+            before = order[k - 1]
+            bx, by = points[before, 0], points[before, 1]
+            if bx < x or (bx == x and (by < y or (by == y and before < row))):
+                break
+            order[k] = before
+            k -= 1
+        order[k] = row
+
+
+@_compiled_leaf
+def _equal_x_in_order(points: np.ndarray, order: np.ndarray) -> None:
+    """Puts each run of rows of ``order`` with the same x (``order`` sorted by x) in order of
+    y, then row."""
+    n = len(order)
+    start = 0
+    while start < n:
+        stop = start + 1
+        while stop < n and points[order[stop], 0] == points[order[start], 0]:
+            stop += 1
+        if stop - start > 1:
+            _insert_in_order(points, order, start, stop)
+        start = stop
+
+
 @_compiled
 def _hull_indices(points: np.ndarray) -> np.ndarray:
     """The rows of ``points`` on their convex hull, counter-clockwise (monotone chain;
-    collinear points dropped)."""
-    order = np.argsort(points[:, 1], kind="mergesort")
-    order = order[np.argsort(points[order, 0], kind="mergesort")]
-    n = len(order)
+    collinear points dropped). The points are taken by x, then y, then row: the order two
+    stable sorts (by y, then by x) give, without the four arrays they allocated. Hulls are made
+    many times a search (a pair's corridor, each part of a unit a separator is looked for
+    between), most of a few dozen points, sorted by insertion; a larger set is sorted by x
+    and its runs of equal x put in order."""
+    n = len(points)
+    if n <= SMALL_SORT:
+        order = np.arange(n)
+        _insert_in_order(points, order, 0, n)
+    else:
+        order = np.argsort(points[:, 0])
+        _equal_x_in_order(points, order)
     hull = np.empty(2 * n + 1, dtype=np.int64)
     count = 0
     for sweep in range(2):
@@ -3326,11 +3371,33 @@ def unit_separator_among(
 ) -> np.ndarray:
     """:func:`unit_separator` built from ``candidates`` only (say, the barrier that separated
     the two units before one of them moved): the same walls, the same proofs."""
+    return _separator_of_hulls(
+        scene,
+        observers,
+        targets,
+        convex_hull(_unit_points(scene, observers)),
+        convex_hull(_unit_points(scene, targets)),
+        candidates,
+        grow,
+    )
+
+
+@_compiled
+def _separator_of_hulls(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    hull_a: np.ndarray,
+    hull_b: np.ndarray,
+    candidates: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """:func:`unit_separator_among` with the hulls of the two groups' bases given."""
     tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
     return hull_separator(
         scene,
-        convex_hull(_unit_points(scene, observers)),
-        convex_hull(_unit_points(scene, targets)),
+        hull_a,
+        hull_b,
         tallest,
         scene.model_unit[observers[0]],
         scene.model_unit[targets[0]],
@@ -3909,6 +3976,16 @@ def _all_settled(settled: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> 
 
 
 @_compiled
+def _part_hull(scene: SceneArrays, hulls: Any, key: int, models: np.ndarray) -> np.ndarray:
+    """The hull of ``models``' bases, kept in ``hulls`` under ``key`` (a part's place in its
+    unit's halving order)."""
+    if key not in hulls:
+        hulls[key] = convex_hull(_unit_points(scene, models))
+    hull: np.ndarray = hulls[key]
+    return hull
+
+
+@_compiled
 def walled_off_groups(
     scene: SceneArrays,
     cache: Any,
@@ -3936,6 +4013,9 @@ def walled_off_groups(
     observer_order = halving_order(scene, observers)
     target_order = halving_order(scene, targets)
     pending = [(0, len(observer_order), 0, len(target_order))]
+    # Halving one side leaves the other's part as it was: each part's hull is made once.
+    observer_hulls = Dict.empty(key_type=types.int64, value_type=types.float64[:, ::1])
+    target_hulls = Dict.empty(key_type=types.int64, value_type=types.float64[:, ::1])
     while pending:
         a0, a1, b0, b1 = pending.pop()
         if _all_settled(settled, observer_order[a0:a1], target_order[b0:b1]):
@@ -3944,10 +4024,14 @@ def walled_off_groups(
         if (a1 - a0) * (b1 - b0) < smallest:
             continue
         if not whole:
-            barrier = unit_separator_among(
+            observer_part = observers[observer_order[a0:a1]]
+            target_part = targets[target_order[b0:b1]]
+            barrier = _separator_of_hulls(
                 scene,
-                observers[observer_order[a0:a1]],
-                targets[target_order[b0:b1]],
+                observer_part,
+                target_part,
+                _part_hull(scene, observer_hulls, a0 * (span + 1) + a1, observer_part),
+                _part_hull(scene, target_hulls, b0 * (span + 1) + b1, target_part),
                 candidates,
                 grow,
             )
