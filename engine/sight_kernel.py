@@ -432,7 +432,7 @@ def segment_distance(
     return math.sqrt(nearest)
 
 
-@_compiled
+@_compiled_leaf
 def inside_polygon(x: float, y: float, vertices: np.ndarray) -> bool:
     """Even-odd test of a point against a polygon's vertices."""
     return _inside_rows(x, y, vertices, 0, len(vertices))
@@ -1308,7 +1308,7 @@ def first_free_marking(
 # Shapes touching
 
 
-@_compiled
+@_compiled_leaf
 def _shape_bounds(
     cx: float, cy: float, r: float, v: np.ndarray
 ) -> tuple[float, float, float, float]:
@@ -2101,7 +2101,7 @@ def outer_tangents(
     return True, segments
 
 
-@_compiled
+@_compiled_leaf
 def _crosses(kind: int, disc: np.ndarray, v: np.ndarray, segment: np.ndarray, grow: float) -> bool:
     """Whether an edge of a blocker (see :func:`shapes_touch`) grown by ``grow`` comes within
     reach of the segment by more than the graze."""
@@ -2122,6 +2122,19 @@ def _crosses(kind: int, disc: np.ndarray, v: np.ndarray, segment: np.ndarray, gr
 def _boxes_apart(box: np.ndarray, other: np.ndarray) -> bool:
     """Whether two boxes ``(x0, y0, x1, y1)`` share no point."""
     apart: bool = box[0] > other[2] or box[2] < other[0] or box[1] > other[3] or box[3] < other[1]
+    return apart
+
+
+@_compiled_inline
+def _row_apart(boxes: np.ndarray, k: int, others: np.ndarray, m: int) -> bool:
+    """:func:`_boxes_apart` for rows ``boxes[k]`` and ``others[m]``, read in place: most boxes
+    tested in a loop over blockers are apart, and a row's view costs two reference counts."""
+    apart: bool = (
+        boxes[k, 0] > others[m, 2]
+        or boxes[k, 2] < others[m, 0]
+        or boxes[k, 1] > others[m, 3]
+        or boxes[k, 3] < others[m, 1]
+    )
     return apart
 
 
@@ -2183,13 +2196,14 @@ def _wall_across(
         spans[s, 0], spans[s, 1] = min(t[0], t[2]) - grow, min(t[1], t[3]) - grow
         spans[s, 2], spans[s, 3] = max(t[0], t[2]) + grow, max(t[1], t[3]) + grow
     best = -1
+    boxes = scene.blocker_boxes
     for m in range(count):
         k = walls[m]
         if not scene.blocker_convex[k]:
             continue
-        box = scene.blocker_boxes[k]
-        if _boxes_apart(box, spans[0]) or _boxes_apart(box, spans[1]):
+        if _row_apart(boxes, k, spans, 0) or _row_apart(boxes, k, spans, 1):
             continue
+        box = boxes[k]
         kind, disc = scene.blocker_kind[k], scene.blocker_disc[k]
         polygon = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
         if not (
@@ -2281,7 +2295,7 @@ def _spread(cx: float, cy: float, r: float, v: np.ndarray) -> np.ndarray:
     return points
 
 
-@_compiled
+@_compiled_leaf
 def _beyond_a_plane(points: np.ndarray, planes: np.ndarray) -> bool:
     """Whether every point lies beyond (``n . x > c``) one of the half-planes ``n . x <= c``."""
     for p in range(len(planes)):
@@ -2356,7 +2370,7 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     return current
 
 
-@_compiled
+@_compiled_leaf
 def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limit: float) -> bool:
     """Whether a (possibly degenerate) convex polygon comes within ``limit`` of a convex end
     shape (or holds a point of it). The boxes of the two settle most far pairs, and the first
@@ -2384,7 +2398,7 @@ def _close_to(p: np.ndarray, cx: float, cy: float, r: float, v: np.ndarray, limi
     return _polygons_close(p, v, limit)
 
 
-@_compiled
+@_compiled_leaf
 def _nearest_on(polygon: np.ndarray, x: float, y: float) -> tuple[float, float, float]:
     """The point of a polygon's boundary (a segment or a point when degenerate) nearest to
     ``(x, y)``, and its squared distance."""
@@ -2406,7 +2420,7 @@ def _nearest_on(polygon: np.ndarray, x: float, y: float) -> tuple[float, float, 
     return bx, by, best
 
 
-@_compiled
+@_compiled_leaf
 def _polygons_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
     """Whether two convex polygons (either possibly a segment or a point) whose boundaries are
     the only place they can meet come within ``limit`` of each other.
@@ -2448,7 +2462,7 @@ def _polygons_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
     return _edges_close(p, v, limit)
 
 
-@_compiled
+@_compiled_leaf
 def _edges_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
     """Whether some edge of polygon ``p`` comes within ``limit`` of some edge of ``v`` (each
     possibly a segment or a point), every pair compared."""
@@ -2555,7 +2569,7 @@ def chain_separator(
     return _barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
 
 
-@_compiled
+@_compiled_inline
 def _part_of(
     kind: int, disc: np.ndarray, part_vertices: np.ndarray, part_ranges: np.ndarray, row: int
 ) -> np.ndarray:
@@ -2629,19 +2643,20 @@ def _barrier_across(
     far_from_b = _far_planes(bcx, bcy, br, bv, grow)
     reach = grow - 2 * GRAZE
     # A segment is a polygon of two corners: its two planes are its line, seen from each side.
+    tangent_segments = (tangents[0].reshape(2, 2).copy(), tangents[1].reshape(2, 2).copy())
     far_from_tangent = (
-        _far_planes(0.0, 0.0, 0.0, tangents[0].reshape(2, 2), reach),
-        _far_planes(0.0, 0.0, 0.0, tangents[1].reshape(2, 2), reach),
+        _far_planes(0.0, 0.0, 0.0, tangent_segments[0], reach),
+        _far_planes(0.0, 0.0, 0.0, tangent_segments[1], reach),
     )
     hull_x0, hull_y0 = hull[:, 0].min(), hull[:, 1].min()
     hull_x1, hull_y1 = hull[:, 0].max(), hull[:, 1].max()
-    reach_box = np.array([hull_x0 - grow, hull_y0 - grow, hull_x1 + grow, hull_y1 + grow])
+    reach_box = np.array([[hull_x0 - grow, hull_y0 - grow, hull_x1 + grow, hull_y1 + grow]])
     # Most parts lie outside the hull's box or beyond an outer tangent: those are passed over
     # before room is made for the clipped copies of the others.
     total = 0
     for m in range(count):
         k = walls[m]
-        if not _boxes_apart(scene.blocker_boxes[k], reach_box):
+        if not _row_apart(scene.blocker_boxes, k, reach_box, 0):
             total += (
                 1
                 if scene.blocker_kind[k] == 1
@@ -2652,7 +2667,7 @@ def _barrier_across(
     n_inside = 0
     for m in range(count):
         k = walls[m]
-        if _boxes_apart(scene.blocker_boxes[k], reach_box):
+        if _row_apart(scene.blocker_boxes, k, reach_box, 0):
             continue
         pieces = (
             1
@@ -2665,23 +2680,20 @@ def _barrier_across(
                 # it lies beyond a side the disc's centre is more than its radius beyond (a
                 # part beyond a side while its disc is not is cut away whole by the clip): the
                 # polygon is only made for the parts kept.
-                d = scene.blocker_disc[k]
-                if (
-                    d[0] + d[2] < hull_x0
-                    or d[0] - d[2] > hull_x1
-                    or d[1] + d[2] < hull_y0
-                    or d[1] - d[2] > hull_y1
-                ):
+                disc = scene.blocker_disc
+                dx, dy, dr = disc[k, 0], disc[k, 1], disc[k, 2]
+                if dx + dr < hull_x0 or dx - dr > hull_x1 or dy + dr < hull_y0 or dy - dr > hull_y1:
                     continue
                 beyond = False
                 for p in range(len(long_sides)):
-                    side = long_sides[p]
-                    beyond = beyond or side[0] * d[0] + side[1] * d[1] - side[2] > d[2]
+                    beyond = beyond or (
+                        long_sides[p, 0] * dx + long_sides[p, 1] * dy - long_sides[p, 2] > dr
+                    )
                 if beyond:
                     continue
             else:
-                row = scene.part_ranges[scene.blocker_parts[k, 0] + piece]
-                part = scene.part_vertices[row[0] : row[1]]
+                row = scene.blocker_parts[k, 0] + piece
+                part = scene.part_vertices[scene.part_ranges[row, 0] : scene.part_ranges[row, 1]]
                 px0, py0, px1, py1 = _shape_bounds(0.0, 0.0, 0.0, part)
                 if px1 < hull_x0 or px0 > hull_x1 or py1 < hull_y0 or py0 > hull_y1:
                     continue
@@ -2714,7 +2726,7 @@ def _barrier_across(
             continue
         for s in range(2):
             touches[kept, s] = not _beyond_a_plane(q, far_from_tangent[s]) and _close_to(
-                q, 0.0, 0.0, 0.0, tangents[s].reshape(2, 2), reach
+                q, 0.0, 0.0, 0.0, tangent_segments[s], reach
             )
         clipped[kept, : len(q)] = q
         sizes[kept] = len(q)
