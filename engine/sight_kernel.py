@@ -657,8 +657,8 @@ def _chord(
 
 
 @_compiled
-def _line_segment(
-    line: np.ndarray,
+def _line_segments(
+    lines: np.ndarray,
     acx: float,
     acy: float,
     ar: float,
@@ -667,28 +667,35 @@ def _line_segment(
     bcy: float,
     br: float,
     bv: np.ndarray,
-    variant: int,
-) -> tuple[bool, float, float, float, float]:
-    """:func:`_segment_on` for end shapes given as ``(cx, cy, r, vertices)``."""
+) -> tuple[bool, np.ndarray]:
+    """The segments ``(x0, y0, x1, y1)`` that :func:`_segment_on` (variant 0) finds on each of
+    ``lines`` between end shapes given as ``(cx, cy, r, vertices)`` (the ends' edges worked out
+    once for all the lines), or ``False`` when one of the lines misses an end."""
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
-    return _segment_on(
-        line[0],
-        line[1],
-        line[2],
-        line[3],
-        acx,
-        acy,
-        ar,
-        a_reach,
-        a_edges,
-        bcx,
-        bcy,
-        br,
-        b_reach,
-        b_edges,
-        variant,
-    )
+    segments = np.zeros((len(lines), 4))
+    for s in range(len(lines)):
+        ok, x0, y0, x1, y1 = _segment_on(
+            lines[s, 0],
+            lines[s, 1],
+            lines[s, 2],
+            lines[s, 3],
+            acx,
+            acy,
+            ar,
+            a_reach,
+            a_edges,
+            bcx,
+            bcy,
+            br,
+            b_reach,
+            b_edges,
+            0,
+        )
+        if not ok:
+            return False, segments
+        segments[s, 0], segments[s, 1], segments[s, 2], segments[s, 3] = x0, y0, x1, y1
+    return True, segments
 
 
 @_compiled_leaf
@@ -1512,13 +1519,11 @@ def _equal_x_in_order(points: np.ndarray, order: np.ndarray) -> None:
 
 
 @_compiled
-def _hull_indices(points: np.ndarray) -> np.ndarray:
-    """The rows of ``points`` on their convex hull, counter-clockwise (monotone chain;
-    collinear points dropped). The points are taken by x, then y, then row: the order two
-    stable sorts (by y, then by x) give, without the four arrays they allocated. Hulls are made
-    many times a search (a pair's corridor, each part of a unit a separator is looked for
-    between), most of a few dozen points, sorted by insertion; a larger set is sorted by x
-    and its runs of equal x put in order."""
+def _lexicographic_order(points: np.ndarray) -> np.ndarray:
+    """The rows of ``points`` by x, then y, then row: the order two stable sorts (by y, then by
+    x) give, without the four arrays they allocated. Most point sets here are a few dozen
+    points, sorted by insertion; a larger set is sorted by x and its runs of equal x put in
+    order."""
     n = len(points)
     if n <= SMALL_SORT:
         order = np.arange(n)
@@ -1526,6 +1531,14 @@ def _hull_indices(points: np.ndarray) -> np.ndarray:
     else:
         order = np.argsort(points[:, 0])
         _equal_x_in_order(points, order)
+    return order
+
+
+@_compiled
+def _monotone_chain(points: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The rows of ``points`` on their convex hull, counter-clockwise from the first of
+    ``order`` (every row, by x, then y, then row); collinear points dropped."""
+    n = len(order)
     hull = np.empty(2 * n + 1, dtype=np.int64)
     count = 0
     for sweep in range(2):
@@ -1543,6 +1556,108 @@ def _hull_indices(points: np.ndarray) -> np.ndarray:
             count += 1
         count -= 1
     return hull[:count].copy()
+
+
+@_compiled
+def _hull_indices(points: np.ndarray) -> np.ndarray:
+    """The rows of ``points`` on their convex hull, counter-clockwise (monotone chain;
+    collinear points dropped). Hulls are made many times a search: see
+    :func:`_lexicographic_order`."""
+    return _monotone_chain(points, _lexicographic_order(points))
+
+
+@_compiled_inline
+def _before(points: np.ndarray, r: int, s: int) -> bool:
+    """Whether row ``r`` of ``points`` comes before row ``s`` by x, then y, then row."""
+    xr, xs = points[r, 0], points[s, 0]
+    if xr != xs:
+        return bool(xr < xs)
+    yr, ys = points[r, 1], points[s, 1]
+    if yr != ys:
+        return bool(yr < ys)
+    return r < s
+
+
+@_compiled_leaf
+def _convex_run_in_order(
+    points: np.ndarray, start: int, stop: int, out: np.ndarray, at: int
+) -> None:
+    """Writes rows ``start`` to ``stop`` of ``points``, a convex polygon counter-clockwise, to
+    ``out`` from ``at`` by x, then y, then row: its two chains from its first corner in that
+    order to its last each run that way, and are merged. For other rows the result is some
+    order of them (the caller checks it)."""
+    n = stop - start
+    if n == 0:
+        return
+    first = last = start
+    for r in range(start + 1, stop):
+        if _before(points, r, first):
+            first = r
+        if _before(points, last, r):
+            last = r
+    out[at] = first
+    forward = first + 1 if first + 1 < stop else start
+    backward = first - 1 if first > start else stop - 1
+    forward_left = (last - first) % n
+    backward_left = n - 1 - forward_left
+    k = at + 1
+    while forward_left > 0 or backward_left > 0:
+        if backward_left == 0 or (forward_left > 0 and _before(points, forward, backward)):
+            out[k] = forward
+            forward = forward + 1 if forward + 1 < stop else start
+            forward_left -= 1
+        else:
+            out[k] = backward
+            backward = backward - 1 if backward > start else stop - 1
+            backward_left -= 1
+        k += 1
+
+
+@_compiled_leaf
+def _merge_in_order(
+    points: np.ndarray, order: np.ndarray, middle: int, stop: int, scratch: np.ndarray
+) -> None:
+    """Merges ``order[:middle]`` and ``order[middle:stop]`` (each by x, then y, then row) in
+    place, through ``scratch``."""
+    i, j = 0, middle
+    for k in range(stop):
+        if j == stop or (i < middle and _before(points, order[i], order[j])):
+            scratch[k] = order[i]
+            i += 1
+        else:
+            scratch[k] = order[j]
+            j += 1
+    for k in range(stop):
+        order[k] = scratch[k]
+
+
+@_compiled_leaf
+def _in_order(points: np.ndarray, order: np.ndarray) -> bool:
+    """Whether ``order`` runs by x, then y, then row."""
+    k = 0
+    while k + 1 < len(order) and _before(points, order[k], order[k + 1]):
+        k += 1
+    return k + 1 >= len(order)
+
+
+@_compiled
+def _hull_indices_of_runs(points: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """:func:`_hull_indices` of points given as runs (rows ``starts[r]`` to ``starts[r + 1]``),
+    each a convex polygon counter-clockwise (or a segment): a pair's corridor is the hull of two
+    end shapes, a barrier's region that of two shapes and two tangents. Each run is put in
+    order along its two chains and the runs merged, in time linear in the points, without a
+    sort; the order is checked, and sorted afresh where a run was no such polygon. The same
+    order either way, so the same hull."""
+    n = len(points)
+    order = np.empty(n, dtype=np.int64)
+    for r in range(len(starts) - 1):
+        _convex_run_in_order(points, starts[r], starts[r + 1], order, starts[r])
+    scratch = np.empty(n, dtype=np.int64)
+    for r in range(1, len(starts) - 1):
+        _merge_in_order(points, order, starts[r], starts[r + 1], scratch)
+    if not _in_order(points, order):
+        order = _lexicographic_order(points)
+    return _monotone_chain(points, order)
 
 
 @_compiled
@@ -1589,7 +1704,8 @@ def corridor(
     points = np.empty((len(first) + len(second), 2))
     points[: len(first)] = first
     points[len(first) :] = second
-    hull = convex_hull(points)
+    starts = np.array([0, len(first), len(points)])
+    hull = points[_hull_indices_of_runs(points, starts)]
     n = len(hull)
     planes = np.empty((n, 3))
     for k in range(n):
@@ -2015,7 +2131,7 @@ def _bridges(av: np.ndarray, bv: np.ndarray) -> tuple[int, np.ndarray]:
     points = np.empty((len(av) + len(bv), 2))
     points[: len(av)] = av
     points[len(av) :] = bv
-    hull = _hull_indices(points)
+    hull = _hull_indices_of_runs(points, np.array([0, len(av), len(points)]))
     lines = np.zeros((2, 4))
     n = len(hull)
     if n < 3:
@@ -2050,18 +2166,10 @@ def outer_tangents(
     y1)``, or ``False`` when the shapes are not clearly apart. Two polygons' tangents are the
     two edges of the hull of both that bridge from one to the other (a hull of ``n + m``
     corners, where trying every line through a corner of each costs ``n m (n + m)``)."""
-    segments = np.zeros((2, 4))
     if len(av) and len(bv):
         count, bridges = _bridges(av, bv)
         if count == 2:
-            for s in range(2):
-                ok, x0, y0, x1, y1 = _line_segment(
-                    bridges[s], acx, acy, ar, av, bcx, bcy, br, bv, 0
-                )
-                if not ok:
-                    return False, segments
-                segments[s, 0], segments[s, 1], segments[s, 2], segments[s, 3] = x0, y0, x1, y1
-            return True, segments
+            return _line_segments(bridges, acx, acy, ar, av, bcx, bcy, br, bv)
     lines = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
     ends_a = _end_atoms(acx, acy, ar, av)
     ends_b = _end_atoms(bcx, bcy, br, bv)
@@ -2092,13 +2200,8 @@ def outer_tangents(
         if found == 2:
             break
     if found < 2:
-        return False, segments
-    for s in range(2):
-        ok, x0, y0, x1, y1 = _line_segment(lines[chosen[s]], acx, acy, ar, av, bcx, bcy, br, bv, 0)
-        if not ok:
-            return False, segments
-        segments[s, 0], segments[s, 1], segments[s, 2], segments[s, 3] = x0, y0, x1, y1
-    return True, segments
+        return False, np.zeros((2, 4))
+    return _line_segments(lines[chosen], acx, acy, ar, av, bcx, bcy, br, bv)
 
 
 @_compiled_leaf
@@ -2616,7 +2719,10 @@ def _barrier_across(
         row = len(first) + len(second) + 2 * s
         points[row, 0], points[row, 1] = tangents[s, 0], tangents[s, 1]
         points[row + 1, 0], points[row + 1, 1] = tangents[s, 2], tangents[s, 3]
-    hull = convex_hull(points)
+    ends = len(first) + len(second)
+    hull = points[
+        _hull_indices_of_runs(points, np.array([0, len(first), ends, ends + 2, ends + 4]))
+    ]
     n_hull = len(hull)
     if n_hull < 3:
         return empty

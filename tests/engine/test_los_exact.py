@@ -105,7 +105,7 @@ def _meeting_both_ends_are_found(
     many were, and how many of the others were never made."""
     kept = passed_over = 0
     for line in lines:
-        if kernel._line_segment(line, *ends, 0)[0]:
+        if kernel._line_segments(line.reshape(1, 4), *ends)[0]:
             assert _undirected(line) in found
             kept += 1
         elif _undirected(line) not in found:
@@ -179,7 +179,7 @@ def test_every_tangent_supporting_a_blocker_at_a_corner_that_meets_both_ends_is_
         for i in range(len(atoms)):
             for j in range(i + 1, len(atoms)):
                 for line in scratch[: kernel._tangents_of(*atoms[i], *atoms[j], scratch)]:
-                    if not kernel._line_segment(line, *a, *b, 0)[0]:
+                    if not kernel._line_segments(line.reshape(1, 4), *a, *b)[0]:
                         continue
                     supports = True
                     for atom in (i, j):
@@ -266,7 +266,7 @@ def test_corners_of_ovals_that_cannot_carry_a_line_between_the_ends_are_passed_o
                 if groups[i] == groups[j] != 2:
                     continue
                 for line in scratch[: kernel._tangents_of(*atoms[i], *atoms[j], scratch)]:
-                    if not kernel._line_segment(line, *a, *b, 0)[0]:
+                    if not kernel._line_segments(line.reshape(1, 4), *a, *b)[0]:
                         continue
                     supports = True
                     for owner in (owners[i], owners[j]):
@@ -539,6 +539,45 @@ def test_segment_distance_against_dense_sampling() -> None:
 def test_convex_hull_drops_inner_and_collinear_points() -> None:
     points = np.array([[0, 0], [1, 0], [2, 0], [2, 2], [1, 1], [0, 2]], dtype=float)
     assert kernel.convex_hull(points).tolist() == [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]
+
+
+def _regular(cx: float, cy: float, r: float, sides: int, turn: float) -> np.ndarray:
+    angles = turn + np.arange(sides) * (2 * math.pi / sides)
+    return np.column_stack([cx + r * np.cos(angles), cy + r * np.sin(angles)])
+
+
+def test_hulls_of_convex_runs_are_the_hulls_the_sort_gives() -> None:
+    # The linear path (each run a convex polygon counter-clockwise, merged along its chains)
+    # must give exactly the rows the general sort gives: on polygons of every size (a 16-gon,
+    # an oval's 64, a rectangle with vertical sides, segments), on runs sharing points, and on
+    # runs that are not such polygons (clockwise, scrambled), where it falls back to the sort.
+    rng = np.random.default_rng(11)
+    for case in range(300):
+        runs = []
+        for _ in range(int(rng.integers(1, 5))):
+            kind = rng.integers(0, 5)
+            cx, cy = rng.uniform(-5, 5, 2)
+            if kind == 0:
+                run = _regular(cx, cy, rng.uniform(0.2, 2), 16, rng.uniform(0, 1))
+            elif kind == 1:
+                run = _regular(cx, cy, 1.0, 64, 0.0) * (rng.uniform(0.5, 2), 1.0)
+            elif kind == 2:
+                run = np.array([[cx, cy], [cx + 2, cy], [cx + 2, cy + 1], [cx, cy + 1]])
+            elif kind == 3:
+                run = np.array([[cx, cy], rng.uniform(-5, 5, 2)])
+            else:
+                run = kernel.convex_hull(rng.integers(-3, 4, (9, 2)).astype(float))
+            if case % 7 == 0:
+                run = run[::-1]
+            if case % 11 == 0:
+                run = run[rng.permutation(len(run))]
+            runs.append(run)
+        if case % 5 == 0:
+            runs.append(runs[0].copy())
+        points = np.ascontiguousarray(np.vstack(runs))
+        starts = np.cumsum([0] + [len(run) for run in runs])
+        expected = kernel._hull_indices(points)
+        assert kernel._hull_indices_of_runs(points, starts).tolist() == expected.tolist()
 
 
 def test_a_slit_exactly_as_wide_as_the_line_is_closed_and_a_hair_wider_is_open() -> None:
