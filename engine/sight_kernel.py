@@ -573,7 +573,7 @@ def blocking(
     return -1
 
 
-@_compiled
+@_compiled_leaf
 def segment_blocked(
     px: float,
     py: float,
@@ -1415,7 +1415,7 @@ def _outside_an_edge(
     return False
 
 
-@_compiled
+@_compiled_leaf
 def shapes_touch(
     kind: int,
     disc: np.ndarray,
@@ -1739,12 +1739,12 @@ def blocker_meets(
     ``grow`` may meet the corridor (no side has every point of it beyond reach)."""
     if kinds[k] == 1:
         return _disc_meets(planes, discs[k, 0], discs[k, 1], discs[k, 2] + grow)
-    v = _rows(vertices, ranges, k)
+    # The polygon's rows are read in place: gather runs this for most blockers of every pair.
     for p in range(len(planes)):
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         beyond = True
-        for s in range(len(v)):
-            if nx * v[s, 0] + ny * v[s, 1] - c <= grow + GRAZE:
+        for s in range(ranges[k, 0], ranges[k, 1]):
+            if nx * vertices[s, 0] + ny * vertices[s, 1] - c <= grow + GRAZE:
                 beyond = False
                 break
         if beyond:
