@@ -673,25 +673,11 @@ def _line_segments(
     once for all the lines), or ``False`` when one of the lines misses an end."""
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
+    a_end, b_end = (acx, acy, ar, a_reach), (bcx, bcy, br, b_reach)
     segments = np.zeros((len(lines), 4))
     for s in range(len(lines)):
-        ok, x0, y0, x1, y1 = _segment_on(
-            lines[s, 0],
-            lines[s, 1],
-            lines[s, 2],
-            lines[s, 3],
-            acx,
-            acy,
-            ar,
-            a_reach,
-            a_edges,
-            bcx,
-            bcy,
-            br,
-            b_reach,
-            b_edges,
-            0,
-        )
+        line = (lines[s, 0], lines[s, 1], lines[s, 2], lines[s, 3])
+        ok, x0, y0, x1, y1 = _segment_on(*line, a_end, a_edges, b_end, b_edges, 0)
         if not ok:
             return False, segments
         segments[s, 0], segments[s, 1], segments[s, 2], segments[s, 3] = x0, y0, x1, y1
@@ -704,26 +690,21 @@ def _segment_on(
     py: float,
     dx: float,
     dy: float,
-    acx: float,
-    acy: float,
-    ar: float,
-    a_reach: float,
+    a_end: tuple[float, float, float, float],
     a_edges: np.ndarray,
-    bcx: float,
-    bcy: float,
-    br: float,
-    b_reach: float,
+    b_end: tuple[float, float, float, float],
     b_edges: np.ndarray,
     variant: int,
 ) -> tuple[bool, float, float, float, float]:
-    """The segment the line ``p + t d`` carries from ``a`` to ``b`` (each a disc, or a polygon
-    given by :func:`_end_edges`): variant 0 joins where it leaves ``a`` to where it enters
-    ``b``; 1 runs on to where it leaves ``b``; 2 starts where it enters ``a`` (the best choices
-    for a descending or rising line over a mixed blocker)."""
-    oka, a0, a1 = _chord(px, py, dx, dy, acx, acy, ar, a_reach, a_edges)
+    """The segment the line ``p + t d`` carries from ``a`` to ``b`` (each ``(cx, cy, r,
+    reach)`` with its edges: a disc, or a polygon given by :func:`_end_edges`): variant 0
+    joins where it leaves ``a`` to where it enters ``b``; 1 runs on to where it leaves ``b``; 2
+    starts where it enters ``a`` (the best choices for a descending or rising line over a
+    mixed blocker)."""
+    oka, a0, a1 = _chord(px, py, dx, dy, a_end[0], a_end[1], a_end[2], a_end[3], a_edges)
     if not oka:
         return False, 0.0, 0.0, 0.0, 0.0
-    okb, b0, b1 = _chord(px, py, dx, dy, bcx, bcy, br, b_reach, b_edges)
+    okb, b0, b1 = _chord(px, py, dx, dy, b_end[0], b_end[1], b_end[2], b_end[3], b_edges)
     if not okb:
         return False, 0.0, 0.0, 0.0, 0.0
     sign = 1.0
@@ -1282,25 +1263,11 @@ def first_free_marking(
     hint = -1
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
+    a_end, b_end = (acx, acy, ar, a_reach), (bcx, bcy, br, b_reach)
     for k in range(len(lines)):
+        line = (lines[k, 0], lines[k, 1], lines[k, 2], lines[k, 3])
         for variant in range(variants):
-            ok, sx, sy, ex, ey = _segment_on(
-                lines[k, 0],
-                lines[k, 1],
-                lines[k, 2],
-                lines[k, 3],
-                acx,
-                acy,
-                ar,
-                a_reach,
-                a_edges,
-                bcx,
-                bcy,
-                br,
-                b_reach,
-                b_edges,
-                variant,
-            )
+            ok, sx, sy, ex, ey = _segment_on(*line, a_end, a_edges, b_end, b_edges, variant)
             if not ok:
                 break
             found = blocking(sx, sy, ex, ey, scene, active, lo, hi, count, grow, GRAZE, hint)
@@ -1491,14 +1458,9 @@ def _insert_in_order(points: np.ndarray, order: np.ndarray, start: int, stop: in
     place."""
     for m in range(start + 1, stop):
         row = order[m]
-        x, y = points[row, 0], points[row, 1]
         k = m
-        while k > start:
-            before = order[k - 1]
-            bx, by = points[before, 0], points[before, 1]
-            if bx < x or (bx == x and (by < y or (by == y and before < row))):
-                break
-            order[k] = before
+        while k > start and not _before(points, order[k - 1], row):
+            order[k] = order[k - 1]
             k -= 1
         order[k] = row
 
@@ -2771,6 +2733,7 @@ def _barrier_across(
     inside_wall = np.empty(total, dtype=np.int32)
     inside_piece = np.empty(total, dtype=np.int64)
     n_inside = 0
+    discs = scene.blocker_disc
     for m in range(count):
         k = walls[m]
         if _row_apart(scene.blocker_boxes, k, reach_box, 0):
@@ -2786,8 +2749,7 @@ def _barrier_across(
                 # it lies beyond a side the disc's centre is more than its radius beyond (a
                 # part beyond a side while its disc is not is cut away whole by the clip): the
                 # polygon is only made for the parts kept.
-                disc = scene.blocker_disc
-                dx, dy, dr = disc[k, 0], disc[k, 1], disc[k, 2]
+                dx, dy, dr = discs[k, 0], discs[k, 1], discs[k, 2]
                 if dx + dr < hull_x0 or dx - dr > hull_x1 or dy + dr < hull_y0 or dy - dr > hull_y1:
                     continue
                 beyond = False

@@ -578,6 +578,15 @@ def test_hulls_of_convex_runs_are_the_hulls_the_sort_gives() -> None:
         starts = np.cumsum([0] + [len(run) for run in runs])
         expected = kernel._hull_indices(points)
         assert kernel._hull_indices_of_runs(points, starts).tolist() == expected.tolist()
+        if case % 7 and case % 11:
+            # Counter-clockwise runs are put in order without the sort to fall back on.
+            order = np.empty(len(points), dtype=np.int64)
+            for r in range(len(runs)):
+                kernel._convex_run_in_order(points, starts[r], starts[r + 1], order, starts[r])
+            scratch = np.empty(len(points), dtype=np.int64)
+            for r in range(1, len(runs)):
+                kernel._merge_in_order(points, order, starts[r], starts[r + 1], scratch)
+            assert kernel._in_order(points, order)
 
 
 def test_a_slit_exactly_as_wide_as_the_line_is_closed_and_a_hair_wider_is_open() -> None:
