@@ -516,6 +516,9 @@ class SightScene:
         """Per unit pair a move touched, the walls that stood between its units before."""
         self._every_blocker = np.arange(len(self.labels), dtype=np.int32)
         self._in_range: dict[tuple[str, str], bool] = {}
+        self._rows_of: dict[str, NDArray[np.int32]] = {}
+        self._cover_split: dict[str, tuple[tuple[Model, ...], tuple[Model, ...], np.ndarray]] = {}
+        """Per unit, its models taking cover within terrain, the others, and their rows."""
         self._shaded: dict[tuple[str, str], NDArray[np.bool_]] = {}
         """Per ordered unit pair, which exposed target models terrain hides from every
         observer (:func:`engine.sight_kernel.walled_off_from_all`), kept while neither unit
@@ -766,6 +769,14 @@ class SightScene:
     def _indices(self, models: Iterable[Model]) -> np.ndarray:
         return np.array([self.index[m.id] for m in models], dtype=np.int32)
 
+    def rows_of(self, unit: Unit) -> NDArray[np.int32]:
+        """The rows of ``unit``'s models in the scene's arrays, in the unit's order (made once:
+        an update asks for them again for every unit pair it recomputes)."""
+        rows = self._rows_of.get(unit.id)
+        if rows is None:
+            rows = self._rows_of[unit.id] = self._indices(unit.models)
+        return rows
+
     def _names(self, marked: np.ndarray) -> tuple[str, ...]:
         return tuple(sorted({self.labels[k] for k in np.flatnonzero(marked)}))
 
@@ -845,7 +856,7 @@ class SightScene:
         known = self._unit_sight.get(both_ways) if both_ways is not None else None
         if known is None:
             in_the_way = np.zeros(len(self.labels), dtype=bool)
-            observers, targets = self._indices(eligible), self._indices(target.models)
+            observers, targets = self._observer_rows(observer, eligible), self.rows_of(target)
             before = self._walls_before.get(both_ways)
             barrier = (
                 kernel.unit_separator_among(
@@ -906,17 +917,23 @@ class SightScene:
             else self.sight_line(other, one)
         )
         assert witness is not None
+        observing = self._observer_rows(observer, eligible)
         fully, full_text, full_blockers = self._unit_fully_visible(
-            slot, observer.id, eligible, target
+            slot, observer.id, observing, target
         )
-        cover, cover_text = self._cover(slot, observer.id, eligible, target, witness)
+        cover, cover_text = self._cover(slot, observer.id, observing, target, witness)
         explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
             observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
         )
 
+    def _observer_rows(self, observer: Unit, eligible: Sequence[Model]) -> NDArray[np.int32]:
+        """The rows of ``eligible``, the observing models taking part (all of the unit's but
+        under Night Fighting)."""
+        return self._indices(eligible) if self.night_fighting else self.rows_of(observer)
+
     def _unit_fully_visible(
-        self, slot: _CacheSlot, observer_id: str, eligible: Sequence[Model], target: Unit
+        self, slot: _CacheSlot, observer_id: str, observing: NDArray[np.int32], target: Unit
     ) -> tuple[bool, str, tuple[str, ...]]:
         """Whether every model of ``target`` is fully visible to an ``eligible`` model. The
         model last found not fully visible is asked first: any one such model settles "not",
@@ -925,14 +942,12 @@ class SightScene:
 
         in_the_way = np.zeros(len(self.labels), dtype=bool)
         last = self._not_seen_whole.get((observer_id, target.id))
-        models = sorted(target.models, key=lambda m: m.id != last)
+        targets = self.rows_of(target)
+        if last is not None:
+            first = self.index[last]
+            targets = np.concatenate(([first], targets[targets != first])).astype(np.int32)
         fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
-            self.arrays,
-            slot.full,
-            self._indices(eligible),
-            self._indices(models),
-            in_the_way,
-            SEARCH_GROW,
+            self.arrays, slot.full, observing, targets, in_the_way, SEARCH_GROW
         )
         if fully:
             return True, f"fully visible: every model of {target.id} is fully visible", ()
@@ -949,7 +964,7 @@ class SightScene:
         self,
         slot: _CacheSlot,
         observer_id: str,
-        eligible: Sequence[Model],
+        observing: NDArray[np.int32],
         target: Unit,
         witness: SightLine,
     ) -> tuple[bool, str]:
@@ -957,8 +972,12 @@ class SightScene:
 
         if not self.cover_rules:
             return False, f"no benefit of cover under {self.scenario.ruleset}"
-        sheltered = [m for m in target.models if self.takes_cover_in_terrain(target, m)]
-        exposed = [m for m in target.models if not self.takes_cover_in_terrain(target, m)]
+        split = self._cover_split.get(target.id)
+        if split is None:
+            sheltered = tuple(m for m in target.models if self.takes_cover_in_terrain(target, m))
+            exposed = tuple(m for m in target.models if m not in sheltered)
+            split = self._cover_split[target.id] = (sheltered, exposed, self._indices(exposed))
+        sheltered, exposed, exposed_rows = split
         if not exposed:
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
@@ -968,9 +987,9 @@ class SightScene:
             self.arrays,
             slot.full,
             slot.sight,
-            self._indices(eligible),
-            self._indices(exposed),
-            self._indices(target.models),
+            observing,
+            exposed_rows,
+            self.rows_of(target),
             self.index[witness.observer_model],
             self.index[witness.target_model],
             self._shaded.get(units, _NOT_SHADED),
