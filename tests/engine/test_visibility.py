@@ -33,7 +33,7 @@ from engine.sight_kernel import (
     OUTLINE_OVAL,
     OUTLINE_RECT,
     SEEN_PAIR,
-    _facing_gap,
+    _gap_at,
     bases_hull,
     facing_pieces,
     forget_moved,
@@ -789,6 +789,13 @@ def test_facing_side_of_a_round_target() -> None:
     assert (middles <= 10.0 + 1e-9).all()
 
 
+def facing_gap(target: np.ndarray, observer: np.ndarray, u: float) -> float:
+    """``h_O(n(u)) - n(u) . p(u)`` at the target ellipse's boundary point of eccentric angle
+    ``u``: positive where that point faces the observer."""
+    turns = (target[5], observer[5], u)
+    return float(_gap_at(target, observer, *(f(a) for a in turns for f in (math.cos, math.sin))))
+
+
 def test_facing_pieces_hold_every_facing_sample_and_no_other() -> None:
     # Oval and rectangular pairs read every 8th of 720 samples first and the rest only between
     # two that differ: the pieces still hold exactly the samples that face the observer.
@@ -814,7 +821,7 @@ def test_facing_pieces_hold_every_facing_sample_and_no_other() -> None:
         )
         pieces = facing_pieces(target, observer)
         for u in np.arange(720) * (2 * math.pi / 720):
-            gap = _facing_gap(target, observer, u)
+            gap = facing_gap(target, observer, u)
             if abs(gap) < 1e-9:
                 continue
             held = any((u - p[1]) % (2 * math.pi) <= p[2] - p[1] for p in pieces)
