@@ -2211,6 +2211,13 @@ def _boxes_apart(box: np.ndarray, other: np.ndarray) -> bool:
 
 
 @_compiled_inline
+def _row_apart_from(boxes: np.ndarray, k: int, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether row ``boxes[k]`` and the box ``(x0, y0, x1, y1)`` share no point, read in place."""
+    apart: bool = boxes[k, 0] > x1 or boxes[k, 2] < x0 or boxes[k, 1] > y1 or boxes[k, 3] < y0
+    return apart
+
+
+@_compiled_inline
 def _row_apart(boxes: np.ndarray, k: int, others: np.ndarray, m: int) -> bool:
     """:func:`_boxes_apart` for rows ``boxes[k]`` and ``others[m]``, read in place: most boxes
     tested in a loop over blockers are apart, and a row's view costs two reference counts."""
@@ -2258,7 +2265,7 @@ def quick_reject(
     return _wall_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
 
 
-@_compiled
+@_compiled_leaf
 def _wall_across(
     acx: float,
     acy: float,
@@ -2274,26 +2281,29 @@ def _wall_across(
     count: int,
     grow: float,
 ) -> int:
-    """:func:`quick_reject` given the two shapes' outer tangents."""
-    spans = np.empty((2, 4))
-    for s in range(2):
-        t = tangents[s]
-        spans[s, 0], spans[s, 1] = min(t[0], t[2]) - grow, min(t[1], t[3]) - grow
-        spans[s, 2], spans[s, 3] = max(t[0], t[2]) + grow, max(t[1], t[3]) + grow
+    """:func:`quick_reject` given the two shapes' outer tangents. A leaf, compiled without
+    reference counting (see :func:`_compiled_leaf`): it runs for every wall tried, and counting
+    the scene's arrays on the way in and out cost more than most of its tests."""
+    t0, t1 = tangents[0], tangents[1]
+    ax0, ay0 = min(t0[0], t0[2]) - grow, min(t0[1], t0[3]) - grow
+    ax1, ay1 = max(t0[0], t0[2]) + grow, max(t0[1], t0[3]) + grow
+    bx0, by0 = min(t1[0], t1[2]) - grow, min(t1[1], t1[3]) - grow
+    bx1, by1 = max(t1[0], t1[2]) + grow, max(t1[1], t1[3]) + grow
     best = -1
     boxes = scene.blocker_boxes
     for m in range(count):
         k = walls[m]
         if not scene.blocker_convex[k]:
             continue
-        if _row_apart(boxes, k, spans, 0) or _row_apart(boxes, k, spans, 1):
+        if _row_apart_from(boxes, k, ax0, ay0, ax1, ay1) or _row_apart_from(
+            boxes, k, bx0, by0, bx1, by1
+        ):
             continue
         box = boxes[k]
         kind, disc = scene.blocker_kind[k], scene.blocker_disc[k]
         polygon = _rows(scene.blocker_vertices, scene.blocker_ranges, k)
         if not (
-            _crosses(kind, disc, polygon, tangents[0], grow)
-            and _crosses(kind, disc, polygon, tangents[1], grow)
+            _crosses(kind, disc, polygon, t0, grow) and _crosses(kind, disc, polygon, t1, grow)
         ):
             continue
         if shapes_touch(kind, disc, box, polygon, acx, acy, ar, av, grow) or shapes_touch(
@@ -3349,7 +3359,7 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     return found[:count]
 
 
-@_compiled
+@_compiled_inline
 def checked_search(
     acx: float,
     acy: float,
@@ -3402,7 +3412,7 @@ def model_pair_search(
     return _search_past(scene, i, j, gather(scene, i, j, 0, grow), grow, line_half_width, cheap)
 
 
-@_compiled
+@_compiled_inline
 def _search_past(
     scene: SceneArrays,
     i: int,
