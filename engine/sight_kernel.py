@@ -1229,7 +1229,7 @@ def cheap_lines(
     return lines
 
 
-@_compiled
+@_compiled_inline
 def first_free(
     lines: np.ndarray,
     acx: float,
@@ -1250,14 +1250,29 @@ def first_free(
 ) -> tuple[bool, float, float, float, float]:
     """The first line (in order) carrying a free segment, trying the first ``variants`` segment
     choices of :func:`_segment_on` on each (the ends' edges worked out once for all lines)."""
-    shapes = (acx, acy, ar, av, bcx, bcy, br, bv)
     stopping = np.zeros(count, dtype=np.bool_)
     return first_free_marking(
-        lines, *shapes, scene, active, lo, hi, count, grow, variants, stopping
+        lines,
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        active,
+        lo,
+        hi,
+        count,
+        grow,
+        variants,
+        stopping,
     )
 
 
-@_compiled
+@_compiled_inline
 def first_free_marking(
     lines: np.ndarray,
     acx: float,
@@ -1279,15 +1294,55 @@ def first_free_marking(
 ) -> tuple[bool, float, float, float, float]:
     """:func:`first_free`, marking in ``stopping`` (by position in ``active``) each blocker
     found in the way of a segment tried. When no line is free, the marked blockers alone block
-    every line tried: a proof that rests on them, not on the others."""
-    hint = -1
+    every line tried: a proof that rests on them, not on the others.
+
+    Inlined, as :func:`first_free` is: the lines are tried by :func:`_first_free_line`, a leaf,
+    so no call on the way counts the scene's 22 arrays in and out (a search's stages call this
+    up to five times; it was the most frequent caller of the reference counts)."""
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
-    a_end, b_end = (acx, acy, ar, a_reach), (bcx, bcy, br, b_reach)
+    return _first_free_line(
+        lines,
+        (acx, acy, ar, a_reach),
+        a_edges,
+        (bcx, bcy, br, b_reach),
+        b_edges,
+        scene,
+        active,
+        lo,
+        hi,
+        count,
+        grow,
+        variants,
+        stopping,
+    )
+
+
+@_compiled_leaf
+def _first_free_line(
+    lines: np.ndarray,
+    a_end: tuple[float, float, float, float],
+    a_edges: np.ndarray,
+    b_end: tuple[float, float, float, float],
+    b_edges: np.ndarray,
+    scene: SceneArrays,
+    active: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    count: int,
+    grow: float,
+    variants: int,
+    stopping: np.ndarray,
+) -> tuple[bool, float, float, float, float]:
+    """:func:`first_free_marking` given each end as ``(cx, cy, r, reach)`` and its edges
+    (:func:`_end_edges`)."""
+    hint = -1
     for k in range(len(lines)):
-        line = (lines[k, 0], lines[k, 1], lines[k, 2], lines[k, 3])
+        px, py, dx, dy = lines[k, 0], lines[k, 1], lines[k, 2], lines[k, 3]
         for variant in range(variants):
-            ok, sx, sy, ex, ey = _segment_on(*line, a_end, a_edges, b_end, b_edges, variant)
+            ok, sx, sy, ex, ey = _segment_on(
+                px, py, dx, dy, a_end, a_edges, b_end, b_edges, variant
+            )
             if not ok:
                 break
             found = blocking(sx, sy, ex, ey, scene, active, lo, hi, count, grow, GRAZE, hint)
@@ -3222,7 +3277,23 @@ def pair_search(
         lines = critical_lines(*shapes, scene, sure, n_sure, grow, False, planes, False)
         stopping = np.zeros(n_sure, dtype=np.bool_)
         ok, _, _, _, _ = first_free_marking(
-            lines, *shapes, scene, sure, whole_lo, whole_hi, n_sure, grow, 1, stopping
+            lines,
+            acx,
+            acy,
+            ar,
+            av,
+            bcx,
+            bcy,
+            br,
+            bv,
+            scene,
+            sure,
+            whole_lo,
+            whole_hi,
+            n_sure,
+            grow,
+            1,
+            stopping,
         )
         if not ok:
             proof = sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
@@ -3230,7 +3301,23 @@ def pair_search(
     lines = critical_lines(*shapes, scene, full, both, grow, False, planes, every_line_near_ends)
     stopping = np.zeros(both, dtype=np.bool_)
     ok, x0, y0, x1, y1 = first_free_marking(
-        lines, *shapes, scene, full, whole_lo, whole_hi, both, grow, 1, stopping
+        lines,
+        acx,
+        acy,
+        ar,
+        av,
+        bcx,
+        bcy,
+        br,
+        bv,
+        scene,
+        full,
+        whole_lo,
+        whole_hi,
+        both,
+        grow,
+        1,
+        stopping,
     )
     if ok:
         segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
@@ -3970,7 +4057,23 @@ def hulls_hidden(
     lines = critical_lines(*shapes, scene, walls, count, grow, False, planes, False)
     stopping = np.zeros(count, dtype=np.bool_)
     free, _, _, _, _ = first_free_marking(
-        lines, *shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping
+        lines,
+        acx,
+        acy,
+        0.0,
+        hull_a,
+        bcx,
+        bcy,
+        0.0,
+        hull_b,
+        scene,
+        walls,
+        np.zeros(count),
+        np.ones(count),
+        count,
+        grow,
+        1,
+        stopping,
     )
     if free:
         return none
