@@ -1991,20 +1991,25 @@ def _crossings(
     segments2: np.ndarray,
 ) -> tuple[np.ndarray, int]:
     """Where two boundaries (as :func:`_boundary`) cross, appended to ``buffer`` (grown here,
-    row by row of the first boundary, to hold what a row can add)."""
+    row by row of the first boundary, to hold what a row can add). The buffer is handed to
+    :func:`_room_for` only when a row may not fit: passing and taking back an array counts its
+    references, for every row."""
     for i in range(len(circles1)):
-        buffer = _room_for(buffer, count, 2 * len(circles2))
+        if count + 2 * len(circles2) > len(buffer):
+            buffer = _room_for(buffer, count, 2 * len(circles2))
         count = _circle_crossings(
             buffer, count, circles1[i, 0], circles1[i, 1], circles1[i, 2], circles2
         )
     for segs, circs in ((segments1, circles2), (segments2, circles1)):
         for i in range(len(segs)):
-            buffer = _room_for(buffer, count, 2 * len(circs))
+            if count + 2 * len(circs) > len(buffer):
+                buffer = _room_for(buffer, count, 2 * len(circs))
             count = _segment_circle_crossings(
                 buffer, count, segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3], circs
             )
     for i in range(len(segments1)):
-        buffer = _room_for(buffer, count, len(segments2))
+        if count + len(segments2) > len(buffer):
+            buffer = _room_for(buffer, count, len(segments2))
         count = _segment_crossings(
             buffer,
             count,
@@ -2294,7 +2299,7 @@ def _has_convex(scene: SceneArrays, walls: np.ndarray, count: int) -> bool:
     return found
 
 
-@_compiled
+@_compiled_inline
 def quick_reject(
     acx: float,
     acy: float,
@@ -2696,7 +2701,7 @@ def separator_between(
     return _barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
 
 
-@_compiled
+@_compiled_inline
 def chain_separator(
     acx: float,
     acy: float,
@@ -4289,6 +4294,13 @@ the ones between only where two read samples differ. Two bases apart face each o
 arc tens of degrees wide (two outer common tangents bound it), so no run of samples shorter
 than the stride hides between two equal ones: the samples are the 720 read one by one, at a
 ninth of the work."""
+_REGION_COS = np.array(
+    [math.cos(k * (2.0 * math.pi / _REGION_DIRECTIONS)) for k in range(_REGION_DIRECTIONS)]
+)
+_REGION_SIN = np.array(
+    [math.sin(k * (2.0 * math.pi / _REGION_DIRECTIONS)) for k in range(_REGION_DIRECTIONS)]
+)
+"""The directions of :func:`_swept_region`'s sides, worked out once (as the loop did)."""
 
 FULLY_UNKNOWN = 0
 FULLY_SEEN = 1
@@ -4545,8 +4557,7 @@ def _swept_region(observer: np.ndarray, target: np.ndarray, t0: float, t1: float
     normals = np.empty((n, 2))
     support = np.empty(n)
     for k in range(n):
-        angle = k * (2.0 * math.pi / n)
-        nx, ny = math.cos(angle), math.sin(angle)
+        nx, ny = _REGION_COS[k], _REGION_SIN[k]
         h_o, h_t = outline_support(observer, nx, ny), outline_support(target, nx, ny)
         normals[k, 0], normals[k, 1] = nx, ny
         support[k] = max((1 - t0) * h_o + t0 * h_t, (1 - t1) * h_o + t1 * h_t)
