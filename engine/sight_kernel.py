@@ -5291,11 +5291,14 @@ def forget_moved(
     boxes: np.ndarray,
     grow: float,
     full: bool,
+    touched: np.ndarray,
 ) -> int:
     """Deletes from ``cache`` (a :func:`sight_pair` cache, or with ``full`` a :func:`full_pair`
     one) every answer a move may have changed, keeping the rest for the moved scene. ``scene``
     is the new scene, whose models keep the old rows; ``boxes`` are where the moved models'
-    bases stood and stand, grown by what can block. Returns how many answers were kept.
+    bases stood and stand, grown by what can block. Returns how many answers were kept; marks
+    in ``touched`` (units by units, both ways round) the units of each answer deleted or
+    shaken: a unit pair none of whose answers is marked reads what it read before.
 
     A top-to-top "not visible" proven with blockers none of which moved, between models that
     did not move, stays proven, since other blockers only block more; one that rests on a moved
@@ -5351,12 +5354,23 @@ def forget_moved(
             stale[n_stale] = key
             n_stale += 1
     for m in range(n_stale):
+        _mark_units(scene, touched, stale[m], models, full)
         cache.pop(stale[m])
     for m in range(n_shaken):
+        _mark_units(scene, touched, shaken[m], models, full)
         row = cache[shaken[m]].copy()
         row[0] = FULLY_MOVED_PROOF if full else MOVED_PROOF_PAIR
         cache[shaken[m]] = row
     return len(cache)
+
+
+@_compiled_leaf
+def _mark_units(scene: SceneArrays, touched: np.ndarray, key: int, models: int, full: bool) -> None:
+    """Marks in ``touched`` the two units of a cache ``key``'s model pair, both ways round."""
+    pair = key // 2 if full else key
+    one, other = scene.model_unit[pair // models], scene.model_unit[pair % models]
+    touched[one, other] = True
+    touched[other, one] = True
 
 
 @_compiled
@@ -5367,9 +5381,10 @@ def forget_moved_in(
     moved: np.ndarray,
     boxes: np.ndarray,
     grow: float,
+    touched: np.ndarray,
 ) -> None:
     """:func:`forget_moved` for every cache of ``caches`` (``full[c]``: a :func:`full_pair`
     cache), in one call: the scene's arrays are handed to compiled code once, not once a cache
     (about half the time of a call from Python goes to that)."""
     for c in range(len(caches)):
-        forget_moved(scene, caches[c], moved, boxes, grow, full[c])
+        forget_moved(scene, caches[c], moved, boxes, grow, full[c], touched)

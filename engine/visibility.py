@@ -514,6 +514,10 @@ class SightScene:
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
         self._walls_before: dict[frozenset[str] | None, _WallsBefore] = {}
         """Per unit pair a move touched, the walls that stood between its units before."""
+        self.untouched_unit_pairs: frozenset[frozenset[str]] = frozenset()
+        """The opposing unit pairs, neither changed, none of whose cached model-pair answers
+        :meth:`take_over` deleted or marked as shaken: asked again, they read what they read
+        before."""
         self._every_blocker = np.arange(len(self.labels), dtype=np.int32)
         self._in_range: dict[tuple[str, str], bool] = {}
         self._rows_of: dict[str, NDArray[np.int32]] = {}
@@ -679,12 +683,25 @@ class SightScene:
         rows = len(self.terrain) + np.flatnonzero(moved)
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
         grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
+        unit_count = len(self.scenario.units)
+        touched = np.zeros((unit_count, unit_count), dtype=bool)
         if old._caches is not None:
             full = np.tile(np.array([False, True]), kernel.cache_count(old._caches) // 2)
             with contextlib.ExitStack() as holding:
                 for slot in old._slots.values():
                     holding.enter_context(slot.lock)
-                kernel.forget_moved_in(self.arrays, old._caches, full, moved, grown, SEARCH_GROW)
+                kernel.forget_moved_in(
+                    self.arrays, old._caches, full, moved, grown, SEARCH_GROW, touched
+                )
+        position = {unit.id: k for k, unit in enumerate(self.scenario.units)}
+        self.untouched_unit_pairs = frozenset(
+            frozenset((one.id, other.id))
+            for one in self.scenario.units
+            for other in self.scenario.units
+            if one.player != other.player
+            and not (one.id in changed or other.id in changed)
+            and not touched[position[one.id], position[other.id]]
+        )
         with self._slots_lock:
             self._slots = dict(old._slots)
             self._caches = old._caches
@@ -1241,12 +1258,20 @@ class VisibilityEngine:
             ).any(axis=1)
             # A pair found not visible keeps its answer when its proof stands (the scene kept
             # its unit sight: no moved unit is among what hid it); the answer reads nothing else.
+            # A visible pair keeps its answer when its witness is still seen and no answer of its
+            # model pairs was forgotten or shaken: every question would read the same answers.
             standing = self._scene.standing_unit_sight()
+            untouched = self._scene.untouched_unit_pairs
             unmoved = [
                 key
                 for key, close in zip(unmoved, near, strict=True)
                 if not close
                 or (not self._results[key].visible and frozenset(key) in standing)
+                or (
+                    self._results[key].visible
+                    and frozenset(key) in standing
+                    and frozenset(key) in untouched
+                )
                 or not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
             ]
         self._results = {key: self._results[key] for key in unmoved}

@@ -729,9 +729,12 @@ def test_a_hidden_proof_resting_on_a_moved_model_is_tried_again_with_its_blocker
     assert row[0] == HIDDEN_PAIR
     assert list(row[5:]) == [screen_row]
     _, arrays, moved, boxes = _after_a_move(s, "blue-b", 0.0, dy)
-    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, False)
+    touched = np.zeros((len(s.units), len(s.units)), dtype=bool)
+    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, False, touched)
     key = i * len(sight.ids) + j
     assert cache[key][0] == MOVED_PROOF_PAIR
+    # The shaken answer is red-a's and blue-a's (units 0 and 1), both ways round, and only theirs.
+    assert touched.tolist() == [[False, True, False], [True, False, False], [False, False, False]]
     # The cheap stage does not touch a shaken proof; the full search settles it.
     assert (
         sight_pair(arrays, cache, i, j, True, SEARCH_GROW, HALF_LINE_WIDTH)[0] == MOVED_PROOF_PAIR
@@ -760,12 +763,40 @@ def test_a_point_hidden_by_a_moved_model_is_tried_again_with_its_blockers(
     assert row[0] == FULLY_HIDDEN
     assert screen_row in row[3:]
     _, arrays, moved, boxes = _after_a_move(s, "blue-b", 0.0, dy)
-    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, True)
+    touched = np.zeros((len(s.units), len(s.units)), dtype=bool)
+    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, True, touched)
+    assert touched[0, 1]
+    assert touched.tolist() == touched.T.tolist()
+    assert touched.sum() == 2
     with_models = (i * len(sight.ids) + j) * 2
     assert cache[with_models][0] == FULLY_MOVED_PROOF
     again = full_pair(arrays, cache, i, j, False, SEARCH_GROW)
     fresh = full_pair(arrays, new_cache(), i, j, False, SEARCH_GROW)
     assert again[0] == fresh[0] == (FULLY_HIDDEN if hidden else FULLY_SEEN)
+
+
+def test_a_visible_pair_whose_answers_a_move_left_alone_keeps_its_answer() -> None:
+    # A third unit steps about inside red-a and blue-a's corridor (the hull of all four bases),
+    # clear of every model pair's own hull: no model-pair answer of theirs is forgotten, so the
+    # update keeps their answer as it was, and it is the one a fresh computation gives. Stepping
+    # onto the line between r1 and b1 forgets their witness: the pair is worked out again.
+    walker = Unit("blue-w", "blue", (infantry("w1", 14, 13.5),))
+    s = scene(
+        [infantry("r1", 10, 10), infantry("r2", 10, 18)],
+        [infantry("b1", 30, 10), infantry("b2", 30, 18)],
+        others=(walker,),
+    )
+    engine = VisibilityEngine(s)
+    before = {(p.observer, p.target): p for p in engine.matrix()}
+    assert before[("red-a", "blue-a")].witness.observer_model == "r1"  # type: ignore[union-attr]
+    aside = s.with_unit_moved("blue-w", 0.0, 1.0)
+    after = {(p.observer, p.target): p for p in engine.update(aside, ["blue-w"])}
+    assert after[("red-a", "blue-a")] is before[("red-a", "blue-a")]
+    assert _verdicts_of(tuple(after.values())) == _verdicts_of(visibility(aside))
+    across = aside.with_unit_moved("blue-w", 0.0, -4.5)
+    again = {(p.observer, p.target): p for p in engine.update(across, ["blue-w"])}
+    assert again[("red-a", "blue-a")] is not before[("red-a", "blue-a")]
+    assert _verdicts_of(tuple(again.values())) == _verdicts_of(visibility(across))
 
 
 def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
