@@ -1096,7 +1096,8 @@ class VisibilityEngine:
     :meth:`update` recomputes only the unit pairs a move can change: pairs involving a moved
     unit, and pairs whose sight corridor (the hull of both units' bases) the moved units' old
     or new bases touch, since a model can block or unblock other units' sight lines (unless
-    the pair is hidden by a proof no moved unit is part of: that answer stands).
+    the pair is hidden by a proof no moved unit is part of, or seen along a witness still free
+    with none of its model pairs' cached answers forgotten: those answers stand).
 
     For a unit being dragged, call :meth:`update` with it, then :meth:`row` (what it sees) and
     :meth:`column` (what sees it); both read the cache :meth:`update` has filled.
