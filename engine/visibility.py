@@ -514,10 +514,10 @@ class SightScene:
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
         self._walls_before: dict[frozenset[str] | None, _WallsBefore] = {}
         """Per unit pair a move touched, the walls that stood between its units before."""
-        self.untouched_unit_pairs: frozenset[frozenset[str]] = frozenset()
-        """The opposing unit pairs, neither changed, none of whose cached model-pair answers
-        :meth:`take_over` deleted or marked as shaken: asked again, they read what they read
-        before."""
+        self.touched_unit_pairs: frozenset[frozenset[str]] | None = None
+        """The unit pairs some of whose cached model-pair answers :meth:`take_over` deleted or
+        marked as shaken; any other pair of units that did not change, asked again, reads what
+        it read before. ``None`` when no answers were taken over."""
         self._every_blocker = np.arange(len(self.labels), dtype=np.int32)
         self._in_range: dict[tuple[str, str], bool] = {}
         self._rows_of: dict[str, NDArray[np.int32]] = {}
@@ -693,14 +693,10 @@ class SightScene:
                 kernel.forget_moved_in(
                     self.arrays, old._caches, full, moved, grown, SEARCH_GROW, touched
                 )
-        position = {unit.id: k for k, unit in enumerate(self.scenario.units)}
-        self.untouched_unit_pairs = frozenset(
-            frozenset((one.id, other.id))
-            for one in self.scenario.units
-            for other in self.scenario.units
-            if one.player != other.player
-            and not (one.id in changed or other.id in changed)
-            and not touched[position[one.id], position[other.id]]
+        listed = self.scenario.units
+        self.touched_unit_pairs = frozenset(
+            frozenset((listed[one].id, listed[other].id))
+            for one, other in zip(*np.nonzero(np.triu(touched)), strict=True)
         )
         with self._slots_lock:
             self._slots = dict(old._slots)
@@ -952,9 +948,9 @@ class SightScene:
     def _unit_fully_visible(
         self, slot: _CacheSlot, observer_id: str, observing: NDArray[np.int32], target: Unit
     ) -> tuple[bool, str, tuple[str, ...]]:
-        """Whether every model of ``target`` is fully visible to an ``eligible`` model. The
-        model last found not fully visible is asked first: any one such model settles "not",
-        so the order changes only which model the explanation names."""
+        """Whether every model of ``target`` is fully visible to an observing model (rows
+        ``observing``). The model last found not fully visible is asked first: any one such
+        model settles "not", so the order changes only which model the explanation names."""
         from engine import sight_kernel as kernel
 
         in_the_way = np.zeros(len(self.labels), dtype=bool)
@@ -992,7 +988,7 @@ class SightScene:
         split = self._cover_split.get(target.id)
         if split is None:
             sheltered = tuple(m for m in target.models if self.takes_cover_in_terrain(target, m))
-            exposed = tuple(m for m in target.models if m not in sheltered)
+            exposed = tuple(m for m in target.models if not self.takes_cover_in_terrain(target, m))
             split = self._cover_split[target.id] = (sheltered, exposed, self._indices(exposed))
         sheltered, exposed, exposed_rows = split
         if not exposed:
@@ -1262,7 +1258,7 @@ class VisibilityEngine:
             # A visible pair keeps its answer when its witness is still seen and no answer of its
             # model pairs was forgotten or shaken: every question would read the same answers.
             standing = self._scene.standing_unit_sight()
-            untouched = self._scene.untouched_unit_pairs
+            touched = self._scene.touched_unit_pairs
             unmoved = [
                 key
                 for key, close in zip(unmoved, near, strict=True)
@@ -1271,7 +1267,8 @@ class VisibilityEngine:
                 or (
                     self._results[key].visible
                     and frozenset(key) in standing
-                    and frozenset(key) in untouched
+                    and touched is not None
+                    and frozenset(key) not in touched
                 )
                 or not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
             ]
