@@ -584,23 +584,7 @@ def _hidden_behind_walls(
     lines = kernel.critical_lines(*shapes, scene, walls, count, grow, False, planes, False)
     stopping = np.zeros(count, dtype=np.bool_)
     free, _, _, _, _ = kernel.first_free_marking(
-        lines,
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        0.0,
-        shape,
-        scene,
-        walls,
-        np.zeros(count),
-        np.ones(count),
-        count,
-        grow,
-        1,
-        stopping,
+        lines, shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping
     )
     if free:
         return -1

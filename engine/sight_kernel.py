@@ -1253,14 +1253,7 @@ def first_free(
     stopping = np.zeros(count, dtype=np.bool_)
     return first_free_marking(
         lines,
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
+        (acx, acy, ar, av, bcx, bcy, br, bv),
         scene,
         active,
         lo,
@@ -1275,14 +1268,7 @@ def first_free(
 @_compiled_inline
 def first_free_marking(
     lines: np.ndarray,
-    acx: float,
-    acy: float,
-    ar: float,
-    av: np.ndarray,
-    bcx: float,
-    bcy: float,
-    br: float,
-    bv: np.ndarray,
+    shapes: tuple[float, float, float, np.ndarray, float, float, float, np.ndarray],
     scene: SceneArrays,
     active: np.ndarray,
     lo: np.ndarray,
@@ -1292,13 +1278,16 @@ def first_free_marking(
     variants: int,
     stopping: np.ndarray,
 ) -> tuple[bool, float, float, float, float]:
-    """:func:`first_free`, marking in ``stopping`` (by position in ``active``) each blocker
-    found in the way of a segment tried. When no line is free, the marked blockers alone block
-    every line tried: a proof that rests on them, not on the others.
+    """:func:`first_free` for the two ends ``shapes`` (``acx, acy, ar, av, bcx, bcy, br, bv``,
+    one tuple: numba inlines no call with star arguments), marking in ``stopping`` (by position
+    in ``active``) each blocker found in the way of a segment tried. When no line is free, the
+    marked blockers alone block every line tried: a proof that rests on them, not on the
+    others.
 
     Inlined, as :func:`first_free` is: the lines are tried by :func:`_first_free_line`, a leaf,
     so no call on the way counts the scene's 22 arrays in and out (a search's stages call this
     up to five times; it was the most frequent caller of the reference counts)."""
+    acx, acy, ar, av, bcx, bcy, br, bv = shapes
     a_reach, a_edges = _end_edges(acx, acy, av)
     b_reach, b_edges = _end_edges(bcx, bcy, bv)
     return _first_free_line(
@@ -3282,23 +3271,7 @@ def pair_search(
         lines = critical_lines(*shapes, scene, sure, n_sure, grow, False, planes, False)
         stopping = np.zeros(n_sure, dtype=np.bool_)
         ok, _, _, _, _ = first_free_marking(
-            lines,
-            acx,
-            acy,
-            ar,
-            av,
-            bcx,
-            bcy,
-            br,
-            bv,
-            scene,
-            sure,
-            whole_lo,
-            whole_hi,
-            n_sure,
-            grow,
-            1,
-            stopping,
+            lines, shapes, scene, sure, whole_lo, whole_hi, n_sure, grow, 1, stopping
         )
         if not ok:
             proof = sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
@@ -3306,23 +3279,7 @@ def pair_search(
     lines = critical_lines(*shapes, scene, full, both, grow, False, planes, every_line_near_ends)
     stopping = np.zeros(both, dtype=np.bool_)
     ok, x0, y0, x1, y1 = first_free_marking(
-        lines,
-        acx,
-        acy,
-        ar,
-        av,
-        bcx,
-        bcy,
-        br,
-        bv,
-        scene,
-        full,
-        whole_lo,
-        whole_hi,
-        both,
-        grow,
-        1,
-        stopping,
+        lines, shapes, scene, full, whole_lo, whole_hi, both, grow, 1, stopping
     )
     if ok:
         segment[0], segment[1], segment[2], segment[3] = x0, y0, x1, y1
@@ -4062,23 +4019,7 @@ def hulls_hidden(
     lines = critical_lines(*shapes, scene, walls, count, grow, False, planes, False)
     stopping = np.zeros(count, dtype=np.bool_)
     free, _, _, _, _ = first_free_marking(
-        lines,
-        acx,
-        acy,
-        0.0,
-        hull_a,
-        bcx,
-        bcy,
-        0.0,
-        hull_b,
-        scene,
-        walls,
-        np.zeros(count),
-        np.ones(count),
-        count,
-        grow,
-        1,
-        stopping,
+        lines, shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping
     )
     if free:
         return none
