@@ -5086,6 +5086,13 @@ def warm_up() -> None:
     for unit in board.units:
         board = board.with_unit_moved(unit.id, 0.0, 0.25)
         engine.update(board, (unit.id,))
+    # An update tests a unit pair's corridor against the moved bases only when it cannot keep
+    # the pair's answer otherwise, which this board's moves may never need: compiled here all
+    # the same, with the arrays an update hands them.
+    corridor = bases_hull(
+        np.array([[OUTLINE_CIRCLE, 0.0, 0.0, 1.0, 1.0, 0.0]]), np.zeros(1, dtype=np.int32)
+    )
+    hull_meets_boxes(corridor, np.zeros((1, 4)))
 
 
 @_compiled
