@@ -1222,6 +1222,13 @@ def cheap_lines(
 ) -> np.ndarray:
     """The centre line and the common tangents of the two end shapes."""
     dx, dy = _direction(acx, acy, bcx, bcy)
+    if len(av) == 0 and len(bv) == 0:
+        # Two discs, the common case: their tangents made directly, the lines (and their
+        # order) :func:`tangent_lines` finds, without the arrays its general case makes.
+        lines = np.empty((5, 4))
+        lines[0, 0], lines[0, 1], lines[0, 2], lines[0, 3] = acx, acy, dx, dy
+        found = _tangents_of(acx, acy, ar, bcx, bcy, br, lines[1:])
+        return lines[: 1 + found]
     tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
     lines = np.empty((len(tangents) + 1, 4))
     lines[0, 0], lines[0, 1], lines[0, 2], lines[0, 3] = acx, acy, dx, dy
@@ -3217,33 +3224,36 @@ def pair_search(
     blockers as walls (see :func:`critical_lines`): the one whose witness a caller may use
     beyond its being free."""
     segment = np.zeros(4)
-    total = len(blockers)
-    walls = np.empty(total, dtype=np.int32)
-    mixed = np.empty(total, dtype=np.int32)
-    mixed_lo = np.empty(total)
-    mixed_hi = np.empty(total)
+    # The blockers low somewhere along the segments, in one array: the walls (low all along)
+    # first, then the mixed ones, each in their given order (two passes, so that no array is
+    # made for each kind: a search is run for every model pair).
+    low_blockers = np.empty(len(blockers), dtype=np.int32)
     n_walls = 0
     n_mixed = 0
-    for m in range(total):
-        k = blockers[m]
-        low, t0, t1 = low_interval(h_a, h_b, scene.blocker_top[k])
-        if not low:
-            continue
-        if t0 == 0.0 and t1 == 1.0:
-            walls[n_walls] = k
+    for m in range(len(blockers)):
+        low, t0, t1 = low_interval(h_a, h_b, scene.blocker_top[blockers[m]])
+        if low and t0 == 0.0 and t1 == 1.0:
+            low_blockers[n_walls] = blockers[m]
             n_walls += 1
-        else:
-            mixed[n_mixed] = k
-            mixed_lo[n_mixed] = t0
-            mixed_hi[n_mixed] = t1
+        elif low:
             n_mixed += 1
     both = n_walls + n_mixed
-    full = np.empty(both, dtype=np.int32)
-    full[:n_walls] = walls[:n_walls]
-    full[n_walls:] = mixed[:n_mixed]
+    mixed_lo = np.empty(n_mixed)
+    mixed_hi = np.empty(n_mixed)
+    placed = n_walls
+    for m in range(len(blockers) if n_mixed > 0 else 0):
+        low, t0, t1 = low_interval(h_a, h_b, scene.blocker_top[blockers[m]])
+        if low and not (t0 == 0.0 and t1 == 1.0):
+            low_blockers[placed] = blockers[m]
+            mixed_lo[placed - n_walls] = t0
+            mixed_hi[placed - n_walls] = t1
+            placed += 1
+    full = low_blockers[:both]
+    walls = full[:n_walls]
+    mixed = full[n_walls:]
     whole_lo = np.zeros(both)
     whole_hi = np.ones(both)
-    in_the_way = full.copy()
+    in_the_way = full
     lines = cheap_lines(acx, acy, ar, av, bcx, bcy, br, bv)
     ok, x0, y0, x1, y1 = first_free(
         lines, acx, acy, ar, av, bcx, bcy, br, bv, scene, full, whole_lo, whole_hi, both, grow, 1
@@ -3677,12 +3687,6 @@ def new_cache_list() -> Any:
 def add_cache(caches: Any, cache: Any) -> None:
     """Appends ``cache`` to a :func:`new_cache_list` list."""
     caches.append(cache)
-
-
-@_compiled
-def cache_count(caches: Any) -> int:
-    """How many caches a :func:`new_cache_list` list holds."""
-    return len(caches)
 
 
 @_compiled
@@ -5093,6 +5097,9 @@ def warm_up() -> None:
         np.array([[OUTLINE_CIRCLE, 0.0, 0.0, 1.0, 1.0, 0.0]]), np.zeros(1, dtype=np.int32)
     )
     hull_meets_boxes(corridor, np.zeros((1, 4)))
+    # So is the lookup of a kept witness's answer, asked only after a move deleted some answer
+    # between the witness's two units.
+    known_state(new_cache(), 0)
 
 
 @_compiled
@@ -5325,14 +5332,19 @@ def _mark_units(scene: SceneArrays, touched: np.ndarray, key: int, models: int, 
 def forget_moved_in(
     scene: SceneArrays,
     caches: Any,
-    full: np.ndarray,
     moved: np.ndarray,
     boxes: np.ndarray,
     grow: float,
     touched: np.ndarray,
+    first: int,
+    step: int,
 ) -> None:
-    """:func:`forget_moved` for every cache of ``caches`` (``full[c]``: a :func:`full_pair`
-    cache), in one call: the scene's arrays are handed to compiled code once, not once a cache
-    (about half the time of a call from Python goes to that)."""
-    for c in range(len(caches)):
-        forget_moved(scene, caches[c], moved, boxes, grow, full[c], touched)
+    """:func:`forget_moved` for the slots ``first``, ``first + step``, ... of ``caches`` (a
+    :func:`new_cache_list` list holding each slot's :func:`sight_pair` cache, then its
+    :func:`full_pair` one), in one call: the scene's arrays are handed to compiled code once,
+    not once a cache (about half the time of a call from Python goes to that). Threads given
+    the same ``step`` and different ``first`` share the slots out; each marks its own
+    ``touched``."""
+    for slot in range(first, len(caches) // 2, step):
+        forget_moved(scene, caches[2 * slot], moved, boxes, grow, False, touched)
+        forget_moved(scene, caches[2 * slot + 1], moved, boxes, grow, True, touched)

@@ -173,6 +173,10 @@ class SightLine:
     start: tuple[float, float, float]
     end: tuple[float, float, float]
 
+    def reversed(self) -> SightLine:
+        """The same line seen from its other end (sight between two tops is symmetric)."""
+        return SightLine(self.target_model, self.observer_model, self.end, self.start)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "observer_model": self.observer_model,
@@ -422,6 +426,9 @@ class _UnitSight(NamedTuple):
     """Proven by a barrier between the two units as a whole (``blockers``)."""
     names: tuple[str, ...]
     blockers: NDArray[np.int32]
+    witness: SightLine | None
+    """The sight line from the first witness model to the second (kept with the answer: the
+    cached model-pair answer it was read from stays while the answer is kept)."""
 
 
 class _WallsBefore(NamedTuple):
@@ -669,14 +676,14 @@ class SightScene:
                 new["part_vertices"][part_start:part_stop] = new["blocker_vertices"][start:stop]
         return old._replace(**new)
 
-    def take_over(self, old: SightScene, changed: set[str]) -> None:
+    def take_over(self, old: SightScene, changed: set[str], threads: int = 1) -> None:
         """Takes the model-pair caches of ``old`` (the same models, in the same rows; ``old`` is
         done with) after deleting what moving the ``changed`` units can change (see
-        :func:`engine.sight_kernel.forget_moved`), and its unit-pair answers that still hold:
-        a witness whose model pair is still seen, a "not visible" resting on no changed unit.
-        What stood between the units of a pair the move touched is kept (:class:`_WallsBefore`),
-        tried first when the pair is asked again (a small move seldom takes a unit past its
-        walls)."""
+        :func:`engine.sight_kernel.forget_moved`; on ``threads`` threads, each with its share of
+        the slots), and its unit-pair answers that still hold: a witness whose model pair is
+        still seen, a "not visible" resting on no changed unit. What stood between the units of
+        a pair the move touched is kept (:class:`_WallsBefore`), tried first when the pair is
+        asked again (a small move seldom takes a unit past its walls)."""
         from engine import sight_kernel as kernel
 
         moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
@@ -684,15 +691,25 @@ class SightScene:
         boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
         grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
         unit_count = len(self.scenario.units)
-        touched = np.zeros((unit_count, unit_count), dtype=bool)
+        shares = [np.zeros((unit_count, unit_count), dtype=bool) for _ in range(max(1, threads))]
         if old._caches is not None:
-            full = np.tile(np.array([False, True]), kernel.cache_count(old._caches) // 2)
             with contextlib.ExitStack() as holding:
                 for slot in old._slots.values():
                     holding.enter_context(slot.lock)
-                kernel.forget_moved_in(
-                    self.arrays, old._caches, full, moved, grown, SEARCH_GROW, touched
+                forget = functools.partial(
+                    kernel.forget_moved_in, self.arrays, old._caches, moved, grown, SEARCH_GROW
                 )
+                # The calling thread holds every slot's lock and works through its own share;
+                # the pool's threads take the others (the kernel releases the GIL).
+                helpers = [
+                    _sight_pool(len(shares)).submit(forget, shares[k], k, len(shares))
+                    for k in range(1, len(shares))
+                ]
+                forget(shares[0], 0, len(shares))
+                for helper in helpers:
+                    helper.result()
+        touched = np.logical_or.reduce(shares)
+        position = {unit.id: k for k, unit in enumerate(self.scenario.units)}
         listed = self.scenario.units
         self.touched_unit_pairs = frozenset(
             frozenset((listed[one].id, listed[other].id))
@@ -711,17 +728,24 @@ class SightScene:
         for units, known in old._unit_sight.items():
             if units is None:
                 continue
-            status, (one, other), separated, found, blockers = known
-            if len(blockers) and (units & changed or changed.intersection(found)):
+            status, (one, other), separated, found, blockers, _ = known
+            unit_changed = not changed.isdisjoint(units)
+            wall_changed = not changed.isdisjoint(found)
+            if len(blockers) and (unit_changed or wall_changed):
                 self._walls_before[units] = _WallsBefore(blockers, separated)
-            if units & changed:
+            if unit_changed:
                 continue
             if status == kernel.FOUND:
+                # The witness's answer can only have gone if an answer between the two units
+                # did (the table marks each one deleted or shaken).
+                one_unit, other_unit = (position[unit_id] for unit_id in units)
                 first, second = sorted((self.index[one], self.index[other]))
-                state = kernel.known_state(self.slot(*units).sight, first * models + second)
-                still = state == kernel.SEEN_PAIR
+                still = not touched[one_unit, other_unit] or (
+                    kernel.known_state(self.slot(*units).sight, first * models + second)
+                    == kernel.SEEN_PAIR
+                )
             else:
-                still = status == kernel.NONE and not changed.intersection(found)
+                still = status == kernel.NONE and not wall_changed
             if still:
                 self._unit_sight[units] = known
 
@@ -901,10 +925,11 @@ class SightScene:
                 bool(separated),
                 self._names(in_the_way),
                 np.flatnonzero(in_the_way).astype(np.int32),
+                self.sight_line(*pair) if status == kernel.FOUND else None,
             )
             if both_ways is not None:
                 self._unit_sight[both_ways] = known
-        status, (one, other), separated, found = known[:4]
+        status, (one, other), separated, found, _, line = known
         if separated:
             verb = "stands" if len(found) == 1 else "stand"
             walls = "walls" if len(found) == 1 else "wall"
@@ -924,12 +949,8 @@ class SightScene:
                 f"{limit}; in the way: {', '.join(found) or 'nothing'}"
             )
             return PairVisibility(observer.id, target.id, False, False, False, None, found, text)
-        witness = (
-            self.sight_line(one, other)
-            if self.unit_of[one].id == observer.id
-            else self.sight_line(other, one)
-        )
-        assert witness is not None
+        assert line is not None
+        witness = line if self.unit_of[one].id == observer.id else line.reversed()
         observing = self._observer_rows(observer, eligible)
         fully, full_text, full_blockers = self._unit_fully_visible(
             slot, observer.id, observing, target
@@ -1216,7 +1237,7 @@ class VisibilityEngine:
             moved_from=(old_scene, frozenset(changed)),
         )
         if old_scene.ids == self._scene.ids:
-            self._scene.take_over(old_scene, changed)
+            self._scene.take_over(old_scene, changed, self.threads)
         moved_boxes = np.array(
             [
                 scene.footprint[model_id].bounds
@@ -1259,18 +1280,17 @@ class VisibilityEngine:
             # model pairs was forgotten or shaken: every question would read the same answers.
             standing = self._scene.standing_unit_sight()
             touched = self._scene.touched_unit_pairs
+
+            def keeps(key: tuple[str, str]) -> bool:
+                units = frozenset(key)
+                if units in standing and (
+                    not self._results[key].visible or (touched is not None and units not in touched)
+                ):
+                    return True
+                return not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
+
             unmoved = [
-                key
-                for key, close in zip(unmoved, near, strict=True)
-                if not close
-                or (not self._results[key].visible and frozenset(key) in standing)
-                or (
-                    self._results[key].visible
-                    and frozenset(key) in standing
-                    and touched is not None
-                    and frozenset(key) not in touched
-                )
-                or not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
+                key for key, close in zip(unmoved, near, strict=True) if not close or keeps(key)
             ]
         self._results = {key: self._results[key] for key in unmoved}
 
