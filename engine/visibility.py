@@ -537,6 +537,10 @@ class SightScene:
         self._not_seen_whole: dict[tuple[str, str], str] = {}
         """Per ordered unit pair, the target model last found not fully visible: asked first
         (after a move, its proofs are the likeliest to stand)."""
+        self._cover_on_its_own: set[tuple[str, str]] = set()
+        """Ordered unit pairs whose benefit of cover rests on nothing a move of other units can
+        change: no cover rules, every target model sheltered within terrain, or the witness's
+        own models (the witness's observer sees its target model fully with terrain alone)."""
 
     def _arrays(self) -> kernel.SceneArrays:
         """The scene as the flat arrays the compiled search takes: features, then obscuring
@@ -719,6 +723,9 @@ class SightScene:
             self._slots = dict(old._slots)
             self._caches = old._caches
         self._not_seen_whole = dict(old._not_seen_whole)
+        self._cover_on_its_own = {
+            units for units in old._cover_on_its_own if not changed.intersection(units)
+        }
         self._shaded = {
             units: shaded
             for units, shaded in old._shaded.items()
@@ -753,6 +760,32 @@ class SightScene:
         """The unit pairs (either order) whose answer :meth:`take_over` kept: a witness still
         seen, or a "not visible" resting on no unit that moved."""
         return frozenset(units for units in self._unit_sight if units is not None)
+
+    def still_answers(self, observer: Unit, target: Unit, answer: PairVisibility) -> bool:
+        """Whether ``answer``, worked out before :meth:`take_over` for two units that did not
+        move and whose witness stands, would be worked out the same now though a move deleted
+        or shook some answers between them: it is "not fully visible", every observing model's
+        answer about the target model it names (asked first, so again the one that settles
+        it) is still there as it was, and its benefit of cover rests on nothing a move of
+        other units can change (:attr:`_cover_on_its_own`)."""
+        from engine import sight_kernel as kernel
+
+        key = (observer.id, target.id)
+        hidden = self._not_seen_whole.get(key)
+        if (
+            self.night_fighting
+            or answer.fully_visible
+            or hidden is None
+            or key not in self._cover_on_its_own
+        ):
+            return False
+        full = self.slot(*key).full
+        column, models = self.index[hidden], len(self.ids)
+        return all(
+            kernel.known_state(full, (int(row) * models + column) * 2)
+            in (kernel.FULLY_HIDDEN, kernel.FULLY_UNPROVEN)
+            for row in self.rows_of(observer)
+        )
 
     # Caches
 
@@ -1004,7 +1037,9 @@ class SightScene:
     ) -> tuple[bool, str]:
         from engine import sight_kernel as kernel
 
+        units = (observer_id, target.id)
         if not self.cover_rules:
+            self._cover_on_its_own.add(units)
             return False, f"no benefit of cover under {self.scenario.ruleset}"
         split = self._cover_split.get(target.id)
         if split is None:
@@ -1013,10 +1048,10 @@ class SightScene:
             split = self._cover_split[target.id] = (sheltered, exposed, self._indices(exposed))
         sheltered, exposed, exposed_rows = split
         if not exposed:
+            self._cover_on_its_own.add(units)
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
             )
-        units = (observer_id, target.id)
         observer, model, shaded = kernel.seen_whole_by_terrain(
             self.arrays,
             slot.full,
@@ -1032,6 +1067,13 @@ class SightScene:
         )
         if len(shaded):
             self._shaded[units] = shaded
+        if observer >= 0 and (self.ids[observer], self.ids[model]) == (
+            witness.observer_model,
+            witness.target_model,
+        ):
+            # The kernel asks the witness's models first, with terrain alone: asked again, it
+            # answers the same while the witness and the two models stay.
+            self._cover_on_its_own.add(units)
         if observer >= 0:
             return False, (
                 f"no cover against {self.ids[observer]}: it sees {self.ids[model]} fully with "
@@ -1283,8 +1325,18 @@ class VisibilityEngine:
 
             def keeps(key: tuple[str, str]) -> bool:
                 units = frozenset(key)
+                answer = self._results[key]
                 if units in standing and (
-                    not self._results[key].visible or (touched is not None and units not in touched)
+                    not answer.visible
+                    or (
+                        touched is not None
+                        and (
+                            units not in touched
+                            or self._scene.still_answers(
+                                new_units[key[0]], new_units[key[1]], answer
+                            )
+                        )
+                    )
                 ):
                     return True
                 return not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)

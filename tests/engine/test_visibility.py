@@ -799,6 +799,38 @@ def test_a_visible_pair_whose_answers_a_move_left_alone_keeps_its_answer() -> No
     assert _verdicts_of(tuple(again.values())) == _verdicts_of(visibility(across))
 
 
+def test_a_visible_pair_keeps_its_answer_when_the_answers_it_rests_on_stand() -> None:
+    # A screen hides b2 from both red models, and r2 from b2; the walker stands by the line
+    # from b1 to r2. Seen from red, blue-a is not fully visible because of the screen alone and
+    # r1 sees b1 fully with terrain alone (no cover): the walker's step shakes the proof that it
+    # hides part of r2 from b1, an answer between the two units, but none of those red's answer
+    # rests on, so red's answer is kept (and is what a fresh computation gives); blue's, which
+    # names r2 hidden from b1 by the walker, is worked out again.
+    walker = Unit("blue-w", "blue", (infantry("w1", 20, 14),))
+    s = scene(
+        [infantry("r1", 10, 10), infantry("r2", 10, 18)],
+        [infantry("b1", 30, 10), infantry("b2", 30, 18)],
+        (wall("screen", 26, 15, 26.5, 21, 5.0),),
+        others=(walker,),
+    )
+    engine = VisibilityEngine(s)
+    before = {(p.observer, p.target): p for p in engine.matrix()}
+    red_sees_blue, blue_sees_red = before[("red-a", "blue-a")], before[("blue-a", "red-a")]
+    assert "b2's facing point" in red_sees_blue.explanation
+    assert "no cover against r1: it sees b1 fully" in red_sees_blue.explanation
+    assert "hidden from b1 (in the way: blue-w" in blue_sees_red.explanation
+    stepped = s.with_unit_moved("blue-w", 0.0, 0.3)
+    after = {(p.observer, p.target): p for p in engine.update(stepped, ["blue-w"])}
+    touched = engine._scene.touched_unit_pairs
+    assert touched is not None
+    assert frozenset(("red-a", "blue-a")) in touched
+    assert after[("red-a", "blue-a")] is red_sees_blue
+    assert after[("blue-a", "red-a")] is not blue_sees_red
+    fresh = {(p.observer, p.target): p for p in visibility(stepped)}
+    assert red_sees_blue.to_json(extra=True) == fresh[("red-a", "blue-a")].to_json(extra=True)
+    assert _verdicts_of(tuple(after.values())) == _verdicts_of(tuple(fresh.values()))
+
+
 def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
     return [(p.observer, p.target, p.visible, p.fully_visible, p.cover) for p in pairs]
 
