@@ -1423,6 +1423,59 @@ def _edge_gap(
 
 
 @_compiled_leaf
+def _edges_within(
+    kind: int,
+    disc: np.ndarray,
+    polygon: np.ndarray,
+    cx: float,
+    cy: float,
+    r: float,
+    v: np.ndarray,
+    limit: float,
+) -> bool:
+    """Whether :func:`_edge_gap` is at most ``limit``, the first pair of edges that close
+    ending the search. Two polygons' edges whose boxes lie farther apart than the limit (and a
+    margin far beyond rounding) along an axis are farther apart than it, and are passed over
+    unmeasured: of a blocker's sides against a swept region's 48, most."""
+    if kind == 1 or len(v) == 0:
+        return _edge_gap(kind, disc, polygon, cx, cy, r, v) <= limit
+    reach = limit + _SKIP_MARGIN
+    nb, ns = len(polygon), len(v)
+    for e in range(nb):
+        f = (e + 1) % nb
+        ex0, ex1 = (
+            min(polygon[e, 0], polygon[f, 0]) - reach,
+            max(polygon[e, 0], polygon[f, 0]) + reach,
+        )
+        ey0, ey1 = (
+            min(polygon[e, 1], polygon[f, 1]) - reach,
+            max(polygon[e, 1], polygon[f, 1]) + reach,
+        )
+        for s in range(ns):
+            t = (s + 1) % ns
+            if (
+                max(v[s, 0], v[t, 0]) < ex0
+                or min(v[s, 0], v[t, 0]) > ex1
+                or max(v[s, 1], v[t, 1]) < ey0
+                or min(v[s, 1], v[t, 1]) > ey1
+            ):
+                continue
+            gap = segment_distance(
+                polygon[e, 0],
+                polygon[e, 1],
+                polygon[f, 0],
+                polygon[f, 1],
+                v[s, 0],
+                v[s, 1],
+                v[t, 0],
+                v[t, 1],
+            )
+            if gap <= limit:
+                return True
+    return False
+
+
+@_compiled_leaf
 def _outside_an_edge(
     kind: int, disc: np.ndarray, bv: np.ndarray, v: np.ndarray, grow: float
 ) -> bool:
@@ -1474,7 +1527,7 @@ def shapes_touch(
         return False
     if len(v) >= 3 and _outside_an_edge(kind, disc, bv, v, grow):
         return False
-    if _edge_gap(kind, disc, bv, cx, cy, r, v) <= grow:
+    if _edges_within(kind, disc, bv, cx, cy, r, v, grow):
         return True
     polygon = kind == 0
     if polygon:
@@ -2251,9 +2304,19 @@ def _crosses(kind: int, disc: np.ndarray, v: np.ndarray, segment: np.ndarray, gr
         d = disc
         result: bool = _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
         return result
+    # An edge whose box lies farther than ``grow`` from the segment's is not measured.
+    sx0, sx1 = min(x0, x1) - grow - _SKIP_MARGIN, max(x0, x1) + grow + _SKIP_MARGIN
+    sy0, sy1 = min(y0, y1) - grow - _SKIP_MARGIN, max(y0, y1) + grow + _SKIP_MARGIN
     n = len(v)
     for e in range(n):
         f = (e + 1) % n
+        if (
+            max(v[e, 0], v[f, 0]) < sx0
+            or min(v[e, 0], v[f, 0]) > sx1
+            or max(v[e, 1], v[f, 1]) < sy0
+            or min(v[e, 1], v[f, 1]) > sy1
+        ):
+            continue
         if segment_distance(x0, y0, x1, y1, v[e, 0], v[e, 1], v[f, 0], v[f, 1]) < grow - GRAZE:
             return True
     return False
@@ -2461,6 +2524,38 @@ def _beyond_a_plane(points: np.ndarray, planes: np.ndarray) -> bool:
     return False
 
 
+_CLIP_INSIDE = 0
+_CLIP_CUTS = 1
+_CLIP_OUTSIDE = 2
+
+
+@_compiled_leaf
+def _clip_side(
+    points: np.ndarray,
+    planes: np.ndarray,
+    p: int,
+    middle_x: float,
+    middle_y: float,
+    radius: float,
+) -> int:
+    """Where a convex polygon lies against half-plane ``p`` of ``planes`` (``n . x <= c``):
+    inside it (the circle of ``radius`` about ``middle``, round the polygon's box, is, or
+    every vertex is), wholly outside, or cut by it."""
+    nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
+    if nx * middle_x + ny * middle_y - c + radius < 0:
+        return _CLIP_INSIDE
+    outside = 0
+    inside = 0
+    for k in range(len(points)):
+        if nx * points[k, 0] + ny * points[k, 1] - c > 0:
+            outside += 1
+        else:
+            inside += 1
+        if outside and inside:
+            return _CLIP_CUTS
+    return _CLIP_OUTSIDE if outside else _CLIP_INSIDE
+
+
 @_compiled
 def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     """A convex polygon clipped to the half-planes ``n . x <= c`` (``n`` of unit length;
@@ -2472,32 +2567,22 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     x0, y0, x1, y1 = _shape_bounds(0.0, 0.0, 0.0, points)
     middle_x, middle_y = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
     radius = 0.5 * _length(x1 - x0, y1 - y0) + _SKIP_MARGIN
-    cutting = np.empty(len(planes), dtype=np.int64)
     cuts = 0
     for p in range(len(planes)):
-        nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
-        if nx * middle_x + ny * middle_y - c + radius < 0:
-            continue
-        outside = 0
-        inside = 0
-        for k in range(n):
-            if nx * points[k, 0] + ny * points[k, 1] - c > 0:
-                outside += 1
-            else:
-                inside += 1
-            if outside and inside:
-                break
-        if outside == n:
+        side = _clip_side(points, planes, p, middle_x, middle_y, radius)
+        if side == _CLIP_OUTSIDE:
             return points[:0]
-        if outside:
-            cutting[cuts] = p
+        if side == _CLIP_CUTS:
             cuts += 1
     if cuts == 0:
         return points
     # A half-plane holding every vertex holds every point the clip makes (they lie on the
-    # polygon): only the half-planes some vertex lies outside cut it.
+    # polygon): only the half-planes some vertex lies outside cut it (found again, the same
+    # way, rather than listed in an array most calls would not need).
     current = points.copy()
-    for p in cutting[:cuts]:
+    for p in range(len(planes)):
+        if _clip_side(points, planes, p, middle_x, middle_y, radius) != _CLIP_CUTS:
+            continue
         nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
         n = len(current)
         if n == 0:
@@ -2616,12 +2701,23 @@ def _polygons_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
 @_compiled_leaf
 def _edges_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
     """Whether some edge of polygon ``p`` comes within ``limit`` of some edge of ``v`` (each
-    possibly a segment or a point), every pair compared."""
+    possibly a segment or a point), every pair compared. Two edges whose boxes are farther
+    apart than the limit along an axis are farther apart than that (most pairs of a part and
+    a unit's hull): only the others are measured."""
     n, m = len(p), len(v)
     for e in range(n):
         f = e + 1 if e + 1 < n else 0
+        ex0, ex1 = min(p[e, 0], p[f, 0]) - limit, max(p[e, 0], p[f, 0]) + limit
+        ey0, ey1 = min(p[e, 1], p[f, 1]) - limit, max(p[e, 1], p[f, 1]) + limit
         for s in range(m):
             t = s + 1 if s + 1 < m else 0
+            if (
+                max(v[s, 0], v[t, 0]) < ex0
+                or min(v[s, 0], v[t, 0]) > ex1
+                or max(v[s, 1], v[t, 1]) < ey0
+                or min(v[s, 1], v[t, 1]) > ey1
+            ):
+                continue
             gap = segment_distance(
                 p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
             )
@@ -4544,12 +4640,12 @@ def _fan_is_clear(
     n = len(corners)
     kinds, discs, boxes = scene.blocker_kind, scene.blocker_disc, scene.blocker_boxes
     vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
+    region = np.empty((2 * n, 2))
     for m in range(len(blockers)):
         k = blockers[m]
         low, t0, t1 = low_interval(h_observer, z_target, scene.blocker_top[k])
         if not low:
             continue
-        region = np.empty((2 * n, 2))
         for c in range(n):
             for s, t in enumerate((t0, t1)):
                 region[2 * c + s, 0] = sx + t * (corners[c, 0] - sx)
