@@ -889,17 +889,24 @@ def _may_support_within(
     side_b: float,
     ux: float,
     uy: float,
-    spread: float,
+    spread: tuple[float, float, float],
 ) -> bool:
     """Whether some line through the corner ``(x, y)`` (its sides run to ``a`` and ``b``, of
     lengths ``side_a`` and ``side_b``) that leaves both sides on one side of it, as
-    :func:`tangent_lines` keeps them, can run within ``spread`` of the direction ``(ux, uy)``.
-    Such a line's normal towards the corner lies within a right angle of both sides (the
-    corner's normal cone: centred on the sum of the sides' directions, half as wide as the
-    turn between them); a line so running has its normal within ``spread`` of the normal of
-    ``(ux, uy)``, either way round. Errs towards "can": a corner whose sides run almost
-    straight on, or a spread near a right angle, is not judged."""
-    if spread >= 0.5 * math.pi - 1e-3 or side_a <= 0 or side_b <= 0:
+    :func:`tangent_lines` keeps them, can run within ``spread`` (the angle, its sine and its
+    cosine) of the direction ``(ux, uy)``. Such a line's normal towards the corner lies within
+    a right angle of both sides (the corner's normal cone: centred on the sum of the sides'
+    directions, half as wide as the turn between them); a line so running has its normal
+    within ``spread`` of the normal of ``(ux, uy)``, either way round. Errs towards "can": a
+    corner whose sides run almost straight on, or a spread near a right angle, is not judged.
+
+    With ``a`` the angle between the cone's centre and that normal and ``b`` half the turn,
+    the test is ``a + b <= pi / 2 + spread + slack``, compared through cosines (``cos(a + b)
+    >= -sin(spread + slack)``; both sides lie within a half turn): the cosines and sines of
+    ``a`` and ``b`` come from the sides' directions, with no trigonometric function (an arc
+    tangent and an arc cosine for every corner took 3% of a matrix's time)."""
+    angle, sin_spread, cos_spread = spread
+    if angle >= 0.5 * math.pi - 1e-3 or side_a <= 0 or side_b <= 0:
         return True
     e1x, e1y = (ax - x) / side_a, (ay - y) / side_a
     e2x, e2y = (bx - x) / side_b, (by - y) / side_b
@@ -907,11 +914,18 @@ def _may_support_within(
     middle = _length(sx, sy)
     if middle <= 1e-6:
         return True
-    turn = math.atan2(abs(e1x * e2y - e1y * e2x), e1x * e2x + e1y * e2y)
     slack = ANGLE_SLACK + 4 * GRAZE / min(side_a, side_b)
-    width = 0.5 * (math.pi - turn) + spread + slack
-    along = abs(sy * ux - sx * uy) / (middle * _length(ux, uy))
-    return math.acos(min(1.0, along)) <= width
+    if angle + slack >= 0.5 * math.pi:
+        return True
+    if slack < 1e-4:
+        # The series to the cube: what is left is below the last bit of either.
+        sin_slack, cos_slack = slack - slack * slack * slack / 6.0, 1.0 - 0.5 * slack * slack
+    else:
+        sin_slack, cos_slack = math.sin(slack), math.cos(slack)
+    reach = sin_spread * cos_slack + cos_spread * sin_slack
+    along = min(1.0, abs(sy * ux - sx * uy) / (middle * _length(ux, uy)))
+    half_turn_sine = 0.5 * _length(e1x - e2x, e1y - e2y)
+    return along * 0.5 * middle - math.sqrt(1.0 - along * along) * half_turn_sine >= -reach
 
 
 @_compiled
@@ -940,7 +954,8 @@ def _atom_pair_lines(
     beside: np.ndarray,
     ux: float,
     uy: float,
-    spread: float,
+    spread: tuple[float, float, float],
+    limit: tuple[float, float],
     scratch: np.ndarray,
     lines: np.ndarray,
     count: int,
@@ -948,18 +963,23 @@ def _atom_pair_lines(
     """:func:`tangent_lines` for one pair of atoms ``i < j`` (the first ``na`` are ``a``'s, the
     next ``nb`` ``b``'s, the rest free): the common tangents it keeps, written to ``lines`` from
     row ``count``; returns the new count. A function of its own, compiled without reference
-    counting (see :func:`_compiled_leaf`): it runs for every pair of atoms."""
+    counting (see :func:`_compiled_leaf`): it runs for every pair of atoms. ``limit`` is the
+    cosine and sine of ``spread``'s angle plus :data:`ANGLE_SLACK`."""
     gi = 0 if i < na else (1 if i < na + nb else 2)
     gj = 0 if j < na else (1 if j < na + nb else 2)
     if gi == gj and gi != 2:
         return count
-    if gj == 2 and spread < 0.5 * math.pi:
+    if gj == 2 and spread[0] < 0.5 * math.pi:
         ex, ey = atoms[j, 0] - atoms[i, 0], atoms[j, 1] - atoms[i, 1]
         between = _length(ex, ey)
         if between > atoms[i, 2] + atoms[j, 2]:
-            own = math.asin((atoms[i, 2] + atoms[j, 2]) / between)
-            turn = math.atan2(abs(ux * ey - uy * ex), abs(ux * ex + uy * ey))
-            if turn > spread + own + ANGLE_SLACK:
+            # The pair's own spread (whose sine is the radii over the distance) and the limit
+            # together: past it when the cosine of the turn from ``u`` (both under a right
+            # angle) is below the cosine of their sum, worked out without trigonometry.
+            sin_own = (atoms[i, 2] + atoms[j, 2]) / between
+            cos_own = math.sqrt(1.0 - sin_own * sin_own)
+            cos_sum = limit[0] * cos_own - limit[1] * sin_own
+            if cos_sum > 0 and abs(ux * ex + uy * ey) < cos_sum * _length(ux, uy) * between:
                 return count
     # A line through a polygon end's vertex must support the polygon there: most
     # vertex/atom pairs cannot, and are passed over before their tangents are made.
@@ -1017,7 +1037,12 @@ def _atom_pair_lines(
 
 @_compiled_inline
 def _corner_may_carry(
-    v: np.ndarray, sides: np.ndarray, corner: int, ux: float, uy: float, spread: float
+    v: np.ndarray,
+    sides: np.ndarray,
+    corner: int,
+    ux: float,
+    uy: float,
+    spread: tuple[float, float, float],
 ) -> bool:
     """Whether a line through corner ``corner`` of the polygon end ``v`` (``sides`` as
     :func:`_side_lengths`) may leave it on one side and run within ``spread`` of the direction
@@ -1051,7 +1076,7 @@ def _kept_atoms(
     beside: np.ndarray,
     ux: float,
     uy: float,
-    spread: float,
+    spread: tuple[float, float, float],
     kept: np.ndarray,
 ) -> int:
     """The atoms of :func:`tangent_lines` (``a``'s ``na``, ``b``'s ``nb``, then the ``free``
@@ -1128,7 +1153,11 @@ def tangent_lines(
     ux, uy = bcx - acx, bcy - acy
     apart = _length(ux, uy)
     reaches = _reach(acx, acy, ar, av) + _reach(bcx, bcy, br, bv) + 2 * GRAZE
-    spread = math.asin(min(1.0, reaches / apart)) if apart > 0 else 0.5 * math.pi
+    sin_spread = min(1.0, reaches / apart) if apart > 0 else 1.0
+    angle = math.asin(sin_spread) if apart > 0 else 0.5 * math.pi
+    spread = (angle, sin_spread, math.sqrt(1.0 - sin_spread * sin_spread))
+    limit = angle + ANGLE_SLACK
+    cos_limit, sin_limit = math.cos(limit), math.sin(limit)
     a_sides, b_sides = _side_lengths(av), _side_lengths(bv)
     beside = np.zeros((nf, 2))
     for f in range(nf):
@@ -1157,13 +1186,12 @@ def tangent_lines(
                 ux,
                 uy,
                 spread,
+                (cos_limit, sin_limit),
                 scratch,
                 lines,
                 count,
             )
-    limit = spread + ANGLE_SLACK
     side_limited = limit < 0.5 * math.pi
-    cos_limit, sin_limit = math.cos(limit), math.sin(limit)
     for v in (av, bv):
         n = len(v)
         for k in range(n):

@@ -252,7 +252,8 @@ def test_corners_of_ovals_that_cannot_carry_a_line_between_the_ends_are_passed_o
         found = {_undirected(line) for line in kernel.tangent_lines(*a, *b, free, np.array(rows))}
         ux, uy = b.cx - a.cx, b.cy - a.cy
         reaches = sum(kernel._reach(*end) for end in ends) + 2 * kernel.GRAZE
-        spread = math.asin(min(1.0, reaches / math.hypot(ux, uy)))
+        sin_spread = min(1.0, reaches / math.hypot(ux, uy))
+        spread = (math.asin(sin_spread), sin_spread, math.sqrt(1.0 - sin_spread * sin_spread))
         for (x, y, _), row in zip(free, rows, strict=True):
             corners += 1
             before = math.hypot(row[0] - x, row[1] - y)
