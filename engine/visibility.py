@@ -1038,6 +1038,9 @@ class SightScene:
         from engine import sight_kernel as kernel
 
         units = (observer_id, target.id)
+        # Marked afresh each time: a pair worked out again with a new witness may now rest on
+        # more.
+        self._cover_on_its_own.discard(units)
         if not self.cover_rules:
             self._cover_on_its_own.add(units)
             return False, f"no benefit of cover under {self.scenario.ruleset}"
