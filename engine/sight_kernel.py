@@ -1436,18 +1436,43 @@ def _edge_gap(
             continue
         for s in range(ns):
             t = (s + 1) % ns
-            gap = segment_distance(
-                polygon[e, 0],
-                polygon[e, 1],
-                polygon[f, 0],
-                polygon[f, 1],
-                v[s, 0],
-                v[s, 1],
-                v[t, 0],
-                v[t, 1],
-            )
+            gap = _edge_distance(polygon, e, f, v, s, t)
             best = min(best, gap)
     return best
+
+
+@_compiled_inline
+def _edge_distance(p: np.ndarray, e: int, f: int, v: np.ndarray, s: int, t: int) -> float:
+    """The distance between the edge from row ``e`` to row ``f`` of ``p`` and the edge from row
+    ``s`` to row ``t`` of ``v`` (:func:`segment_distance`)."""
+    return segment_distance(p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1])
+
+
+@_compiled_inline
+def _edge_box(v: np.ndarray, e: int, f: int, reach: float) -> tuple[float, float, float, float]:
+    """The box of the edge from row ``e`` to row ``f`` of ``v``, grown by ``reach`` and a
+    margin far beyond rounding (:data:`_SKIP_MARGIN`): an edge outside it
+    (:func:`_edge_outside`) is farther than ``reach`` from this one."""
+    grown = reach + _SKIP_MARGIN
+    return (
+        min(v[e, 0], v[f, 0]) - grown,
+        min(v[e, 1], v[f, 1]) - grown,
+        max(v[e, 0], v[f, 0]) + grown,
+        max(v[e, 1], v[f, 1]) + grown,
+    )
+
+
+@_compiled_inline
+def _edge_outside(v: np.ndarray, s: int, t: int, box: tuple[float, float, float, float]) -> bool:
+    """Whether the edge from row ``s`` to row ``t`` of ``v`` lies wholly past one side of
+    ``box`` ``(x0, y0, x1, y1)``."""
+    x0, y0, x1, y1 = box
+    return (
+        max(v[s, 0], v[t, 0]) < x0
+        or min(v[s, 0], v[t, 0]) > x1
+        or max(v[s, 1], v[t, 1]) < y0
+        or min(v[s, 1], v[t, 1]) > y1
+    )
 
 
 @_compiled_leaf
@@ -1462,45 +1487,12 @@ def _edges_within(
     limit: float,
 ) -> bool:
     """Whether :func:`_edge_gap` is at most ``limit``, the first pair of edges that close
-    ending the search. Two polygons' edges whose boxes lie farther apart than the limit (and a
-    margin far beyond rounding) along an axis are farther apart than it, and are passed over
-    unmeasured: of a blocker's sides against a swept region's 48, most."""
+    ending the search: for two polygons, :func:`_edges_close`, which passes over the pairs of
+    edges whose boxes lie farther apart than the limit (of a blocker's sides against a swept
+    region's 48, most)."""
     if kind == 1 or len(v) == 0:
         return _edge_gap(kind, disc, polygon, cx, cy, r, v) <= limit
-    reach = limit + _SKIP_MARGIN
-    nb, ns = len(polygon), len(v)
-    for e in range(nb):
-        f = (e + 1) % nb
-        ex0, ex1 = (
-            min(polygon[e, 0], polygon[f, 0]) - reach,
-            max(polygon[e, 0], polygon[f, 0]) + reach,
-        )
-        ey0, ey1 = (
-            min(polygon[e, 1], polygon[f, 1]) - reach,
-            max(polygon[e, 1], polygon[f, 1]) + reach,
-        )
-        for s in range(ns):
-            t = (s + 1) % ns
-            if (
-                max(v[s, 0], v[t, 0]) < ex0
-                or min(v[s, 0], v[t, 0]) > ex1
-                or max(v[s, 1], v[t, 1]) < ey0
-                or min(v[s, 1], v[t, 1]) > ey1
-            ):
-                continue
-            gap = segment_distance(
-                polygon[e, 0],
-                polygon[e, 1],
-                polygon[f, 0],
-                polygon[f, 1],
-                v[s, 0],
-                v[s, 1],
-                v[t, 0],
-                v[t, 1],
-            )
-            if gap <= limit:
-                return True
-    return False
+    return _edges_close(polygon, v, limit)
 
 
 @_compiled_leaf
@@ -2333,17 +2325,12 @@ def _crosses(kind: int, disc: np.ndarray, v: np.ndarray, segment: np.ndarray, gr
         result: bool = _point_segment(d[0], d[1], x0, y0, x1 - x0, y1 - y0) < d[2] + grow - GRAZE
         return result
     # An edge whose box lies farther than ``grow`` from the segment's is not measured.
-    sx0, sx1 = min(x0, x1) - grow - _SKIP_MARGIN, max(x0, x1) + grow + _SKIP_MARGIN
-    sy0, sy1 = min(y0, y1) - grow - _SKIP_MARGIN, max(y0, y1) + grow + _SKIP_MARGIN
+    grown = grow + _SKIP_MARGIN
+    box = (min(x0, x1) - grown, min(y0, y1) - grown, max(x0, x1) + grown, max(y0, y1) + grown)
     n = len(v)
     for e in range(n):
         f = (e + 1) % n
-        if (
-            max(v[e, 0], v[f, 0]) < sx0
-            or min(v[e, 0], v[f, 0]) > sx1
-            or max(v[e, 1], v[f, 1]) < sy0
-            or min(v[e, 1], v[f, 1]) > sy1
-        ):
+        if _edge_outside(v, e, f, box):
             continue
         if segment_distance(x0, y0, x1, y1, v[e, 0], v[e, 1], v[f, 0], v[f, 1]) < grow - GRAZE:
             return True
@@ -2591,7 +2578,6 @@ def _clip(points: np.ndarray, planes: np.ndarray) -> np.ndarray:
     parts, when a barrier is looked for) is settled by its vertices alone, without building a
     clipped copy; a half-plane holding the circle about the polygon's box holds it without its
     vertices being read (most sides of a hull lie far from a part)."""
-    n = len(points)
     x0, y0, x1, y1 = _shape_bounds(0.0, 0.0, 0.0, points)
     middle_x, middle_y = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
     radius = 0.5 * _length(x1 - x0, y1 - y0) + _SKIP_MARGIN
@@ -2735,20 +2721,12 @@ def _edges_close(p: np.ndarray, v: np.ndarray, limit: float) -> bool:
     n, m = len(p), len(v)
     for e in range(n):
         f = e + 1 if e + 1 < n else 0
-        ex0, ex1 = min(p[e, 0], p[f, 0]) - limit, max(p[e, 0], p[f, 0]) + limit
-        ey0, ey1 = min(p[e, 1], p[f, 1]) - limit, max(p[e, 1], p[f, 1]) + limit
+        box = _edge_box(p, e, f, limit)
         for s in range(m):
             t = s + 1 if s + 1 < m else 0
-            if (
-                max(v[s, 0], v[t, 0]) < ex0
-                or min(v[s, 0], v[t, 0]) > ex1
-                or max(v[s, 1], v[t, 1]) < ey0
-                or min(v[s, 1], v[t, 1]) > ey1
-            ):
+            if _edge_outside(v, s, t, box):
                 continue
-            gap = segment_distance(
-                p[e, 0], p[e, 1], p[f, 0], p[f, 1], v[s, 0], v[s, 1], v[t, 0], v[t, 1]
-            )
+            gap = _edge_distance(p, e, f, v, s, t)
             if gap <= limit:
                 return True
     return False
