@@ -1467,12 +1467,13 @@ def _edge_outside(v: np.ndarray, s: int, t: int, box: tuple[float, float, float,
     """Whether the edge from row ``s`` to row ``t`` of ``v`` lies wholly past one side of
     ``box`` ``(x0, y0, x1, y1)``."""
     x0, y0, x1, y1 = box
-    return (
+    outside: bool = (
         max(v[s, 0], v[t, 0]) < x0
         or min(v[s, 0], v[t, 0]) > x1
         or max(v[s, 1], v[t, 1]) < y0
         or min(v[s, 1], v[t, 1]) > y1
     )
+    return outside
 
 
 @_compiled_leaf
