@@ -4853,16 +4853,75 @@ def model_fully_visible(
     return FULLY_SEEN, 0.0, 0.0, touching[:0], fans[:n_fans].copy()
 
 
+ON_OUTLINE = 1e-9
+"""How far (inches) a carried hidden point may lie from its base's outline and still be taken
+as the outline's point: a translation's rounding is some 1e-14."""
+
+
+@_compiled
+def _facing_point_at(
+    target: np.ndarray, observer: np.ndarray, x: float, y: float
+) -> tuple[bool, float, float]:
+    """Whether ``(x, y)`` lies on the target outline's boundary (within :data:`ON_OUTLINE`) at
+    a point facing the observer outline (as :func:`facing_pieces` judges it: ``h_O(n) >= n .
+    p``), and that point put exactly on the boundary. A hidden facing point carried along with
+    its moved base is checked so before its proof is tried again."""
+    cx, cy, a, b, angle = target[1], target[2], target[3], target[4], target[5]
+    cos_t, sin_t = math.cos(angle), math.sin(angle)
+    lu = (x - cx) * cos_t + (y - cy) * sin_t
+    lv = -(x - cx) * sin_t + (y - cy) * cos_t
+    if target[0] == OUTLINE_RECT:
+        for side in range(4):
+            # The sides as facing_pieces walks them: bottom, right, top, left.
+            horizontal = side % 2 == 0
+            sign = -1.0 if side == 0 or side == 3 else 1.0
+            along, across, half, reach = (lu, lv, a, b) if horizontal else (lv, lu, b, a)
+            if abs(across - sign * reach) > ON_OUTLINE or abs(along) > half + ON_OUTLINE:
+                continue
+            nu, nv = (0.0, sign) if horizontal else (sign, 0.0)
+            nx, ny = nu * cos_t - nv * sin_t, nu * sin_t + nv * cos_t
+            along = min(max(along, -half), half)
+            su, sv = (along, sign * reach) if horizontal else (sign * reach, along)
+            px, py = cx + su * cos_t - sv * sin_t, cy + su * sin_t + sv * cos_t
+            if outline_support(observer, nx, ny) >= nx * px + ny * py - 1e-12:
+                return True, px, py
+        return False, x, y
+    u = math.atan2(lv / b, lu / a)
+    px, py = _outline_point(target, u, 1.0)
+    if _length(px - x, py - y) > ON_OUTLINE:
+        return False, x, y
+    cos_o, sin_o = math.cos(observer[5]), math.sin(observer[5])
+    gap = _gap_at(target, observer, cos_t, sin_t, cos_o, sin_o, math.cos(u), math.sin(u))
+    return gap >= -1e-12, px, py
+
+
 @_compiled
 def _point_hidden_again(
-    scene: SceneArrays, i: int, j: int, row: np.ndarray, grow: float
+    scene: SceneArrays, i: int, j: int, row: np.ndarray, terrain_only: bool, grow: float
 ) -> np.ndarray:
-    """A :data:`FULLY_MOVED_PROOF` row's facing point of model ``j``, searched from model
-    ``i``'s base past the row's blockers alone, where they stand now: the new "not fully
-    visible" row when no line reaches it (other blockers only block more), else an empty row."""
+    """A :data:`FULLY_MOVED_PROOF` row's point of model ``j``, where a move left or carried
+    it, searched from model ``i``'s base past the row's blockers alone, where they stand now:
+    the new "not fully visible" row when the point is still a facing point of ``j``'s base and
+    no line reaches it (other blockers only block more), else an empty row. Of the row's
+    blockers, an obscuring area ``j`` now stands within is left out (it no longer hides
+    ``j``), and with ``terrain_only`` any model."""
+    on, hx, hy = _facing_point_at(scene.model_outline[j], scene.model_outline[i], row[1], row[2])
+    if not on:
+        return np.zeros(0)
+    blockers = np.empty(len(row) - 3, dtype=np.int32)
+    count = 0
+    for p in range(3, len(row)):
+        k = int(row[p])
+        kind = scene.blocker_class[k]
+        if (kind == MODEL and terrain_only) or (
+            kind == SCREEN and scene.within[j, scene.blocker_piece[k]]
+        ):
+            continue
+        blockers[count] = k
+        count += 1
+    if count == 0:
+        return np.zeros(0)
     acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
-    hx, hy = row[1], row[2]
-    blockers = row[3:].astype(np.int32)
     status, _, in_the_way = pair_search(
         acx,
         acy,
@@ -4875,7 +4934,7 @@ def _point_hidden_again(
         np.zeros((0, 2)),
         scene.model_foot[j],
         scene,
-        blockers,
+        blockers[:count],
         grow,
         False,
         True,
@@ -4883,6 +4942,20 @@ def _point_hidden_again(
     if status != NONE:
         return np.zeros(0)
     return _record(FULLY_HIDDEN, np.array([hx, hy]), in_the_way)
+
+
+@_compiled
+def _settle_moved_proof(
+    scene: SceneArrays, cache: Any, i: int, j: int, key: int, grow: float
+) -> None:
+    """Replaces a :data:`FULLY_MOVED_PROOF` at ``key`` (model ``i`` observing ``j``) by the
+    proof tried again (:func:`_point_hidden_again`), or deletes it when that fails."""
+    if key in cache and cache[key][0] == FULLY_MOVED_PROOF:
+        proven = _point_hidden_again(scene, i, j, cache[key], key % 2 == 1, grow)
+        if len(proven):
+            cache[key] = proven
+        else:
+            cache.pop(key)
 
 
 @_compiled
@@ -4894,18 +4967,16 @@ def full_pair(
     blockers, so "not fully visible" with terrain alone settles it with models too: the
     question with models is asked only after terrain alone found the target fully visible (a
     proof that a point is hidden costs far less among a few terrain blockers than among every
-    model as well, and the answer is the same whichever question is asked first)."""
+    model as well, and the answer is the same whichever question is asked first). A proof a
+    move shook is tried again first (:func:`_settle_moved_proof`)."""
     base = (i * len(scene.model_top) + j) * 2
     key = base + (1 if terrain_only else 0)
+    _settle_moved_proof(scene, cache, i, j, key, grow)
     if key in cache:
         known: np.ndarray = cache[key]
-        if known[0] != FULLY_MOVED_PROOF:
-            return known
-        proven = _point_hidden_again(scene, i, j, known, grow)
-        if len(proven):
-            cache[key] = proven
-            return proven
+        return known
     if not terrain_only:
+        _settle_moved_proof(scene, cache, i, j, base + 1, grow)
         if base + 1 not in cache:
             status, hx, hy, in_the_way, _ = model_fully_visible(scene, i, j, True, grow)
             cache[base + 1] = _record(status, np.array([hx, hy]), in_the_way)
@@ -5346,6 +5417,8 @@ def forget_moved(
     scene: SceneArrays,
     cache: Any,
     moved: np.ndarray,
+    shift: np.ndarray,
+    carried: np.ndarray,
     boxes: np.ndarray,
     grow: float,
     full: bool,
@@ -5360,14 +5433,18 @@ def forget_moved(
 
     A top-to-top "not visible" proven with blockers none of which moved, between models that
     did not move, stays proven, since other blockers only block more; one that rests on a moved
-    blocker or end becomes a :data:`MOVED_PROOF_PAIR`, its blockers tried again first. Any
-    other answer about a moved model goes. An answer judged with terrain alone about two models
-    that did not move stays: no other model takes part in it. Of the others, moving blockers
-    can only break what rests on them: a point no line reaches proven with blockers none of
-    which moved stays proven (one resting on a moved blocker becomes a
-    :data:`FULLY_MOVED_PROOF`); a witness line no moved base stands in the way of now stays
-    free, since a blocker that left cannot block it. Any other answer (cheap stage failed, seen
-    whole, unproven) stays only if no box meets the hull of the pair's bases."""
+    blocker or end becomes a :data:`MOVED_PROOF_PAIR`, its blockers tried again first. A point
+    no line reaches (the proof of "not fully visible", with models or terrain alone) about a
+    moved model becomes a :data:`FULLY_MOVED_PROOF` when the target's base was ``carried`` (moved
+    by a translation alone, ``shift``, which carries the point with it) or did not move: a small
+    step seldom takes a base out from behind its wall. Any other answer about a moved model
+    goes. An answer judged with terrain alone about two models that did not move stays: no
+    other model takes part in it. Of the others, moving blockers can only break what rests on
+    them: a point no line reaches proven with blockers none of which moved stays proven (one
+    resting on a moved blocker becomes a :data:`FULLY_MOVED_PROOF`); a witness line no moved
+    base stands in the way of now stays free, since a blocker that left cannot block it. Any
+    other answer (cheap stage failed, seen whole, unproven) stays only if no box meets the hull
+    of the pair's bases."""
     models = len(scene.model_top)
     offset = len(scene.blocker_kind) - models
     margin = 2.0 * grow
@@ -5388,17 +5465,19 @@ def forget_moved(
                 shaken[n_shaken] = key
                 n_shaken += 1
             continue
-        if (
-            full
-            and key % 2 == 0
-            and state in (FULLY_HIDDEN, FULLY_MOVED_PROOF)
-            and not (moved[i] or moved[j])
-        ):
-            if state == FULLY_HIDDEN and _rests_on_moved(row, 3, moved, offset):
+        ends_moved = moved[i] or moved[j]
+        if full and state in (FULLY_HIDDEN, FULLY_MOVED_PROOF):
+            if ends_moved:
+                try_again = carried[j] or not moved[j]
+            else:
+                try_again = state == FULLY_HIDDEN and key % 2 == 0
+                try_again = try_again and _rests_on_moved(row, 3, moved, offset)
+            if try_again:
                 shaken[n_shaken] = key
                 n_shaken += 1
-            continue
-        if moved[i] or moved[j]:
+            if try_again or not ends_moved:
+                continue
+        if ends_moved:
             stale[n_stale] = key
             n_stale += 1
             continue
@@ -5418,6 +5497,10 @@ def forget_moved(
         _mark_units(scene, touched, shaken[m], models, full)
         row = cache[shaken[m]].copy()
         row[0] = FULLY_MOVED_PROOF if full else MOVED_PROOF_PAIR
+        if full:
+            j = (shaken[m] // 2) % models
+            row[1] += shift[j, 0]
+            row[2] += shift[j, 1]
         cache[shaken[m]] = row
     return len(cache)
 
@@ -5436,6 +5519,8 @@ def forget_moved_in(
     scene: SceneArrays,
     caches: Any,
     moved: np.ndarray,
+    shift: np.ndarray,
+    carried: np.ndarray,
     boxes: np.ndarray,
     grow: float,
     touched: np.ndarray,
@@ -5449,5 +5534,5 @@ def forget_moved_in(
     the same ``step`` and different ``first`` share the slots out; each marks its own
     ``touched``."""
     for slot in range(first, len(caches) // 2, step):
-        forget_moved(scene, caches[2 * slot], moved, boxes, grow, False, touched)
-        forget_moved(scene, caches[2 * slot + 1], moved, boxes, grow, True, touched)
+        forget_moved(scene, caches[2 * slot], moved, shift, carried, boxes, grow, False, touched)
+        forget_moved(scene, caches[2 * slot + 1], moved, shift, carried, boxes, grow, True, touched)

@@ -55,7 +55,7 @@ import math
 import os
 import threading
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
@@ -431,6 +431,18 @@ class _UnitSight(NamedTuple):
     cached model-pair answer it was read from stays while the answer is kept)."""
 
 
+class MoveOfBases(NamedTuple):
+    """A move as :func:`engine.sight_kernel.forget_moved` takes it, per model row: whether its
+    base ``moved``; the ``shift`` of its centre; whether it was ``carried`` (moved by that
+    translation alone: same shape, same turn); and the ``boxes`` where the moved bases stood
+    and stand, grown by what can block."""
+
+    moved: NDArray[np.bool_]
+    shift: NDArray[np.float64]
+    carried: NDArray[np.bool_]
+    boxes: NDArray[np.float64]
+
+
 class _WallsBefore(NamedTuple):
     """What stood between two units before one of them moved: their separator (``separated``),
     or the walls of the separators of their parts and of the model pairs' proofs. A small move
@@ -680,6 +692,22 @@ class SightScene:
                 new["part_vertices"][part_start:part_stop] = new["blocker_vertices"][start:stop]
         return old._replace(**new)
 
+    def move_since(self, old: SightScene, changed: Collection[str]) -> MoveOfBases:
+        """What moving the ``changed`` units did to the bases since ``old`` (the same models,
+        in the same rows), as :func:`engine.sight_kernel.forget_moved` takes it."""
+        moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
+        rows = len(self.terrain) + np.flatnonzero(moved)
+        boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
+        # Outline rows: kind, centre, semi-axes, angle. A base whose row changed only in its
+        # centre was carried by a translation.
+        before, after = old.arrays.model_outline, self.arrays.model_outline
+        return MoveOfBases(
+            moved,
+            np.where(moved[:, None], after[:, 1:3] - before[:, 1:3], 0.0),
+            moved & (after[:, [0, 3, 4, 5]] == before[:, [0, 3, 4, 5]]).all(axis=1),
+            boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW]),
+        )
+
     def take_over(self, old: SightScene, changed: set[str], threads: int = 1) -> None:
         """Takes the model-pair caches of ``old`` (the same models, in the same rows; ``old`` is
         done with) after deleting what moving the ``changed`` units can change (see
@@ -690,10 +718,7 @@ class SightScene:
         asked again (a small move seldom takes a unit past its walls)."""
         from engine import sight_kernel as kernel
 
-        moved = np.array([self.unit_of[m].id in changed for m in self.ids], dtype=bool)
-        rows = len(self.terrain) + np.flatnonzero(moved)
-        boxes = np.vstack([old.arrays.blocker_boxes[rows], self.arrays.blocker_boxes[rows]])
-        grown = boxes + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
+        move = self.move_since(old, changed)
         unit_count = len(self.scenario.units)
         shares = [np.zeros((unit_count, unit_count), dtype=bool) for _ in range(max(1, threads))]
         if old._caches is not None:
@@ -701,7 +726,7 @@ class SightScene:
                 for slot in old._slots.values():
                     holding.enter_context(slot.lock)
                 forget = functools.partial(
-                    kernel.forget_moved_in, self.arrays, old._caches, moved, grown, SEARCH_GROW
+                    kernel.forget_moved_in, self.arrays, old._caches, *move, SEARCH_GROW
                 )
                 # The calling thread holds every slot's lock and works through its own share;
                 # the pool's threads take the others (the kernel releases the GIL).

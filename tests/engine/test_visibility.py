@@ -33,7 +33,9 @@ from engine.sight_kernel import (
     OUTLINE_OVAL,
     OUTLINE_RECT,
     SEEN_PAIR,
+    _facing_point_at,
     _gap_at,
+    _piece_point,
     bases_hull,
     facing_pieces,
     forget_moved,
@@ -46,7 +48,13 @@ from engine.sight_kernel import (
     walled_off_from_all,
 )
 from engine.sightlines import HALF_LINE_WIDTH, base_outline
-from engine.visibility import SEARCH_GROW, PairVisibility, VisibilityEngine, visibility
+from engine.visibility import (
+    SEARCH_GROW,
+    MoveOfBases,
+    PairVisibility,
+    VisibilityEngine,
+    visibility,
+)
 from tests.engine.kernel_scenes import blocked, blocker_scene, box
 
 R32 = 32 / MM_PER_INCH / 2  # radius of a 32 mm base in inches
@@ -688,19 +696,15 @@ def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed(
 
 def _after_a_move(
     s: Scenario, unit_id: str, dx: float, dy: float
-) -> tuple[Scenario, object, np.ndarray, np.ndarray]:
-    """The scene with ``unit_id`` moved, as the compiled arrays, the moved models' mask and the
-    grown boxes where they stood and stand (what a move hands :func:`forget_moved`)."""
+) -> tuple[Scenario, object, MoveOfBases]:
+    """The scene with ``unit_id`` moved, as the compiled arrays, and the move as
+    :func:`forget_moved` takes it."""
     from engine.visibility import SightScene
 
     before = SightScene(s)
     moved_scenario = s.with_unit_moved(unit_id, dx, dy)
     after = SightScene(moved_scenario)
-    mask = np.array([after.unit_of[m].id == unit_id for m in after.ids])
-    rows = len(after.terrain) + np.flatnonzero(mask)
-    grown = np.vstack([before.arrays.blocker_boxes[rows], after.arrays.blocker_boxes[rows]])
-    grown = grown + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-    return moved_scenario, after.arrays, mask, grown
+    return moved_scenario, after.arrays, after.move_since(before, {unit_id})
 
 
 def _copy_of(cache: object) -> object:
@@ -728,9 +732,9 @@ def test_a_hidden_proof_resting_on_a_moved_model_is_tried_again_with_its_blocker
     screen_row = len(sight.terrain) + sight.index["big"]
     assert row[0] == HIDDEN_PAIR
     assert list(row[5:]) == [screen_row]
-    _, arrays, moved, boxes = _after_a_move(s, "blue-b", 0.0, dy)
+    _, arrays, move = _after_a_move(s, "blue-b", 0.0, dy)
     touched = np.zeros((len(s.units), len(s.units)), dtype=bool)
-    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, False, touched)
+    forget_moved(arrays, cache, *move, SEARCH_GROW, False, touched)
     key = i * len(sight.ids) + j
     assert cache[key][0] == MOVED_PROOF_PAIR
     # The shaken answer is red-a's and blue-a's (units 0 and 1), both ways round, and only theirs.
@@ -762,9 +766,9 @@ def test_a_point_hidden_by_a_moved_model_is_tried_again_with_its_blockers(
     screen_row = len(sight.terrain) + sight.index["big"]
     assert row[0] == FULLY_HIDDEN
     assert screen_row in row[3:]
-    _, arrays, moved, boxes = _after_a_move(s, "blue-b", 0.0, dy)
+    _, arrays, move = _after_a_move(s, "blue-b", 0.0, dy)
     touched = np.zeros((len(s.units), len(s.units)), dtype=bool)
-    forget_moved(arrays, cache, moved, boxes, SEARCH_GROW, True, touched)
+    forget_moved(arrays, cache, *move, SEARCH_GROW, True, touched)
     assert touched[0, 1]
     assert touched.tolist() == touched.T.tolist()
     assert touched.sum() == 2
@@ -773,6 +777,98 @@ def test_a_point_hidden_by_a_moved_model_is_tried_again_with_its_blockers(
     again = full_pair(arrays, cache, i, j, False, SEARCH_GROW)
     fresh = full_pair(arrays, new_cache(), i, j, False, SEARCH_GROW)
     assert again[0] == fresh[0] == (FULLY_HIDDEN if hidden else FULLY_SEEN)
+
+
+def _half_hidden(target_base: object, turn: float = 0.0) -> Scenario:
+    # A tall wall in front of the upper half of b: r sees b, but not b's upper facing points.
+    b1 = Model("b1", 20, 10, target_base, rotation=turn)  # type: ignore[arg-type]
+    return scene([infantry("r1", 10, 10)], [b1], (wall("w", 14.9, 9.9, 15.1, 14, 5),))
+
+
+@pytest.mark.parametrize("base", [CircleBase(32), OvalBase(90, 52), RectBase(100, 60)])
+@pytest.mark.parametrize(
+    ("unit_id", "dy", "hidden"),
+    [("blue-a", 0.3, True), ("red-a", 0.2, True), ("blue-a", -10.0, False)],
+)
+def test_a_hidden_point_of_a_stepping_unit_is_carried_and_tried_again(
+    base: object, unit_id: str, dy: float, hidden: bool
+) -> None:
+    # "Not fully visible" is proven by a facing point of b that no line from r's base reaches.
+    # When b steps (a translation) the proof is marked and its point carried with b's base;
+    # when r steps the point stays. Either way it is searched again past the wall first. A
+    # small step keeps the proof: "not fully visible" as a fresh search finds, naming a facing
+    # point on b's new outline. A long step out from behind the wall breaks it, and the full
+    # search finds b fully visible, as a fresh one does.
+    s = _half_hidden(base)
+    sight = VisibilityEngine(s)._scene
+    i, j = sight.index["r1"], sight.index["b1"]
+    cache = new_cache()
+    row = full_pair(sight.arrays, cache, i, j, False, SEARCH_GROW)
+    assert row[0] == FULLY_HIDDEN
+    _, arrays, move = _after_a_move(s, unit_id, 0.0, dy)
+    assert move.carried.tolist() == move.moved.tolist()
+    forget_moved(arrays, cache, *move, SEARCH_GROW, True, np.zeros((2, 2), dtype=bool))
+    with_models = (i * len(sight.ids) + j) * 2
+    for key in (with_models, with_models + 1):
+        carried = cache[key]
+        assert carried[0] == FULLY_MOVED_PROOF
+        assert list(carried[1:3]) == pytest.approx([row[1], row[2] + move.shift[j, 1]], abs=1e-12)
+    again = full_pair(arrays, cache, i, j, False, SEARCH_GROW)
+    fresh = full_pair(arrays, new_cache(), i, j, False, SEARCH_GROW)
+    assert again[0] == fresh[0] == (FULLY_HIDDEN if hidden else FULLY_SEEN)
+    if hidden:
+        # The carried point itself, proven hidden again behind the wall alone.
+        assert list(again[1:3]) == pytest.approx(list(carried[1:3]), abs=1e-9)
+        assert list(again[3:]) == [sight.labels.index("w")]
+        on, x, y = _facing_point_at(arrays.model_outline[j], arrays.model_outline[i], *again[1:3])
+        assert on
+        assert (x, y) == (again[1], again[2])
+
+
+def test_a_hidden_point_of_a_turned_base_is_forgotten() -> None:
+    # Turning an oval moves its outline's points other than by its centre's shift: the proof of
+    # "not fully visible" is not carried but deleted, and worked out afresh when asked.
+    from engine.visibility import SightScene
+
+    s, turned = _half_hidden(OvalBase(90, 52)), _half_hidden(OvalBase(90, 52), turn=30.0)
+    before, after = SightScene(s), SightScene(turned)
+    i, j = before.index["r1"], before.index["b1"]
+    cache = new_cache()
+    assert full_pair(before.arrays, cache, i, j, False, SEARCH_GROW)[0] == FULLY_HIDDEN
+    move = after.move_since(before, {"blue-a"})
+    assert move.moved[j]
+    assert not move.carried[j]
+    forget_moved(after.arrays, cache, *move, SEARCH_GROW, True, np.zeros((2, 2), dtype=bool))
+    with_models = (i * len(before.ids) + j) * 2
+    assert with_models not in cache
+    assert with_models + 1 not in cache
+
+
+@pytest.mark.parametrize(
+    "base", [CircleBase(32), OvalBase(90, 52), RectBase(100, 60), OvalBase(120, 92)]
+)
+def test_a_carried_point_counts_as_facing_exactly_where_facing_pieces_say(base: object) -> None:
+    # Each facing piece's points face the observer and lie on the outline; the point opposite
+    # a piece's middle (on the far side) does not face; a point a hair off the outline is not
+    # on it.
+    s = scene([infantry("r1", 10, 13)], [Model("b1", 20, 10, base, rotation=20)])  # type: ignore[arg-type]
+    arrays = VisibilityEngine(s)._scene.arrays
+    target, observer = arrays.model_outline[1], arrays.model_outline[0]
+    cx, cy = target[1], target[2]
+    pieces = facing_pieces(target, observer)
+    assert len(pieces)
+    for piece in pieces:
+        x, y = _piece_point(target, piece, 0.5 * (piece[1] + piece[2]))
+        assert not _facing_point_at(target, observer, 2 * cx - x, 2 * cy - y)[0]
+        for u in np.linspace(piece[1], piece[2], 7):
+            x, y = _piece_point(target, piece, u)
+            on, px, py = _facing_point_at(target, observer, x, y)
+            assert on
+            assert math.hypot(px - x, py - y) < 1e-12
+            off = 1.0 + 1e-6
+            assert not _facing_point_at(target, observer, cx + off * (x - cx), cy + off * (y - cy))[
+                0
+            ]
 
 
 def test_a_visible_pair_whose_answers_a_move_left_alone_keeps_its_answer() -> None:
