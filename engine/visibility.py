@@ -443,6 +443,24 @@ class MoveOfBases(NamedTuple):
     boxes: NDArray[np.float64]
 
 
+class _CoverBasis(NamedTuple):
+    """What an ordered unit pair's benefit of cover rests on besides terrain, the two units'
+    models and its witness line: top-to-top answers of model pairs (rows) that must still read
+    "visible" (``seen``: the observing model that sees the unit and sees an exposed model whole
+    with terrain alone, no cover) or still read "not visible" (the observing models that would
+    take the cover away if they saw the unit). Terrain-alone answers about models that did not
+    move do not change; these answers can."""
+
+    seen: bool
+    pairs: tuple[tuple[int, int], ...]
+
+
+_ON_ITS_OWN = _CoverBasis(True, ())
+"""Cover resting on nothing a move of other units can change: no cover rules, every target
+model sheltered within terrain, or the witness's own models (the witness's observer sees its
+target model fully with terrain alone)."""
+
+
 class _WallsBefore(NamedTuple):
     """What stood between two units before one of them moved: their separator (``separated``),
     or the walls of the separators of their parts and of the model pairs' proofs. A small move
@@ -549,10 +567,9 @@ class SightScene:
         self._not_seen_whole: dict[tuple[str, str], str] = {}
         """Per ordered unit pair, the target model last found not fully visible: asked first
         (after a move, its proofs are the likeliest to stand)."""
-        self._cover_on_its_own: set[tuple[str, str]] = set()
-        """Ordered unit pairs whose benefit of cover rests on nothing a move of other units can
-        change: no cover rules, every target model sheltered within terrain, or the witness's
-        own models (the witness's observer sees its target model fully with terrain alone)."""
+        self._cover_rests_on: dict[tuple[str, str], _CoverBasis] = {}
+        """Per ordered unit pair, the top-to-top answers its benefit of cover rests on besides
+        terrain, the two units' models and the witness (see :class:`_CoverBasis`)."""
 
     def _arrays(self) -> kernel.SceneArrays:
         """The scene as the flat arrays the compiled search takes: features, then obscuring
@@ -748,8 +765,10 @@ class SightScene:
             self._slots = dict(old._slots)
             self._caches = old._caches
         self._not_seen_whole = dict(old._not_seen_whole)
-        self._cover_on_its_own = {
-            units for units in old._cover_on_its_own if not changed.intersection(units)
+        self._cover_rests_on = {
+            units: basis
+            for units, basis in old._cover_rests_on.items()
+            if not changed.intersection(units)
         }
         self._shaded = {
             units: shaded
@@ -791,25 +810,28 @@ class SightScene:
         move and whose witness stands, would be worked out the same now though a move deleted
         or shook some answers between them: it is "not fully visible", every observing model's
         answer about the target model it names (asked first, so again the one that settles
-        it) is still there as it was, and its benefit of cover rests on nothing a move of
-        other units can change (:attr:`_cover_on_its_own`)."""
+        it) is still there as it was, and the top-to-top answers its benefit of cover rests on
+        (:class:`_CoverBasis`) still read as they did."""
         from engine import sight_kernel as kernel
 
         key = (observer.id, target.id)
         hidden = self._not_seen_whole.get(key)
-        if (
-            self.night_fighting
-            or answer.fully_visible
-            or hidden is None
-            or key not in self._cover_on_its_own
-        ):
+        basis = self._cover_rests_on.get(key)
+        if self.night_fighting or answer.fully_visible or hidden is None or basis is None:
             return False
-        full = self.slot(*key).full
-        column, models = self.index[hidden], len(self.ids)
-        return all(
-            kernel.known_state(full, (int(row) * models + column) * 2)
+        slot = self.slot(*key)
+        models = len(self.ids)
+        column = self.index[hidden]
+        if not all(
+            kernel.known_state(slot.full, (int(row) * models + column) * 2)
             in (kernel.FULLY_HIDDEN, kernel.FULLY_UNPROVEN)
             for row in self.rows_of(observer)
+        ):
+            return False
+        wanted = (kernel.SEEN_PAIR,) if basis.seen else (kernel.HIDDEN_PAIR, kernel.UNPROVEN_PAIR)
+        return all(
+            kernel.known_state(slot.sight, min(one, other) * models + max(one, other)) in wanted
+            for one, other in basis.pairs
         )
 
     # Caches
@@ -1063,11 +1085,11 @@ class SightScene:
         from engine import sight_kernel as kernel
 
         units = (observer_id, target.id)
-        # Marked afresh each time: a pair worked out again with a new witness may now rest on
-        # more.
-        self._cover_on_its_own.discard(units)
+        # Worked out afresh each time: a pair worked out again with a new witness may now rest
+        # on more.
+        self._cover_rests_on.pop(units, None)
         if not self.cover_rules:
-            self._cover_on_its_own.add(units)
+            self._cover_rests_on[units] = _ON_ITS_OWN
             return False, f"no benefit of cover under {self.scenario.ruleset}"
         split = self._cover_split.get(target.id)
         if split is None:
@@ -1076,11 +1098,11 @@ class SightScene:
             split = self._cover_split[target.id] = (sheltered, exposed, self._indices(exposed))
         sheltered, exposed, exposed_rows = split
         if not exposed:
-            self._cover_on_its_own.add(units)
+            self._cover_rests_on[units] = _ON_ITS_OWN
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
             )
-        observer, model, shaded = kernel.seen_whole_by_terrain(
+        observer, model, sighted, shaded, blind = kernel.seen_whole_by_terrain(
             self.arrays,
             slot.full,
             slot.sight,
@@ -1101,7 +1123,18 @@ class SightScene:
         ):
             # The kernel asks the witness's models first, with terrain alone: asked again, it
             # answers the same while the witness and the two models stay.
-            self._cover_on_its_own.add(units)
+            self._cover_rests_on[units] = _ON_ITS_OWN
+        elif observer >= 0:
+            self._cover_rests_on[units] = _CoverBasis(True, ((int(observer), int(sighted)),))
+        else:
+            self._cover_rests_on[units] = _CoverBasis(
+                False,
+                tuple(
+                    (int(one), int(other))
+                    for one in observing[blind]
+                    for other in self.rows_of(target)
+                ),
+            )
         if observer >= 0:
             return False, (
                 f"no cover against {self.ids[observer]}: it sees {self.ids[model]} fully with "

@@ -750,6 +750,54 @@ def test_a_hidden_proof_resting_on_a_moved_model_is_tried_again_with_its_blocker
         assert list(again[5:]) == [screen_row]
 
 
+@pytest.mark.parametrize(("dy", "hidden"), [(0.2, True), (10.0, False)])
+def test_a_unit_pair_whose_few_proofs_a_step_shook_is_settled_by_trying_them_again(
+    dy: float, hidden: bool
+) -> None:
+    # The screen hides both blue models from both red ones (each pair proven on its own). When
+    # it steps, the four proofs resting on it are shaken; asked again, the unit pair first
+    # tries each past the screen alone: after a small step they stand, and the pair is settled
+    # by them (no separator of the two units is looked for, so none is named). After a long
+    # step the first one tried fails and the search goes on as usual: it finds a line, the one
+    # a fresh search finds.
+    from engine import sight_kernel as kernel
+
+    screen = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
+    s = scene(
+        [infantry("r1", 10, 9.6), infantry("r2", 10, 10.4)],
+        [infantry("b1", 20, 9.6), infantry("b2", 20, 10.4)],
+        others=(screen,),
+    )
+    sight = VisibilityEngine(s)._scene
+    observers, targets = sight.rows_of(s.unit("red-a")), sight.rows_of(s.unit("blue-a"))
+    every = np.arange(len(sight.labels), dtype=np.int32)
+
+    def ask(arrays: object, cache: object) -> tuple[int, int, int, bool]:
+        in_the_way = np.zeros(len(sight.labels), dtype=bool)
+        args = (SEARCH_GROW, HALF_LINE_WIDTH, every, True, True)
+        return kernel.unit_pair_visible(arrays, observers, targets, cache, in_the_way, *args)
+
+    cache = new_cache()
+    for o in observers:
+        for t in targets:
+            row = sight_pair(sight.arrays, cache, o, t, False, SEARCH_GROW, HALF_LINE_WIDTH)
+            assert row[0] == HIDDEN_PAIR
+    _, arrays, move = _after_a_move(s, "blue-b", 0.0, dy)
+    forget_moved(arrays, cache, *move, SEARCH_GROW, False, np.zeros((3, 3), dtype=bool))
+    span = len(sight.ids)
+    keys = [min(o, t) * span + max(o, t) for o in observers for t in targets]
+    assert [cache[key][0] for key in keys] == [MOVED_PROOF_PAIR] * 4
+    status, seer, seen, separated = ask(arrays, cache)
+    fresh = ask(arrays, new_cache())
+    assert (status, seer, seen) == fresh[:3]
+    if hidden:
+        assert status == kernel.NONE
+        assert not separated
+        assert [cache[key][0] for key in keys] == [HIDDEN_PAIR] * 4
+    else:
+        assert status == kernel.FOUND
+
+
 @pytest.mark.parametrize(("dy", "hidden"), [(-0.2, True), (10.0, False)])
 def test_a_point_hidden_by_a_moved_model_is_tried_again_with_its_blockers(
     dy: float, hidden: bool
@@ -925,6 +973,52 @@ def test_a_visible_pair_keeps_its_answer_when_the_answers_it_rests_on_stand() ->
     fresh = {(p.observer, p.target): p for p in visibility(stepped)}
     assert red_sees_blue.to_json(extra=True) == fresh[("red-a", "blue-a")].to_json(extra=True)
     assert _verdicts_of(tuple(after.values())) == _verdicts_of(tuple(fresh.values()))
+
+
+def _cover_behind_a_model(walker_dy: float = 0.0, big_dy: float = 0.0) -> Scenario:
+    # r1 sees b1, but a wall hides part of b1 from it; r2 would see b1 whole with terrain alone,
+    # but the big model stands in the way of every line from r2 to b1. So b1 has cover against
+    # red, resting on r2 not seeing it. The walker stands by the lines from b1 to r1, clear of
+    # the witness and of everything red's answer rests on.
+    big = Unit("blue-m", "blue", (Model("big", 20, 17.5 + big_dy, CircleBase(100), height=5),))
+    walker = Unit("blue-w", "blue", (infantry("w1", 20, 11.3 + walker_dy),))
+    return scene(
+        [infantry("r1", 10, 10), infantry("r2", 10, 20)],
+        [infantry("b1", 30, 15)],
+        (wall("w", 27.9, 13.5, 28.1, 14.7, 5.0),),
+        others=(big, walker),
+    )
+
+
+def test_cover_resting_on_an_observer_that_sees_nothing_stands_while_that_does() -> None:
+    # The cover rests on r2's top-to-top answer about b1 ("not visible", behind the big model).
+    # The walker's step deletes an answer between red-a and blue-a (b1 sees r1 whole) but not
+    # that one, nor the proofs that b1 is not fully visible: red's answer is kept, as a fresh
+    # computation gives it. When the big model steps aside, r2 sees b1 whole: the answer is
+    # worked out again and the cover goes.
+    from engine.visibility import _CoverBasis
+
+    s = _cover_behind_a_model()
+    engine = VisibilityEngine(s)
+    before = {(p.observer, p.target): p for p in engine.matrix()}
+    red_sees_blue = before[("red-a", "blue-a")]
+    assert red_sees_blue.visible
+    assert not red_sees_blue.fully_visible
+    assert red_sees_blue.cover
+    sight = engine._scene
+    r2, b1 = sight.index["r2"], sight.index["b1"]
+    assert sight._cover_rests_on[("red-a", "blue-a")] == _CoverBasis(False, ((r2, b1),))
+    stepped = _cover_behind_a_model(walker_dy=0.2)
+    after = {(p.observer, p.target): p for p in engine.update(stepped, ["blue-w"])}
+    touched = engine._scene.touched_unit_pairs
+    assert touched is not None
+    assert frozenset(("red-a", "blue-a")) in touched
+    assert after[("red-a", "blue-a")] is red_sees_blue
+    assert _verdicts_of(tuple(after.values())) == _verdicts_of(visibility(stepped))
+    aside = _cover_behind_a_model(walker_dy=0.2, big_dy=10.0)
+    again = {(p.observer, p.target): p for p in engine.update(aside, ["blue-m"])}
+    assert not again[("red-a", "blue-a")].cover
+    assert _verdicts_of(tuple(again.values())) == _verdicts_of(visibility(aside))
 
 
 def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
