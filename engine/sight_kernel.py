@@ -4994,12 +4994,14 @@ def _point_hidden_again(
     return _record(FULLY_HIDDEN, np.array([hx, hy]), in_the_way)
 
 
-@_compiled
+@_compiled_inline
 def _settle_moved_proof(
     scene: SceneArrays, cache: Any, i: int, j: int, key: int, grow: float
 ) -> None:
     """Replaces a :data:`FULLY_MOVED_PROOF` at ``key`` (model ``i`` observing ``j``) by the
-    proof tried again (:func:`_point_hidden_again`), or deletes it when that fails."""
+    proof tried again (:func:`_point_hidden_again`), or deletes it when that fails. Inlined:
+    :func:`full_pair` asks it twice a call, and a call would count the scene's arrays in and
+    out each time."""
     if key in cache and cache[key][0] == FULLY_MOVED_PROOF:
         proven = _point_hidden_again(scene, i, j, cache[key], key % 2 == 1, grow)
         if len(proven):

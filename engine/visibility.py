@@ -445,17 +445,21 @@ class MoveOfBases(NamedTuple):
 
 class _CoverBasis(NamedTuple):
     """What an ordered unit pair's benefit of cover rests on besides terrain, the two units'
-    models and its witness line: top-to-top answers of model pairs (rows) that must still read
-    "visible" (``seen``: the observing model that sees the unit and sees an exposed model whole
-    with terrain alone, no cover) or still read "not visible" (the observing models that would
-    take the cover away if they saw the unit). Terrain-alone answers about models that did not
-    move do not change; these answers can."""
+    models and its witness line: the top-to-top answers of every pair of ``observers`` and
+    ``targets`` (model rows), which must still read "visible" (``seen``: the observing model
+    that sees the unit and sees an exposed model whole with terrain alone, no cover, and the
+    target model it sees) or still read "not visible" (the observing models that would take
+    the cover away if they saw the unit, and every target model). Terrain-alone answers about
+    models that did not move do not change; these answers can."""
 
     seen: bool
-    pairs: tuple[tuple[int, int], ...]
+    observers: NDArray[np.int32]
+    targets: NDArray[np.int32]
 
 
-_ON_ITS_OWN = _CoverBasis(True, ())
+_NO_ROWS = np.zeros(0, dtype=np.int32)
+
+_ON_ITS_OWN = _CoverBasis(True, _NO_ROWS, _NO_ROWS)
 """Cover resting on nothing a move of other units can change: no cover rules, every target
 model sheltered within terrain, or the witness's own models (the witness's observer sees its
 target model fully with terrain alone)."""
@@ -831,7 +835,8 @@ class SightScene:
         wanted = (kernel.SEEN_PAIR,) if basis.seen else (kernel.HIDDEN_PAIR, kernel.UNPROVEN_PAIR)
         return all(
             kernel.known_state(slot.sight, min(one, other) * models + max(one, other)) in wanted
-            for one, other in basis.pairs
+            for one in basis.observers.tolist()
+            for other in basis.targets.tolist()
         )
 
     # Caches
@@ -1125,16 +1130,11 @@ class SightScene:
             # answers the same while the witness and the two models stay.
             self._cover_rests_on[units] = _ON_ITS_OWN
         elif observer >= 0:
-            self._cover_rests_on[units] = _CoverBasis(True, ((int(observer), int(sighted)),))
-        else:
             self._cover_rests_on[units] = _CoverBasis(
-                False,
-                tuple(
-                    (int(one), int(other))
-                    for one in observing[blind]
-                    for other in self.rows_of(target)
-                ),
+                True, np.array([observer], dtype=np.int32), np.array([sighted], dtype=np.int32)
             )
+        else:
+            self._cover_rests_on[units] = _CoverBasis(False, observing[blind], self.rows_of(target))
         if observer >= 0:
             return False, (
                 f"no cover against {self.ids[observer]}: it sees {self.ids[model]} fully with "

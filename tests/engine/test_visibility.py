@@ -996,8 +996,6 @@ def test_cover_resting_on_an_observer_that_sees_nothing_stands_while_that_does()
     # that one, nor the proofs that b1 is not fully visible: red's answer is kept, as a fresh
     # computation gives it. When the big model steps aside, r2 sees b1 whole: the answer is
     # worked out again and the cover goes.
-    from engine.visibility import _CoverBasis
-
     s = _cover_behind_a_model()
     engine = VisibilityEngine(s)
     before = {(p.observer, p.target): p for p in engine.matrix()}
@@ -1007,7 +1005,10 @@ def test_cover_resting_on_an_observer_that_sees_nothing_stands_while_that_does()
     assert red_sees_blue.cover
     sight = engine._scene
     r2, b1 = sight.index["r2"], sight.index["b1"]
-    assert sight._cover_rests_on[("red-a", "blue-a")] == _CoverBasis(False, ((r2, b1),))
+    basis = sight._cover_rests_on[("red-a", "blue-a")]
+    assert not basis.seen
+    assert basis.observers.tolist() == [r2]
+    assert basis.targets.tolist() == [b1]
     stepped = _cover_behind_a_model(walker_dy=0.2)
     after = {(p.observer, p.target): p for p in engine.update(stepped, ["blue-w"])}
     touched = engine._scene.touched_unit_pairs
