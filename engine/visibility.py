@@ -1270,7 +1270,17 @@ class VisibilityEngine:
             reverse=True,
         )
         queue = _SlotQueue([(slot_number(task[0][0].id, task[0][1].id), task) for task in ordered])
-        list(_sight_pool(self.threads).map(self._work_through, [queue] * self.threads))
+        # The calling thread works through the queue too: it starts at once, where a pool thread
+        # may take a while to wake, and a helper that has not started when the queue runs dry
+        # is called off rather than waited for.
+        helpers = [
+            _sight_pool(self.threads - 1).submit(self._work_through, queue)
+            for _ in range(self.threads - 1)
+        ]
+        self._work_through(queue)
+        for helper in helpers:
+            if not helper.cancel():
+                helper.result()
 
     def _work_through(self, queue: _SlotQueue) -> None:
         finished = None
