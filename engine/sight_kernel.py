@@ -5045,6 +5045,40 @@ def full_pair(
 
 
 @_compiled
+def _full_pair_past(
+    scene: SceneArrays, cache: Any, i: int, j: int, terrain_only: bool, grow: float, hint: int
+) -> np.ndarray:
+    """:func:`full_pair`'s answer for observing model ``i`` and target model ``j``; while
+    neither of the pair's answers is known, the point that hides ``j`` from another model of
+    ``i``'s unit (the "not fully visible" cached at ``hint``; none when negative) is tried
+    first, past that proof's blockers alone (:func:`_point_hidden_again`). Models of one unit
+    stand close together, so one point mostly hides behind the same walls from each of them,
+    and one point tried past a few blockers costs a fraction of a search for one. Any facing
+    point that no line reaches settles "not fully visible", so the answer is the search's but
+    for the point and blockers it names. The proof is cached as :func:`full_pair` would cache
+    it: under terrain alone too when it rests on terrain alone (the models of both units take
+    no part in either question, so the other model's blockers are never these bases)."""
+    base = (i * len(scene.model_top) + j) * 2
+    if (
+        hint >= 0
+        and base not in cache
+        and base + 1 not in cache
+        and hint in cache
+        and cache[hint][0] == FULLY_HIDDEN
+    ):
+        proven = _point_hidden_again(scene, i, j, cache[hint], terrain_only, grow)
+        if len(proven):
+            terrain = True
+            for p in range(3, len(proven)):
+                terrain = terrain and scene.blocker_class[int(proven[p])] != MODEL
+            if terrain:
+                cache[base + 1] = proven
+            cache[base] = proven
+            return proven
+    return full_pair(scene, cache, i, j, terrain_only, grow)
+
+
+@_compiled
 def unit_fully_visible(
     scene: SceneArrays,
     cache: Any,
@@ -5057,13 +5091,19 @@ def unit_fully_visible(
     ``(fully, target, observer, hidden_x, hidden_y, proven)``, naming on failure the first
     target model no observer sees whole and what the first observer misses of it (``proven``:
     a point no line reaches, not a piece too small to settle). ``in_the_way`` collects what
-    hides that target from every observer."""
+    hides that target from every observer. The point hiding a target from one observer is
+    tried first for the next (:func:`_full_pair_past`)."""
+    models = len(scene.model_top)
     for t in targets:
         seen = False
+        hint = -1
         for o in observers:
-            if full_pair(scene, cache, o, t, False, grow)[0] == FULLY_SEEN:
+            status = _full_pair_past(scene, cache, o, t, False, grow, hint)[0]
+            if status == FULLY_SEEN:
                 seen = True
                 break
+            if status == FULLY_HIDDEN:
+                hint = (o * models + t) * 2
         if not seen:
             for o in observers:
                 _mark_from(in_the_way, full_pair(scene, cache, o, t, False, grow), 3)
@@ -5224,7 +5264,8 @@ def seen_whole_by_terrain(
     whether an observer sees the unit is asked with the cheap lines for every observer before
     any exact search (which, for a model the others hide, must prove a negative). Exposed
     models terrain hides from every observer at once (:func:`walled_off_from_all`) are passed
-    over."""
+    over; the point terrain hides an exposed model at from one observer is tried first for the
+    next (:func:`_full_pair_past`)."""
     blind = np.zeros(len(observers), dtype=np.bool_)
     for e in range(len(exposed)):
         if (
@@ -5236,12 +5277,19 @@ def seen_whole_by_terrain(
         shaded = walled_off_from_all(scene, full_cache, observers, exposed, grow)
     if shaded.all():
         return -1, -1, -1, shaded, blind
+    models = len(scene.model_top)
+    hints = np.full(len(exposed), -1, dtype=np.int64)
     for cheap in (True, False):
         for n in range(len(observers)):
             o = observers[n]
             for e in range(len(exposed)):
                 t = exposed[e]
-                if shaded[e] or full_pair(scene, full_cache, o, t, True, grow)[0] != FULLY_SEEN:
+                if shaded[e]:
+                    continue
+                status = _full_pair_past(scene, full_cache, o, t, True, grow, hints[e])[0]
+                if status == FULLY_HIDDEN:
+                    hints[e] = (o * models + t) * 2 + 1
+                if status != FULLY_SEEN:
                     continue
                 for m in targets:
                     if (

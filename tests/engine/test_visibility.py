@@ -45,6 +45,7 @@ from engine.sight_kernel import (
     model_fully_visible,
     new_cache,
     sight_pair,
+    unit_fully_visible,
     walled_off_from_all,
 )
 from engine.sightlines import HALF_LINE_WIDTH, base_outline
@@ -1115,6 +1116,64 @@ def test_a_target_walled_off_from_every_observer_at_once() -> None:
         sight.arrays, new_cache(), sight._indices(red), sight._indices(blue), SEARCH_GROW
     )
     assert not found.any()
+
+
+def _fully_visible_by_kernel(s: Scenario) -> tuple[bool, object, dict[str, np.ndarray]]:
+    """red-a's question about blue-a asked of the kernel: its answer, its cache, and the
+    answer it cached for each observing model about the first target model."""
+    sight = VisibilityEngine(s)._scene
+    observers = sight.rows_of(s.unit("red-a"))
+    targets = sight.rows_of(s.unit("blue-a"))
+    cache = new_cache()
+    fully = unit_fully_visible(
+        sight.arrays, cache, observers, targets, np.zeros(len(sight.labels), bool), SEARCH_GROW
+    )[0]
+    models = len(sight.ids)
+    rows = {
+        sight.ids[o]: cache[(o * models + targets[0]) * 2]
+        for o in observers
+        if (o * models + targets[0]) * 2 in cache
+    }
+    for o in observers:
+        # The obvious path: each observing model's own search.
+        alone = model_fully_visible(sight.arrays, o, targets[0], False, SEARCH_GROW)[0]
+        assert (alone == FULLY_SEEN) == (rows[sight.ids[o]][0] == FULLY_SEEN)
+    return bool(fully), cache, rows
+
+
+def test_the_point_a_barricade_hides_from_one_observer_is_tried_first_for_the_next() -> None:
+    # A low barricade just in front of b1 hides its foot from the whole red line: the point
+    # the first observer's search found is proven hidden from the other two as it is, past the
+    # barricade alone, and cached with terrain alone too.
+    low = wall("barricade", 18.5, 0, 18.8, 20, 0.5)
+    red = [infantry("r1", 10, 10), infantry("r2", 10, 11.5), infantry("r3", 10, 13)]
+    s = scene(red, [infantry("b1", 20, 11.5)], (low,), blue_keywords=("VEHICLE",))
+    fully, cache, rows = _fully_visible_by_kernel(s)
+    assert not fully
+    first = rows["r1"]
+    assert first[0] == FULLY_HIDDEN
+    for other in ("r2", "r3"):
+        assert rows[other][0] == FULLY_HIDDEN
+        assert rows[other][1:3].tolist() == first[1:3].tolist()
+    sight = VisibilityEngine(s)._scene
+    r3, b1 = sight.index["r3"], sight.index["b1"]
+    terrain_alone = cache[(r3 * len(sight.ids) + b1) * 2 + 1]
+    assert terrain_alone[1:3].tolist() == first[1:3].tolist()
+    assert pair(s).fully_visible is False
+
+
+def test_a_point_hidden_from_one_observer_but_seen_by_the_next_is_not_taken() -> None:
+    # The barricade below b1 hides its foot from r1, down and to the left; r2, up and to the
+    # left, sees b1 whole (the points r1 misses that face r2 are seen from above the
+    # barricade): the unit is fully visible, as each observer's own search says.
+    low = wall("barricade", 18, 8.0, 22, 8.3, 0.5)
+    red = [infantry("r1", 14, 2), infantry("r2", 10, 15)]
+    s = scene(red, [infantry("b1", 20, 10)], (low,), blue_keywords=("VEHICLE",))
+    fully, _, rows = _fully_visible_by_kernel(s)
+    assert rows["r1"][0] == FULLY_HIDDEN
+    assert rows["r2"][0] == FULLY_SEEN
+    assert fully
+    assert pair(s).fully_visible is True
 
 
 def test_observer_in_base_contact_with_a_wall_is_proven_blocked() -> None:
