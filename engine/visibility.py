@@ -107,11 +107,12 @@ def _sight_pool(threads: int) -> ThreadPoolExecutor:
 
 
 class _SlotQueue:
-    """Unit pairs to work out (each with its cache slot), handed to the pool's threads in their
-    order, skipping any whose slot another thread is working in: a thread never waits on
-    another. A thread that finds every pair left in a busy slot stops; the thread holding that
-    slot takes them next. Tasks, not slots, are handed out, so one slot's many pairs no longer
-    keep one thread busy while the other idles (a row's three largest pairs shared a slot)."""
+    """Unit pairs to work out (each with its cache slot), handed to the asking thread and the
+    pool's in their order, skipping any whose slot another thread is working in: a thread never
+    waits on another. A thread that finds every pair left in a busy slot stops; the thread
+    holding that slot takes them next. Tasks, not slots, are handed out, so one slot's many
+    pairs no longer keep one thread busy while the other idles (a row's three largest pairs
+    shared a slot)."""
 
     def __init__(self, tasks: Sequence[tuple[int, Sequence[tuple[Unit, Unit]]]]) -> None:
         self._pending = list(tasks)
@@ -1274,13 +1275,15 @@ class VisibilityEngine:
         # may take a while to wake, and a helper that has not started when the queue runs dry
         # is called off rather than waited for.
         helpers = [
-            _sight_pool(self.threads - 1).submit(self._work_through, queue)
+            _sight_pool(self.threads).submit(self._work_through, queue)
             for _ in range(self.threads - 1)
         ]
-        self._work_through(queue)
-        for helper in helpers:
-            if not helper.cancel():
-                helper.result()
+        try:
+            self._work_through(queue)
+        finally:
+            for helper in helpers:
+                if not helper.cancel():
+                    helper.result()
 
     def _work_through(self, queue: _SlotQueue) -> None:
         finished = None
