@@ -5113,129 +5113,6 @@ def unit_fully_visible(
 
 
 @_compiled
-def _on_a_piece(pieces: np.ndarray, piece: np.ndarray, u: float) -> bool:
-    """Whether the point of ``piece`` at ``u`` lies on one of ``pieces`` (all rows as
-    :func:`facing_pieces` gives them for one target): the same side, or an arc holding ``u``."""
-    for q in range(len(pieces)):
-        other = pieces[q]
-        if piece[0] > 0:
-            if other[0] > 0 and (other[3:] == piece[3:]).all():
-                return True
-        elif other[0] == 0 and (u - other[1]) % (2.0 * math.pi) <= other[2] - other[1]:
-            return True
-    return False
-
-
-@_compiled
-def walled_off_from_all(
-    scene: SceneArrays, full_cache: Any, observers: np.ndarray, exposed: np.ndarray, grow: float
-) -> np.ndarray:
-    """Of ``exposed`` target models, those no observing model sees fully with terrain alone,
-    proven for all the observers at once: a point facing each of them (on a facing piece of
-    each) that terrain low along every line to it walls off from the hull of every observing
-    base (one convex wall, :func:`quick_reject`, or a barrier, :func:`chain_separator`). Each
-    observer's :func:`model_fully_visible` would have to settle a piece holding that point, and
-    every line to it is blocked, so its answer is "not" whoever asks; one proof stands for as
-    many as there are observers; it is cached as each observer's answer. Models whose answers
-    are all known already are not tried."""
-    shaded = np.zeros(len(exposed), dtype=np.bool_)
-    hull = np.zeros((0, 2))
-    hcx, hcy = 0.0, 0.0
-    no_vertices = np.zeros((0, 2))
-    walls = np.empty(len(scene.blocker_kind), dtype=np.int32)
-    models = len(scene.model_top)
-    kinds, discs = scene.blocker_kind, scene.blocker_disc
-    vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
-    for e in range(len(exposed)):
-        j = exposed[e]
-        known = True
-        for o in observers:
-            known = known and ((o * models + j) * 2 + 1) in full_cache
-        if known:
-            continue
-        if len(hull) == 0:
-            hull = bases_hull(scene.model_outline, observers)
-            hcx, hcy = hull[:, 0].mean(), hull[:, 1].mean()
-        tcx, tcy, tr, tv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
-        planes = corridor(hcx, hcy, 0.0, hull, tcx, tcy, tr, tv)
-        n_walls = 0
-        for k in range(len(scene.blocker_kind)):
-            kind = scene.blocker_class[k]
-            if kind == MODEL or (kind == SCREEN and scene.within[j, scene.blocker_piece[k]]):
-                continue
-            whole = True
-            for o in observers:
-                low, t0, t1 = low_interval(
-                    scene.model_top[o], scene.model_foot[j], scene.blocker_top[k]
-                )
-                whole = whole and low and t0 == 0.0 and t1 == 1.0
-            if whole and blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
-                walls[n_walls] = k
-                n_walls += 1
-        if n_walls == 0:
-            continue
-        target = scene.model_outline[j]
-        each = [facing_pieces(target, scene.model_outline[o]) for o in observers]
-        points = np.empty((len(each[0]), 2))
-        n_points = 0
-        for p in range(len(each[0])):
-            piece = each[0][p]
-            u = 0.5 * (piece[1] + piece[2])
-            facing_all = True
-            for q in range(1, len(each)):
-                facing_all = facing_all and _on_a_piece(each[q], piece, u)
-            if facing_all:
-                points[n_points] = _piece_point(target, piece, u)
-                n_points += 1
-        for p in range(n_points):
-            px, py = points[p, 0], points[p, 1]
-            wall = quick_reject(
-                hcx, hcy, 0.0, hull, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
-            )
-            if wall >= 0:
-                shaded[e] = True
-                _keep_point_hidden(
-                    full_cache, observers, j, models, px, py, np.array([wall], dtype=np.int32)
-                )
-                break
-        for p in range(n_points if not shaded[e] else 0):
-            px, py = points[p, 0], points[p, 1]
-            barrier = chain_separator(
-                hcx, hcy, 0.0, hull, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
-            )
-            if len(barrier):
-                shaded[e] = True
-                _keep_point_hidden(full_cache, observers, j, models, px, py, barrier)
-                break
-    return shaded
-
-
-@_compiled
-def _keep_point_hidden(
-    full_cache: Any,
-    observers: np.ndarray,
-    j: int,
-    models: int,
-    px: float,
-    py: float,
-    walls: np.ndarray,
-) -> None:
-    """Caches, for each of ``observers`` and target model ``j``, the proof
-    :func:`walled_off_from_all` found (a facing point of ``j`` that terrain ``walls`` hide from
-    every observer) as :func:`full_pair`'s answer with terrain alone, and with models where
-    there is none: it is what :func:`model_fully_visible` would have to conclude ("not"), and
-    asked again (after another unit's move, or by the unit pair's other questions) the pair is
-    settled without a search."""
-    row = _record(FULLY_HIDDEN, np.array([px, py]), walls)
-    for o in observers:
-        alone = (o * models + j) * 2 + 1
-        if alone not in full_cache:
-            full_cache[alone] = row
-        if alone - 1 not in full_cache:
-            full_cache[alone - 1] = row
-
-
-@_compiled
 def seen_whole_by_terrain(
     scene: SceneArrays,
     full_cache: Any,
@@ -5245,38 +5122,29 @@ def seen_whole_by_terrain(
     targets: np.ndarray,
     seer: int,
     seen: int,
-    shaded: np.ndarray,
     grow: float,
     line_half_width: float,
-) -> tuple[int, int, int, np.ndarray, np.ndarray]:
+) -> tuple[int, int, int, np.ndarray]:
     """Benefit of cover: an observing model that sees the target unit and sees one of its
     ``exposed`` models (those not taking cover within terrain) fully with terrain alone, that
     model, and the target model the observer sees; ``-1`` for all three when there is none.
-    Also which exposed models terrain hides from every observer (``shaded``, worked out by
-    :func:`walled_off_from_all` when not given and needed: empty if it was not), and which
-    observers (``blind``, by position in ``observers``) see an exposed model whole with terrain
-    alone but see no target model: with no such observer found, the cover rests on their
-    top-to-top answers being "not visible" and on terrain. ``shaded`` rests on terrain and the
-    two units' models alone, so a caller may keep it until one of the units moves. The models
-    of the unit pair's witness line (``seer`` sees ``seen``) are asked first: that observer
-    sees the unit, and on a crowded board that target model, when exposed, is most often seen
-    whole with terrain alone (216 of the stress board's 319 visible pairs without cover). Then
-    whether an observer sees the unit is asked with the cheap lines for every observer before
-    any exact search (which, for a model the others hide, must prove a negative). Exposed
-    models terrain hides from every observer at once (:func:`walled_off_from_all`) are passed
-    over; the point terrain hides an exposed model at from one observer is tried first for the
-    next (:func:`_full_pair_past`)."""
+    Also which observers (``blind``, by position in ``observers``) see an exposed model whole
+    with terrain alone but see no target model: with no such observer found, the cover rests
+    on their top-to-top answers being "not visible" and on terrain. The models of the unit
+    pair's witness line (``seer`` sees ``seen``) are asked first: that observer sees the unit,
+    and on a crowded board that target model, when exposed, is most often seen whole with
+    terrain alone (216 of the stress board's 319 visible pairs without cover). Then whether an
+    observer sees the unit is asked with the cheap lines for every observer before any exact
+    search (which, for a model the others hide, must prove a negative). The point terrain
+    hides an exposed model at from one observer is tried first for the next
+    (:func:`_full_pair_past`)."""
     blind = np.zeros(len(observers), dtype=np.bool_)
     for e in range(len(exposed)):
         if (
             exposed[e] == seen
             and full_pair(scene, full_cache, seer, seen, True, grow)[0] == FULLY_SEEN
         ):
-            return seer, seen, seen, shaded, blind
-    if len(shaded) != len(exposed):
-        shaded = walled_off_from_all(scene, full_cache, observers, exposed, grow)
-    if shaded.all():
-        return -1, -1, -1, shaded, blind
+            return seer, seen, seen, blind
     models = len(scene.model_top)
     hints = np.full(len(exposed), -1, dtype=np.int64)
     for cheap in (True, False):
@@ -5284,8 +5152,6 @@ def seen_whole_by_terrain(
             o = observers[n]
             for e in range(len(exposed)):
                 t = exposed[e]
-                if shaded[e]:
-                    continue
                 status = _full_pair_past(scene, full_cache, o, t, True, grow, hints[e])[0]
                 if status == FULLY_HIDDEN:
                     hints[e] = (o * models + t) * 2 + 1
@@ -5296,10 +5162,10 @@ def seen_whole_by_terrain(
                         sight_pair(scene, sight_cache, o, m, cheap, grow, line_half_width)[0]
                         == SEEN_PAIR
                     ):
-                        return o, t, m, shaded, blind
+                        return o, t, m, blind
                 blind[n] = True
                 break
-    return -1, -1, -1, shaded, blind
+    return -1, -1, -1, blind
 
 
 def warm_up() -> None:

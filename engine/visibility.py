@@ -414,10 +414,6 @@ def _polygons_about_centre(
     return blocker, end
 
 
-_NOT_SHADED = np.zeros(0, dtype=bool)
-"""No :attr:`SightScene._shaded` kept yet: the kernel works it out if it needs it."""
-
-
 class _UnitSight(NamedTuple):
     """A unit pair's top-to-top answer, kept for both directions."""
 
@@ -565,10 +561,6 @@ class SightScene:
         self._rows_of: dict[str, NDArray[np.int32]] = {}
         self._cover_split: dict[str, tuple[tuple[Model, ...], tuple[Model, ...], np.ndarray]] = {}
         """Per unit, its models taking cover within terrain, the others, and their rows."""
-        self._shaded: dict[tuple[str, str], NDArray[np.bool_]] = {}
-        """Per ordered unit pair, which exposed target models terrain hides from every
-        observer (:func:`engine.sight_kernel.walled_off_from_all`), kept while neither unit
-        moves."""
         self._not_seen_whole: dict[tuple[str, str], str] = {}
         """Per ordered unit pair, the target model last found not fully visible: asked first
         (after a move, its proofs are the likeliest to stand)."""
@@ -773,11 +765,6 @@ class SightScene:
         self._cover_rests_on = {
             units: basis
             for units, basis in old._cover_rests_on.items()
-            if not changed.intersection(units)
-        }
-        self._shaded = {
-            units: shaded
-            for units, shaded in old._shaded.items()
             if not changed.intersection(units)
         }
         models = len(self.ids)
@@ -1108,7 +1095,7 @@ class SightScene:
             return True, (
                 f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
             )
-        observer, model, sighted, shaded, blind = kernel.seen_whole_by_terrain(
+        observer, model, sighted, blind = kernel.seen_whole_by_terrain(
             self.arrays,
             slot.full,
             slot.sight,
@@ -1117,12 +1104,9 @@ class SightScene:
             self.rows_of(target),
             self.index[witness.observer_model],
             self.index[witness.target_model],
-            self._shaded.get(units, _NOT_SHADED),
             SEARCH_GROW,
             HALF_LINE_WIDTH,
         )
-        if len(shaded):
-            self._shaded[units] = shaded
         if observer >= 0 and (self.ids[observer], self.ids[model]) == (
             witness.observer_model,
             witness.target_model,

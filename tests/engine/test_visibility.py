@@ -46,7 +46,6 @@ from engine.sight_kernel import (
     new_cache,
     sight_pair,
     unit_fully_visible,
-    walled_off_from_all,
 )
 from engine.sightlines import HALF_LINE_WIDTH, base_outline
 from engine.visibility import (
@@ -1083,39 +1082,6 @@ def test_facing_pieces_hold_every_facing_sample_and_no_other() -> None:
             assert held == (gap > 0), (target, observer, u, gap)
             tested += 1
     assert tested > 200_000
-
-
-def test_a_target_walled_off_from_every_observer_at_once() -> None:
-    red = [infantry(f"r{k}", x, 10) for k, x in enumerate((8.0, 10.0, 12.0))]
-    blue = [infantry("b0", 10, 20), infantry("b1", 20, 20)]
-    ruin = (wall("w", 6, 14.5, 14, 15.5, 5.0),)
-
-    def shaded(observers: list[Model]) -> list[bool]:
-        sight = VisibilityEngine(scene(observers, blue, ruin))._scene
-        found = walled_off_from_all(
-            sight.arrays,
-            new_cache(),
-            sight._indices(observers),
-            sight._indices(blue),
-            SEARCH_GROW,
-        )
-        for i in sight._indices(observers):
-            for j, walled_off in zip(sight._indices(blue), found, strict=True):
-                seen = model_fully_visible(sight.arrays, i, j, True, SEARCH_GROW)[0] == FULLY_SEEN
-                assert not (walled_off and seen)
-        return [bool(v) for v in found]
-
-    # The wall hides b0's near side from all three observers; b1 is seen past its end.
-    assert shaded(red) == [True, False]
-    # A fourth observer beside the wall's end sees b0's near side: no proof for the unit.
-    assert shaded([*red, infantry("r3", 17, 14)]) == [False, False]
-    # A wall lower than the observers' heads hides nothing from them all along the line.
-    low = (wall("w", 6, 14.5, 14, 15.5, 1.0),)
-    sight = VisibilityEngine(scene(red, blue, low))._scene
-    found = walled_off_from_all(
-        sight.arrays, new_cache(), sight._indices(red), sight._indices(blue), SEARCH_GROW
-    )
-    assert not found.any()
 
 
 def _fully_visible_by_kernel(s: Scenario) -> tuple[bool, object, dict[str, np.ndarray]]:

@@ -17,9 +17,8 @@ import pytest
 from benchmarks.official_table import make_official_table
 from benchmarks.ruin_layout import make_ruin_layout
 from benchmarks.stress import make_stress_scenario
-from engine import sight_kernel as kernel
 from engine.model import Polygon, Scenario
-from engine.visibility import SEARCH_GROW, PairVisibility, VisibilityEngine, visibility
+from engine.visibility import PairVisibility, VisibilityEngine, visibility
 from tests.engine import los_reference as ref
 
 BOARDS = {
@@ -127,34 +126,3 @@ def test_game_board_verdicts_against_the_reference(name: str) -> None:
         assert ref.clear_model_pair(scenario, p, model_pairs) is None, (p.observer, p.target)
         checked += len(model_pairs)
     assert checked >= 4
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["ruins", "official"])
-def test_a_target_walled_off_from_a_whole_unit_is_seen_whole_by_none_of_it(name: str) -> None:
-    """Benefit of cover passes over exposed models terrain hides from every observing model at
-    once; each observer's own question must then answer "not fully visible" too."""
-    scenario, pairs = board(name)
-    engine = VisibilityEngine(scenario, threads=1)
-    sight = engine._scene
-    shaded_pairs = 0
-    for p in pairs:
-        if not p.visible:
-            continue
-        observer, target = scenario.unit(p.observer), scenario.unit(p.target)
-        eligible = sight._indices(observer.models)
-        exposed = [m for m in target.models if not sight.takes_cover_in_terrain(target, m)]
-        if not exposed:
-            continue
-        shaded = kernel.walled_off_from_all(
-            sight.arrays, kernel.new_cache(), eligible, sight._indices(exposed), SEARCH_GROW
-        )
-        for model, walled_off in zip(exposed, shaded, strict=True):
-            if not walled_off:
-                continue
-            shaded_pairs += len(eligible)
-            j = sight.index[model.id]
-            for i in eligible:
-                status = kernel.model_fully_visible(sight.arrays, i, j, True, SEARCH_GROW)[0]
-                assert status != kernel.FULLY_SEEN, (sight.ids[i], model.id)
-    assert shaded_pairs >= 100
