@@ -552,6 +552,10 @@ class SightScene:
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
         self._walls_before: dict[frozenset[str] | None, _WallsBefore] = {}
         """Per unit pair a move touched, the walls that stood between its units before."""
+        self._seen_before: dict[frozenset[str] | None, tuple[int, int]] = {}
+        """Per unit pair seen before a move that is worked out again, the rows of its witness's
+        two models: asked first (a small step seldom blocks the line, or every line, between
+        two models that saw each other)."""
         self.touched_unit_pairs: frozenset[frozenset[str]] | None = None
         """The unit pairs some of whose cached model-pair answers :meth:`take_over` deleted or
         marked as shaken; any other pair of units that did not change, asked again, reads what
@@ -559,6 +563,7 @@ class SightScene:
         self._every_blocker = np.arange(len(self.labels), dtype=np.int32)
         self._in_range: dict[tuple[str, str], bool] = {}
         self._rows_of: dict[str, NDArray[np.int32]] = {}
+        self._rows_first: dict[tuple[str, str], NDArray[np.int32]] = {}
         self._cover_split: dict[str, tuple[tuple[Model, ...], tuple[Model, ...], np.ndarray]] = {}
         """Per unit, its models taking cover within terrain, the others, and their rows."""
         self._not_seen_whole: dict[tuple[str, str], str] = {}
@@ -578,42 +583,60 @@ class SightScene:
 
         pieces = {piece.id: k for k, piece in enumerate(self.scenario.terrain)}
         units = {unit.id: k for k, unit in enumerate(self.scenario.units)}
-        outlines = [self.footprint[m] for m in self.ids]
-        models = [self.model(m) for m in self.ids]
-        kinds: list[int] = [0] * len(self.terrain)
-        tops = [b.top for b in self.terrain]
-        discs: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * len(self.terrain)
+        codes = _outline_kinds()
+        # The models' numbers go into one table, made an array once and cut into the kernel's
+        # columns: a fresh scene is built for every row asked of a new board, and turning a
+        # list of tuples into an array costs about as much per list as the rest of the build.
+        numbers = []
         polygons = [b.vertices for b in self.terrain]
         ends = []
-        for outline, model in zip(outlines, models, strict=True):
-            tops.append(model.z + model.height)
-            blocker, end = _polygons_of(outline)
-            kinds.append(1 if outline.kind == "circle" else 0)
-            discs.append((outline.cx, outline.cy, outline.a))
-            polygons.append(blocker)
-            ends.append(end)
         within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
         for row, model_id in enumerate(self.ids):
-            for piece_id in self.within_areas(model_id):
+            outline, model = self.footprint[model_id], self.model(model_id)
+            numbers.append(
+                (
+                    codes[outline.kind],
+                    outline.cx,
+                    outline.cy,
+                    outline.a,
+                    outline.b,
+                    outline.angle,
+                    model.z,
+                    model.z + model.height,
+                    units[self.unit_of[model_id].id],
+                )
+            )
+            blocker, end = _polygons_of(outline)
+            polygons.append(blocker)
+            ends.append(end)
+            for piece_id in self.within_cache[_outline_key(model)]:
                 within[row, pieces[piece_id]] = True
+        table = np.array(numbers, dtype=float).reshape(-1, 9)
+        round_bases = table[:, 0] == kernel.OUTLINE_CIRCLE
+        model_disc = table[:, 1:4].copy()
+        model_disc[~round_bases, 2] = 0.0
+        terrain_count, model_count = len(self.terrain), len(table)
+        model_units = table[:, 8].astype(np.int32)
         return kernel.scene_arrays(
-            blocker_kind=kinds,
-            blocker_top=tops,
-            blocker_disc=discs,
+            blocker_kind=np.concatenate(
+                [np.zeros(terrain_count, dtype=np.int8), round_bases.astype(np.int8)]
+            ),
+            blocker_top=np.concatenate([[b.top for b in self.terrain], table[:, 7]]),
+            blocker_disc=np.vstack([np.zeros((terrain_count, 3)), table[:, 1:4]]),
             blocker_vertices=_stack(polygons),
             blocker_ranges=_ranges(polygons),
-            blocker_class=[b.kind for b in self.terrain] + [kernel.MODEL] * len(models),
-            blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * len(models),
-            blocker_unit=[-1] * len(self.terrain) + [units[self.unit_of[m].id] for m in self.ids],
-            model_disc=[_end_disc(o) for o in outlines],
+            blocker_class=[b.kind for b in self.terrain] + [kernel.MODEL] * model_count,
+            blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * model_count,
+            blocker_unit=np.concatenate([np.full(terrain_count, -1, np.int32), model_units]),
+            model_disc=model_disc,
             model_vertices=_stack(ends),
             model_ranges=_ranges(ends),
-            model_top=[m.z + m.height for m in models],
-            model_foot=[m.z for m in models],
-            model_unit=[units[self.unit_of[m].id] for m in self.ids],
+            model_top=table[:, 7].copy(),
+            model_foot=table[:, 6].copy(),
+            model_unit=model_units,
             within=within,
             obscuring_blocks=self.obscuring_blocks,
-            model_outline=[_outline_row(o) for o in outlines],
+            model_outline=table[:, :6].copy(),
         )
 
     def _arrays_after_move(
@@ -729,7 +752,9 @@ class SightScene:
         the slots), and its unit-pair answers that still hold: a witness whose model pair is
         still seen, a "not visible" resting on no changed unit. What stood between the units of
         a pair the move touched is kept (:class:`_WallsBefore`), tried first when the pair is
-        asked again (a small move seldom takes a unit past its walls)."""
+        asked again (a small move seldom takes a unit past its walls); so are the two models of
+        the witness of a pair that was seen (a small move seldom blocks every line between
+        them)."""
         from engine import sight_kernel as kernel
 
         move = self.move_since(old, changed)
@@ -765,7 +790,7 @@ class SightScene:
         self._cover_rests_on = {
             units: basis
             for units, basis in old._cover_rests_on.items()
-            if not changed.intersection(units)
+            if changed.isdisjoint(units)
         }
         models = len(self.ids)
         for units, known in old._unit_sight.items():
@@ -776,6 +801,8 @@ class SightScene:
             wall_changed = not changed.isdisjoint(found)
             if len(blockers) and (unit_changed or wall_changed):
                 self._walls_before[units] = _WallsBefore(blockers, separated)
+            if status == kernel.FOUND:
+                self._seen_before[units] = (self.index[one], self.index[other])
             if unit_changed:
                 continue
             if status == kernel.FOUND:
@@ -791,6 +818,7 @@ class SightScene:
                 still = status == kernel.NONE and not wall_changed
             if still:
                 self._unit_sight[units] = known
+                self._seen_before.pop(units, None)
 
     def standing_unit_sight(self) -> frozenset[frozenset[str]]:
         """The unit pairs (either order) whose answer :meth:`take_over` kept: a witness still
@@ -887,8 +915,21 @@ class SightScene:
             rows = self._rows_of[unit.id] = self._indices(unit.models)
         return rows
 
+    def _rows_from(self, unit: Unit, first_id: str) -> NDArray[np.int32]:
+        """:meth:`rows_of`, model ``first_id``'s row first (made once per scene: every observing
+        unit asks the target model it last found not fully visible first)."""
+        key = (unit.id, first_id)
+        rows = self._rows_first.get(key)
+        if rows is None:
+            rows, first = self.rows_of(unit), self.index[first_id]
+            rows = self._rows_first[key] = np.concatenate(([first], rows[rows != first])).astype(
+                np.int32
+            )
+        return rows
+
     def _names(self, marked: np.ndarray) -> tuple[str, ...]:
-        return tuple(sorted({self.labels[k] for k in np.flatnonzero(marked)}))
+        labels = self.labels
+        return tuple(sorted({labels[k] for k in np.flatnonzero(marked).tolist()}))
 
     # Model pairs
 
@@ -968,6 +1009,7 @@ class SightScene:
             in_the_way = np.zeros(len(self.labels), dtype=bool)
             observers, targets = self._observer_rows(observer, eligible), self.rows_of(target)
             before = self._walls_before.get(both_ways)
+            seen_before = self._seen_before.get(both_ways)
             barrier = (
                 kernel.unit_separator_among(
                     self.arrays, observers, targets, before.walls, SEARCH_GROW
@@ -978,6 +1020,15 @@ class SightScene:
             if len(barrier):
                 in_the_way[barrier] = True
                 status, seen_by, seen, separated = kernel.NONE, -1, -1, True
+            elif seen_before is not None and (
+                kernel.sight_pair(
+                    self.arrays, slot.sight, *seen_before, False, SEARCH_GROW, HALF_LINE_WIDTH
+                )[0]
+                == kernel.SEEN_PAIR
+            ):
+                # Any model pair that sees settles "visible": the one that saw before is asked
+                # first, and named as the witness while it still sees.
+                status, (seen_by, seen), separated = kernel.FOUND, seen_before, False
             else:
                 status, seen_by, seen, separated = kernel.unit_pair_visible(
                     self.arrays,
@@ -1049,10 +1100,7 @@ class SightScene:
 
         in_the_way = np.zeros(len(self.labels), dtype=bool)
         last = self._not_seen_whole.get((observer_id, target.id))
-        targets = self.rows_of(target)
-        if last is not None:
-            first = self.index[last]
-            targets = np.concatenate(([first], targets[targets != first])).astype(np.int32)
+        targets = self.rows_of(target) if last is None else self._rows_from(target, last)
         fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
             self.arrays, slot.full, observing, targets, in_the_way, SEARCH_GROW
         )
@@ -1138,8 +1186,9 @@ def _stack(polygons: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _ranges(polygons: Sequence[np.ndarray]) -> np.ndarray:
-    stops = np.cumsum([len(p) for p in polygons], dtype=np.int64)
-    return np.column_stack([stops - [len(p) for p in polygons], stops])
+    lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
+    stops = np.cumsum(lengths)
+    return np.column_stack([stops - lengths, stops])
 
 
 def _describe_line(line: SightLine) -> str:
@@ -1340,10 +1389,11 @@ class VisibilityEngine:
             self._scene.take_over(old_scene, changed, self.threads)
         moved_boxes = np.array(
             [
-                scene.footprint[model_id].bounds
+                scene.footprint[model.id].bounds
                 for scene in (old_scene, self._scene)
-                for model_id, unit in scene.unit_of.items()
+                for unit in scene.scenario.units
                 if unit.id in changed
+                for model in unit.models
             ]
         ).reshape(-1, 4) + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
         unmoved = [

@@ -1022,6 +1022,53 @@ def test_cover_resting_on_an_observer_that_sees_nothing_stands_while_that_does()
     assert _verdicts_of(tuple(again.values())) == _verdicts_of(visibility(aside))
 
 
+def _witness_models(p: PairVisibility) -> tuple[str, str]:
+    assert p.witness is not None
+    return p.witness.observer_model, p.witness.target_model
+
+
+def _screened_pairs() -> Scenario:
+    # Two red models face two blue ones 20" away along y = 10 and y = 14; a 160 mm model of a
+    # third unit stands between the y = 10 pair and on both diagonals: r2 sees b2.
+    screen = Unit("blue-s", "blue", (Model("big", 20, 10, CircleBase(160), height=3),))
+    return scene(
+        [infantry("r1", 10, 10), infantry("r2", 10, 14)],
+        [infantry("b1", 30, 10), infantry("b2", 30, 14)],
+        others=(screen,),
+    )
+
+
+def test_after_a_move_the_model_pair_that_saw_before_is_asked_first() -> None:
+    # Blue steps 4" up: b1 now faces r2 along y = 14, the closest pair, which a fresh
+    # computation names; the update asks r2 and b2 first, and they still see: the same
+    # verdicts, the witness that saw before.
+    s = _screened_pairs()
+    engine = VisibilityEngine(s)
+    before = {(p.observer, p.target): p for p in engine.matrix()}
+    assert _witness_models(before[("red-a", "blue-a")]) == ("r2", "b2")
+    up = s.with_unit_moved("blue-a", 0.0, 4.0)
+    after = {(p.observer, p.target): p for p in engine.update(up, ["blue-a"])}
+    fresh = {(p.observer, p.target): p for p in visibility(up)}
+    assert _witness_models(fresh[("red-a", "blue-a")]) == ("r2", "b1")
+    assert _witness_models(after[("red-a", "blue-a")]) == ("r2", "b2")
+    assert _witness_models(after[("blue-a", "red-a")]) == ("b2", "r2")
+    assert _verdicts_of(tuple(after.values())) == _verdicts_of(tuple(fresh.values()))
+
+
+def test_a_witness_the_move_blocks_is_replaced_by_the_search() -> None:
+    # Blue steps 6" down: the screen now stands between r2 and b2, and r1 sees b1 past it. The
+    # witness asked first no longer sees; the search finds what a fresh computation finds.
+    s = _screened_pairs()
+    engine = VisibilityEngine(s)
+    engine.matrix()
+    down = s.with_unit_moved("blue-a", 0.0, -6.0)
+    after = {(p.observer, p.target): p for p in engine.update(down, ["blue-a"])}
+    fresh = {(p.observer, p.target): p for p in visibility(down)}
+    assert _witness_models(after[("red-a", "blue-a")]) == ("r1", "b1")
+    assert _witness_models(fresh[("red-a", "blue-a")]) == ("r1", "b1")
+    assert _verdicts_of(tuple(after.values())) == _verdicts_of(tuple(fresh.values()))
+
+
 def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
     return [(p.observer, p.target, p.visible, p.fully_visible, p.cover) for p in pairs]
 
