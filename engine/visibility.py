@@ -793,6 +793,7 @@ class SightScene:
             if changed.isdisjoint(units)
         }
         models = len(self.ids)
+        touched_rows = touched.tolist()
         for units, known in old._unit_sight.items():
             if units is None:
                 continue
@@ -801,24 +802,25 @@ class SightScene:
             wall_changed = not changed.isdisjoint(found)
             if len(blockers) and (unit_changed or wall_changed):
                 self._walls_before[units] = _WallsBefore(blockers, separated)
-            if status == kernel.FOUND:
-                self._seen_before[units] = (self.index[one], self.index[other])
             if unit_changed:
-                continue
-            if status == kernel.FOUND:
+                still = False
+            elif status == kernel.FOUND:
                 # The witness's answer can only have gone if an answer between the two units
                 # did (the table marks each one deleted or shaken).
-                one_unit, other_unit = (position[unit_id] for unit_id in units)
+                one_unit, other_unit = units
                 first, second = sorted((self.index[one], self.index[other]))
-                still = not touched[one_unit, other_unit] or (
-                    kernel.known_state(self.slot(*units).sight, first * models + second)
+                still = not touched_rows[position[one_unit]][position[other_unit]] or (
+                    kernel.known_state(
+                        self.slot(one_unit, other_unit).sight, first * models + second
+                    )
                     == kernel.SEEN_PAIR
                 )
             else:
                 still = status == kernel.NONE and not wall_changed
             if still:
                 self._unit_sight[units] = known
-                self._seen_before.pop(units, None)
+            elif status == kernel.FOUND:
+                self._seen_before[units] = (self.index[one], self.index[other])
 
     def standing_unit_sight(self) -> frozenset[frozenset[str]]:
         """The unit pairs (either order) whose answer :meth:`take_over` kept: a witness still
@@ -1396,14 +1398,14 @@ class VisibilityEngine:
                 for model in unit.models
             ]
         ).reshape(-1, 4) + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-        unmoved = [
-            key
-            for key in self._results
-            if key[0] not in changed
-            and key[1] not in changed
-            and key[0] in new_units
-            and key[1] in new_units
-        ]
+        unmoved: list[tuple[str, str]] = []
+        stale: list[tuple[str, str]] = []
+        for key in self._results:
+            one, other = key
+            if one in changed or other in changed or one not in new_units or other not in new_units:
+                stale.append(key)
+            else:
+                unmoved.append(key)
         self._corridors = {
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
@@ -1449,10 +1451,11 @@ class VisibilityEngine:
                     return True
                 return not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
 
-            unmoved = [
-                key for key, close in zip(unmoved, near, strict=True) if not close or keeps(key)
+            stale += [
+                key for key, close in zip(unmoved, near, strict=True) if close and not keeps(key)
             ]
-        self._results = {key: self._results[key] for key in unmoved}
+        for key in stale:
+            del self._results[key]
 
     def _unit_reach(self, scenario: Scenario) -> np.ndarray:
         """Per unit of ``scenario``, in its order, a box ``(x0, y0, x1, y1)`` holding every point
