@@ -1069,6 +1069,25 @@ def test_a_witness_the_move_blocks_is_replaced_by_the_search() -> None:
     assert _verdicts_of(tuple(after.values())) == _verdicts_of(tuple(fresh.values()))
 
 
+def test_a_witness_a_wall_now_blocks_is_explained_as_afresh() -> None:
+    # One model a side: r1 sees b1 south of a wall, then steps behind it. The witness asked
+    # first no longer sees; the wall between the two units is named as a fresh matrix names it
+    # (the app shows this pair's answer from both).
+    s = scene(
+        [infantry("r1", 10, 16)],
+        [infantry("b1", 30, 30)],
+        (wall("wall", 19.5, 25, 20.5, 44, 5.0),),
+    )
+    engine = VisibilityEngine(s)
+    assert {(p.observer, p.target): p for p in engine.matrix()}[("red-a", "blue-a")].visible
+    behind = s.with_unit_moved("red-a", 0.0, 18.0)
+    after = {(p.observer, p.target): p for p in engine.update(behind, ["red-a"])}
+    fresh = {(p.observer, p.target): p for p in visibility(behind)}
+    for key in (("red-a", "blue-a"), ("blue-a", "red-a")):
+        assert after[key].to_json(extra=True) == fresh[key].to_json(extra=True)
+    assert "wall stands between the two units" in after[("red-a", "blue-a")].explanation
+
+
 def _verdicts_of(pairs: tuple[PairVisibility, ...]) -> list[tuple[str, str, bool, bool, bool]]:
     return [(p.observer, p.target, p.visible, p.fully_visible, p.cover) for p in pairs]
 
