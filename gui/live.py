@@ -7,12 +7,14 @@ overlays, the Ruling dock and every *analysis* the rule systems' app parts regis
 (:meth:`LiveRules.add_analysis`: mission scoring, a ruleset's report), which take it as input
 instead of evaluating again.
 
-Heavy work runs on a worker thread (``QThreadPool``) over the immutable scenario: analyses and
-line of sight. One job of each kind is in flight at a time, a newer request replaces an older
-pending one, and a result for a scenario that is no longer current is dropped. During a drag,
-both start once the pointer rests (their results would be stale on arrival otherwise, and they
-hold the interpreter for milliseconds each); analyses that do not follow previews wait for the
-drop.
+Heavy work runs on worker threads over the immutable scenario. Analyses: one job in flight at
+a time, a newer request replaces an older pending one, a result for a scenario that is no longer
+current is dropped; during a drag they start once the pointer rests (their results would be
+stale on arrival otherwise, and they hold the interpreter for milliseconds each), and those that
+do not follow previews wait for the drop. Line of sight: one incremental engine for the whole
+app (:attr:`LiveRules.sight`, a :class:`gui.sight.SightController`); the selected unit's row
+for the Ruling dock is read from the same result the sight overlays draw, so a pair is worked
+out once a change and explained the same way everywhere.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 from engine.errors import WarplanError
 from engine.evaluate import Evaluation, IncrementalEvaluator, evaluate
 from engine.model import Scenario
-from engine.visibility import PairVisibility, visibility
+from engine.visibility import PairVisibility
 from gui.document import Change, ScenarioDocument
+from gui.sight import SightController, SightResult, SightScope
 
-REST_BEFORE_LINE_OF_SIGHT_MS = 120
-"""During a drag, line of sight starts once the pointer has rested this long."""
+RULING_VIEW = "ruling"
+"""The name under which the Ruling dock's line of sight asks the sight controller for pairs."""
 REST_BEFORE_ANALYSES_MS = 40
 """During a drag, the analyses that follow previews start once the pointer has rested this long
 (about a frame, so the board's rule marks keep up with a slow drag)."""
@@ -71,7 +74,6 @@ class VisibilityResult:
 
 
 class _WorkerSignals(QObject):
-    finished = Signal(object)
     analysed = Signal(object)
     analyses_done = Signal(object)
 
@@ -123,36 +125,6 @@ class _AnalysesTask(QRunnable):
             return
 
 
-class _VisibilityTask(QRunnable):
-    def __init__(self, scenario: Scenario, observer: str, signals: _WorkerSignals) -> None:
-        super().__init__()
-        self._scenario = scenario
-        self._observer = observer
-        self._signals = signals
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        started = time.perf_counter()
-        try:
-            pairs = tuple(visibility(self._scenario, observers=[self._observer]))
-            result = VisibilityResult(
-                self._scenario, self._observer, pairs, time.perf_counter() - started
-            )
-        except Exception as error:  # noqa: BLE001 - reported to the user, never a crash
-            result = VisibilityResult(
-                self._scenario,
-                self._observer,
-                (),
-                time.perf_counter() - started,
-                error=f"{type(error).__name__}: {error}",
-            )
-        try:
-            self._signals.finished.emit(result)
-        except RuntimeError:
-            # The window closed while this ran: nobody is waiting for the result.
-            return
-
-
 class LiveRules(QObject):
     """Keeps the engine's :class:`Evaluation` of the document's scenario, its analyses and
     line-of-sight results."""
@@ -185,20 +157,18 @@ class LiveRules(QObject):
         self.last_error = ""
         self.overlapping: frozenset[str] = frozenset()
         self.visibility: VisibilityResult | None = None
+        """What the observer sees, from :attr:`sight`'s latest result."""
         self.observer: str | None = None
         self.visibility_enabled = True
-        self.visibility_held = True
-        """Line of sight waits for :meth:`release_visibility` (the window's first frame)."""
+        self.sight = SightController(document, parent=self)
+        """The app's one line-of-sight computation: the observer's row for the ruling and every
+        sight view (:mod:`gui.sight_overlay`) read its results. It waits for
+        :meth:`release_visibility` (the window's first frame)."""
+        self.sight.sight_ready.connect(self._on_sight_ready)
+        self.sight.sight_stale.connect(self.visibility_stale)
         self._incremental: IncrementalEvaluator | None = None
         self._pool = thread_pool or QThreadPool.globalInstance()
         self._signals = _WorkerSignals()
-        self._signals.finished.connect(self._on_visibility_finished)
-        self._in_flight = False
-        self._pending: tuple[Scenario, str] | None = None
-        self._rest_timer = QTimer(self)
-        self._rest_timer.setSingleShot(True)
-        self._rest_timer.setInterval(REST_BEFORE_LINE_OF_SIGHT_MS)
-        self._rest_timer.timeout.connect(self._start_pending)
         self._analyses: list[Analysis] = []
         self._serving: dict[str | None, set[str]] = {}
         """Analysis names by the rule system they are for (None: every game): for another
@@ -224,7 +194,6 @@ class LiveRules(QObject):
         self._incremental = None
         self._evaluate(None)
         self.request_analyses()
-        self.request_visibility()
 
     def _on_replaced(self, _scenario: Scenario) -> None:
         self.refresh()
@@ -232,7 +201,6 @@ class LiveRules(QObject):
     def _on_changed(self, change: Change) -> None:
         self._evaluate(change.units if change.only_units_moved else None)
         self.request_analyses()
-        self.request_visibility()
 
     def _evaluate(self, moved_units: frozenset[str] | None) -> None:
         scenario = self.document.scenario
@@ -359,65 +327,52 @@ class LiveRules(QObject):
     # ------------------------------------------------------------------ line of sight
 
     def set_observer(self, unit_id: str | None) -> None:
+        """Follow what ``unit_id`` sees (None: no unit is selected)."""
         if unit_id == self.observer:
             return
         self.observer = unit_id
         self.visibility = None
-        self.request_visibility()
-
-    def request_visibility(self) -> None:
-        """Queue line of sight for the current scenario and observer (latest request wins)."""
         self.visibility_stale.emit()
-        if not self.visibility_enabled or self.observer is None:
+        self._ask_for_visibility()
+
+    def set_visibility_enabled(self, enabled: bool) -> None:
+        """Switch the observer's line of sight on or off (the Line of sight toggle)."""
+        if enabled == self.visibility_enabled:
             return
-        scenario = self.document.scenario
-        try:
-            scenario.unit(self.observer)
-        except KeyError:
-            return
-        self._pending = (scenario, self.observer)
-        if self.document.is_dragging:
-            # Line of sight holds the GIL for tens of milliseconds: starting it at every mouse
-            # move would make the drag stutter and its results would be stale on arrival. It
-            # starts when the pointer rests, and on release.
-            self._rest_timer.start()
-            return
-        self._rest_timer.stop()
-        self._start_pending()
+        self.visibility_enabled = enabled
+        self._ask_for_visibility()
+
+    def _ask_for_visibility(self) -> None:
+        observer = self.observer if self.visibility_enabled else None
+        scope = (
+            None if observer is None else SightScope(whole_board=False, focus=frozenset({observer}))
+        )
+        self.sight.demand(RULING_VIEW, scope)
+        if scope is not None and self.sight.result is not None:
+            # Another view's result may hold the observer's pairs already (Who sees whom).
+            self._on_sight_ready(self.sight.result)
 
     def release_visibility(self) -> None:
         """Start line of sight: the window calls this once its first frame is on screen, so
         that loading the compiled kernels never delays it."""
-        self.visibility_held = False
-        self._start_pending()
-
-    def _start_pending(self) -> None:
-        if self._in_flight or self._pending is None or self.visibility_held:
-            return
-        scenario, observer = self._pending
-        self._pending = None
-        self._in_flight = True
-        self._pool.start(_VisibilityTask(scenario, observer, self._signals))
+        self.sight.release()
 
     @Slot(object)
-    def _on_visibility_finished(self, result: VisibilityResult) -> None:
-        self._in_flight = False
-        current = result.scenario is self.document.scenario and result.observer == self.observer
-        if current:
-            self.visibility = result
-            self.visibility_ready.emit(result)
-        self._start_pending()
+    def _on_sight_ready(self, result: SightResult) -> None:
+        observer = self.observer
+        if (
+            observer is None
+            or not self.visibility_enabled
+            or result.scenario is not self.document.scenario
+            or not result.scope.covers(observer)
+            or not any(u.id == observer for u in result.scenario.units)
+        ):
+            return
+        self.visibility = VisibilityResult(
+            result.scenario, observer, result.row(observer), result.seconds, result.error
+        )
+        self.visibility_ready.emit(self.visibility)
 
     def wait_for_visibility(self, timeout_ms: int = 30000) -> bool:
         """Block until no line-of-sight work is queued (tests and screenshots)."""
-        from PySide6.QtCore import QCoreApplication
-
-        deadline = time.monotonic() + timeout_ms / 1000
-        self.visibility_held = False
-        if self._rest_timer.isActive():
-            self._rest_timer.stop()
-        self._start_pending()
-        while (self._in_flight or self._pending is not None) and time.monotonic() < deadline:
-            self._pool.waitForDone(50)
-            QCoreApplication.processEvents()
-        return not (self._in_flight or self._pending is not None)
+        return self.sight.wait(timeout_ms)

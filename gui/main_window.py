@@ -690,7 +690,7 @@ class MainWindow(QMainWindow):
         self.scene.selection_changed_ids.connect(self._on_selection)
         self.live.evaluated.connect(self._on_evaluated)
         self.live.overlaps_changed.connect(self.scene.set_overlapping)
-        self.live.visibility_ready.connect(self._update_ruling)
+        self.live.visibility_ready.connect(self._schedule_ruling)
         # A rule system's analysis may add to the ruling (its own rules about the selection).
         self.live.analysed.connect(self._on_analysed)
         self.document.changed.connect(self._on_document_changed)
@@ -763,7 +763,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_ruling()
 
-    def _schedule_ruling(self) -> None:
+    def _schedule_ruling(self, _result: object = None) -> None:
         """Update the ruling now, or at most every 150 ms while a drag is in progress."""
         if self.document.is_dragging:
             if not self._ruling_timer.isActive():
@@ -811,9 +811,7 @@ class MainWindow(QMainWindow):
     def set_overlay(self, name: str, enabled: bool) -> None:
         self.overlays.set_enabled(name, enabled)
         if name == "visibility":
-            self.live.visibility_enabled = enabled
-            if enabled:
-                self.live.request_visibility()
+            self.live.set_visibility_enabled(enabled)
             self.sight.set_line_of_sight(enabled)
 
     def _set_engagement_all(self, enabled: bool) -> None:
@@ -1013,7 +1011,6 @@ class MainWindow(QMainWindow):
 
     def _start_line_of_sight(self) -> None:
         self.live.release_visibility()
-        self.sight.controller.release()
 
     def arrange_default_layout(self) -> None:
         """The first-start layout: the battlefield gets the whole height of the window.
@@ -1088,7 +1085,6 @@ class MainWindow(QMainWindow):
             self.save_layout()
         self.files.end_session()
         self.live.wait_for_visibility(5_000)
-        self.sight.controller.wait(5_000)
         event.accept()
 
     def show_about(self) -> None:

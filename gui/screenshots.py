@@ -66,7 +66,6 @@ def take_screenshots(out_dir: Path, width: int = 1600, height: int = 1000) -> li
             window.docks["RulingDock"].raise_()
         window.live.wait_for_analyses(60_000)
         window.live.wait_for_visibility(60_000)
-        window.sight.controller.wait(60_000)
         QApplication.processEvents()
         path = out_dir / f"warplan-{shot.name}.png"
         if not window.grab().save(str(path), "PNG"):

@@ -3,7 +3,9 @@
 ``SightController`` owns one ``engine.visibility.VisibilityEngine`` and feeds it, on a worker
 thread, immutable snapshots (``Scenario`` values) of the document. The engine is incremental:
 after a move it recomputes only the moved units' rows and columns (and the pairs whose sight
-corridor a moved base touches), so a drag step costs one unit's row and column.
+corridor a moved base touches), so a drag step costs one unit's row and column. It is the
+app's one line-of-sight computation: each view asks for the pairs it needs
+(:meth:`SightController.demand`) and all of them read the one result.
 
 Threading, in short:
 
@@ -35,7 +37,6 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QT
 from engine.model import Scenario
 from engine.visibility import SIGHT_THREADS, VisibilityEngine
 from gui.document import Change, ScenarioDocument
-from gui.overlays.visibility import visibility_verdict
 
 LIVE_UPDATE_BUDGET_S = 0.05
 """An incremental update quicker than this follows a drag step by step."""
@@ -69,10 +70,10 @@ class SightResult:
     >>> result = SightResult(s, 1, visibility(s), 0.0)
     >>> result.seen_by_counts()
     {'red-a': 1, 'blue-a': 1}
-    >>> visibility_verdict(result.pair("blue-a", "red-a"))
-    'fully visible'
-    >>> seen_by_listing(result, "red-a")[0]
-    'Who sees Alpha: 1 enemy unit'
+    >>> result.pair("blue-a", "red-a").fully_visible
+    True
+    >>> [p.observer for p in result.seen_by("red-a")]
+    ['blue-a']
     """
 
     scenario: Scenario
@@ -82,6 +83,8 @@ class SightResult:
     error: str = ""
     incremental: bool = False
     """Made by updating the previous matrix (not computed from scratch)."""
+    scope: SightScope = field(default_factory=lambda: SightScope())
+    """Which pairs it holds (the whole board unless told)."""
     _by_key: dict[tuple[str, str], Any] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -121,41 +124,54 @@ class SightResult:
         return counts
 
 
-def seen_by_listing(result: SightResult, unit_id: str) -> tuple[str, str]:
-    """A heading and text naming the enemy units that can see ``unit_id``, with the engine's
-    verdicts and explanations (what the Ruling dock shows when a count badge is clicked)."""
-    scenario = result.scenario
-    unit = scenario.unit(unit_id)
-    name = unit.name or unit.id
-    seen = result.seen_by(unit_id)
-    heading = f"Who sees {name}: {len(seen)} enemy unit{'s' if len(seen) != 1 else ''}"
-    if not seen:
-        return heading, f"No enemy unit can see {name} ({unit_id})."
-    blocks = []
-    for pair in seen:
-        observer = scenario.unit(pair.observer)
-        blocks.append(
-            f"{observer.name or observer.id} ({observer.id}): {visibility_verdict(pair)}\n"
-            f"  {pair.explanation}"
-        )
-    return heading, "\n\n".join(blocks)
-
-
 @dataclass(frozen=True)
 class SightScope:
-    """Which pairs a view needs: the whole board (Who sees whom), or only what one unit sees
-    and what sees it (the selected unit's line of sight), so a large board pays for one unit's
-    pairs when nothing shows the rest."""
+    """Which pairs a view needs: the whole board (Who sees whom), or only what some units see
+    and what sees them (the selected unit's line of sight), so a large board pays for one unit's
+    pairs when nothing shows the rest.
+
+    >>> alpha, bravo = SightScope(False, frozenset({"a"})), SightScope(False, frozenset({"b"}))
+    >>> sorted(SightScope.joined([alpha, bravo]).focus)
+    ['a', 'b']
+    >>> SightScope.joined([alpha, WHOLE_BOARD]).whole_board
+    True
+    """
 
     whole_board: bool = True
-    focus: str | None = None
+    focus: frozenset[str] = frozenset()
+
+    @staticmethod
+    def joined(scopes: Iterable[SightScope]) -> SightScope:
+        """The one scope that serves every view's: the whole board if any needs it, else the
+        focus units of all of them."""
+        scopes = tuple(scopes)
+        if any(scope.whole_board for scope in scopes):
+            return WHOLE_BOARD
+        return SightScope(False, frozenset().union(*(scope.focus for scope in scopes)))
+
+    def within(self, other: SightScope) -> bool:
+        """Whether ``other``'s pairs hold all of this scope's.
+
+        >>> SightScope(False, frozenset({"a"})).within(WHOLE_BOARD)
+        True
+        >>> WHOLE_BOARD.within(SightScope(False, frozenset({"a"})))
+        False
+        """
+        return other.whole_board or (not self.whole_board and self.focus <= other.focus)
+
+    def covers(self, unit_id: str) -> bool:
+        """Whether the pairs of this scope hold everything ``unit_id`` sees and what sees it."""
+        return self.whole_board or unit_id in self.focus
 
     def pairs(self, engine: Any) -> tuple[Any, ...]:
         if self.whole_board:
             return tuple(engine.matrix())
-        if self.focus is None or self.focus not in {u.id for u in engine.scenario.units}:
-            return ()
-        return tuple(engine.row(self.focus)) + tuple(engine.column(self.focus))
+        present = {u.id for u in engine.scenario.units}
+        pairs: list[Any] = []
+        for unit_id in sorted(self.focus & present):
+            pairs.extend(engine.row(unit_id))
+            pairs.extend(p for p in engine.column(unit_id) if p.observer not in self.focus)
+        return tuple(pairs)
 
 
 WHOLE_BOARD = SightScope()
@@ -217,6 +233,7 @@ class _SightTask(QRunnable):
             time.perf_counter() - started,
             error,
             incremental,
+            request.scope,
         )
         try:
             self._signals.finished.emit(result)
@@ -226,7 +243,9 @@ class _SightTask(QRunnable):
 
 
 class SightController(QObject):
-    """Keeps the newest :class:`SightResult` for the document while it is active."""
+    """Keeps the newest :class:`SightResult` for the document while some view needs it: the
+    app's one line-of-sight computation (:class:`gui.live.LiveRules` owns it; the ruling, the
+    overlays and Who sees whom read its results)."""
 
     sight_ready = Signal(object)
     """A :class:`SightResult` for the document's current scenario."""
@@ -241,7 +260,10 @@ class SightController(QObject):
         self.dropped = 0
         """How many finished results were dropped as stale (the newest request had moved on)."""
         self.active = False
+        """Some view needs line of sight (:meth:`demand`)."""
         self.scope = WHOLE_BOARD
+        """The pairs every view needs, joined."""
+        self._demands: dict[str, SightScope] = {}
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._holder = _EngineHolder()
@@ -261,21 +283,21 @@ class SightController(QObject):
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
 
-    def set_active(self, active: bool) -> None:
-        """Compute while some view needs line of sight; catch up at once when switched on
-        (the engine's update finds whatever changed while it was off)."""
-        if active == self.active:
-            return
-        self.active = active
-        if active:
-            self.request()
+    def demand(self, view: str, scope: SightScope | None) -> None:
+        """Ask, on behalf of ``view``, for the pairs of ``scope`` (None: that view needs none).
 
-    def set_scope(self, scope: SightScope) -> None:
-        """Compute only what the views show; a wider scope asks again at once."""
-        if scope == self.scope:
-            return
-        self.scope = scope
-        if self.active:
+        The controller computes while some view needs pairs, the scopes of all of them joined
+        (:meth:`SightScope.joined`), so every view reads the one result. The first scope, or one
+        that needs pairs the last did not, asks at once (the engine's update finds whatever
+        changed while nothing ran); a narrower one waits for the next change."""
+        if scope is None:
+            self._demands.pop(view, None)
+        else:
+            self._demands[view] = scope
+        was_active, old_scope = self.active, self.scope
+        self.active = bool(self._demands)
+        self.scope = SightScope.joined(self._demands.values()) if self.active else WHOLE_BOARD
+        if self.active and (not was_active or not self.scope.within(old_scope)):
             self.request()
 
     def request(self, moved_unit_ids: Iterable[str] = (), *, fresh: bool = False) -> int:

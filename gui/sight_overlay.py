@@ -58,14 +58,16 @@ from gui.shapes import (
     translucent,
 )
 from gui.sight import (
+    WHOLE_BOARD,
     SightController,
     SightResult,
     SightScope,
     blockers_of,
-    seen_by_listing,
     sight_line_of,
 )
 
+SIGHT_OVERLAY_VIEW = "sight overlay"
+"""The name under which this overlay asks the sight controller for pairs."""
 BLOCKER_COLOUR = QColor("#e74c3c")
 WITNESS_COLOUR = QColor("#111111")
 SEEN_BY_COLOURS = (
@@ -156,6 +158,35 @@ def _blocker_path(scenario: Scenario, blocker_id: str) -> QPainterPath | None:
         return None
     ring = rotated(grown_base_path(model.base, 0.05), model.rotation)
     return ring.translated(model.x, -model.y)
+
+
+def seen_by_listing(result: SightResult, unit_id: str) -> tuple[str, str]:
+    """A heading and text naming the enemy units that can see ``unit_id``, with the engine's
+    verdicts and explanations (what the Ruling dock shows when a count badge is clicked).
+
+    >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+    >>> from engine.visibility import visibility
+    >>> red = Unit("red-a", "red", (Model("r1", 10.0, 10.0, CircleBase(32)),), name="Alpha")
+    >>> blue = Unit("blue-a", "blue", (Model("b1", 20.0, 10.0, CircleBase(32)),))
+    >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue))
+    >>> seen_by_listing(SightResult(s, 1, visibility(s), 0.0), "red-a")[0]
+    'Who sees Alpha: 1 enemy unit'
+    """
+    scenario = result.scenario
+    unit = scenario.unit(unit_id)
+    name = unit.name or unit.id
+    seen = result.seen_by(unit_id)
+    heading = f"Who sees {name}: {len(seen)} enemy unit{'s' if len(seen) != 1 else ''}"
+    if not seen:
+        return heading, f"No enemy unit can see {name} ({unit_id})."
+    blocks = []
+    for pair in seen:
+        observer = scenario.unit(pair.observer)
+        blocks.append(
+            f"{observer.name or observer.id} ({observer.id}): {visibility_verdict(pair)}\n"
+            f"  {pair.explanation}"
+        )
+    return heading, "\n\n".join(blocks)
 
 
 class SeenCountBadge(QGraphicsItem):
@@ -271,7 +302,6 @@ class SightOverlay(QObject):
         controller: SightController,
         show_ruling: Callable[[str, str], None],
         restore_ruling: Callable[[], None],
-        superseded: OverlayLayer | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -280,11 +310,6 @@ class SightOverlay(QObject):
         self.controller = controller
         self._show_ruling = show_ruling
         self._restore_ruling = restore_ruling
-        self._superseded = superseded
-        """The older selected-unit line-of-sight layer, kept hidden: this overlay draws the
-        same targets live, with the reverse direction too."""
-        if superseded is not None:
-            superseded.set_visible(False)
         self.line_of_sight_enabled = True
         self.who_sees_whom_enabled = False
         self.observer: str | None = None
@@ -317,8 +342,6 @@ class SightOverlay(QObject):
 
     def set_line_of_sight(self, enabled: bool) -> None:
         self.line_of_sight_enabled = enabled
-        if self._superseded is not None:
-            self._superseded.set_visible(False)
         self._update_activity()
         self.refresh()
 
@@ -328,12 +351,12 @@ class SightOverlay(QObject):
         self.refresh()
 
     def _update_activity(self) -> None:
-        self.controller.set_scope(
-            SightScope(whole_board=self.who_sees_whom_enabled, focus=self.observer)
-        )
-        self.controller.set_active(
-            self.who_sees_whom_enabled or (self.line_of_sight_enabled and self.observer is not None)
-        )
+        scope = None
+        if self.who_sees_whom_enabled:
+            scope = WHOLE_BOARD
+        elif self.line_of_sight_enabled and self.observer is not None:
+            scope = SightScope(whole_board=False, focus=frozenset({self.observer}))
+        self.controller.demand(SIGHT_OVERLAY_VIEW, scope)
 
     def _on_document_changed(self, change: Change) -> None:
         self._place_badges(change.units)
@@ -652,13 +675,14 @@ class SightOverlay(QObject):
 
 
 def install_sight(window: Any, restore_ruling: Callable[[], None]) -> SightOverlay:
-    """Add line of sight to ``window`` (a :class:`gui.main_window.MainWindow`): the controller,
-    the overlay, and a "Who sees whom" toggle next to the other overlays (View menu, toolbar).
+    """Add line of sight to ``window`` (a :class:`gui.main_window.MainWindow`): the overlay,
+    drawn from the window's one sight controller (``window.live.sight``), and a "Who sees whom"
+    toggle next to the other overlays (View menu, toolbar).
 
     The existing "Line of sight" toggle drives the selected unit's live line of sight (the main
     window forwards it through :meth:`SightOverlay.set_line_of_sight`).
     """
-    controller = SightController(window.document, parent=window)
+    controller = window.live.sight
     ruling_dock = window.docks["RulingDock"]
 
     def show_ruling(heading: str, text: str) -> None:
@@ -671,7 +695,6 @@ def install_sight(window: Any, restore_ruling: Callable[[], None]) -> SightOverl
         controller,
         show_ruling,
         restore_ruling,
-        superseded=window.overlays.layers["visibility"],
         parent=window,
     )
     controller.sight_ready.connect(

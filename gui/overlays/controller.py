@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from engine.evaluate import Evaluation
 from engine.model import Scenario
 from gui.items import Z_DEPLOYMENT, Z_OVERLAY_HIGH, Z_OVERLAY_LOW
-from gui.live import LiveRules, VisibilityResult
+from gui.live import LiveRules
 from gui.overlays.arrival import ArrivalOverlay
 from gui.overlays.coherency import update_coherency_overlay, update_rings_overlay
 from gui.overlays.deployment import update_deployment_overlay
@@ -20,7 +20,6 @@ from gui.overlays.layer import OverlayLayer
 from gui.overlays.movement import MovementOverlay
 from gui.overlays.objectives import update_objective_overlay
 from gui.overlays.quarters import update_quarters_overlay
-from gui.overlays.visibility import update_visibility_overlay
 
 OVERLAY_NAMES = {
     "objectives": "Objective control",
@@ -36,7 +35,7 @@ OVERLAY_NAMES = {
 
 class OverlayController:
     """Owns the overlay layers and refreshes them from what the live rules publish (the
-    evaluation and line of sight they carry) and the selection."""
+    evaluation) and the selection."""
 
     def __init__(self, scene: QGraphicsScene, live: LiveRules) -> None:
         self.scene = scene
@@ -46,13 +45,14 @@ class OverlayController:
             "quarters": OverlayLayer(scene, Z_OVERLAY_LOW),
             "objectives": OverlayLayer(scene, Z_OVERLAY_LOW + 0.1),
             "engagement": OverlayLayer(scene, Z_OVERLAY_HIGH),
-            "visibility": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.2),
             "rings": OverlayLayer(scene, Z_OVERLAY_LOW + 0.2),
             "coherency": OverlayLayer(scene, Z_OVERLAY_HIGH + 0.1),
             "movement": OverlayLayer(scene, Z_OVERLAY_LOW + 0.3),
         }
         self.movement = MovementOverlay(self.layers["movement"])
-        self.enabled = dict.fromkeys(self.layers, True)
+        self.enabled = dict.fromkeys(OVERLAY_NAMES, True)
+        """Every overlay's switch; line of sight ("visibility") is drawn by
+        :mod:`gui.sight_overlay` from the window's one sight controller, not by a layer here."""
         # Reserves arrival follows the document itself (off until asked for, settings of its own).
         self.arrival = ArrivalOverlay(scene, live.document)
         self.extra_refresh: list[Callable[[], None]] = []
@@ -60,10 +60,7 @@ class OverlayController:
         self.focus_units: frozenset[str] = frozenset()
         self.engagement_for_all = False
         self.evaluation: Evaluation | None = live.evaluation
-        self.visibility: VisibilityResult | None = live.visibility
         live.evaluated.connect(self.show_evaluation)
-        live.visibility_ready.connect(self.show_visibility)
-        live.visibility_stale.connect(self._dim_visibility)
 
     @property
     def scenario(self) -> Scenario:
@@ -71,6 +68,8 @@ class OverlayController:
 
     def set_enabled(self, name: str, enabled: bool) -> None:
         self.enabled[name] = enabled
+        if name not in self.layers:
+            return
         self.layers[name].set_visible(enabled)
         if enabled:
             self.refresh_all()
@@ -92,7 +91,6 @@ class OverlayController:
     def refresh_all(self) -> None:
         self.refresh_deployment()
         self.refresh_rules()
-        self.refresh_visibility()
         for refresh in self.extra_refresh:
             refresh()
 
@@ -103,10 +101,6 @@ class OverlayController:
     def show_evaluation(self, evaluation: Evaluation | None) -> None:
         self.evaluation = evaluation
         self.refresh_rules()
-
-    def show_visibility(self, result: VisibilityResult) -> None:
-        self.visibility = result
-        self.refresh_visibility()
 
     def refresh_rules(self) -> None:
         scenario = self.scenario
@@ -134,20 +128,3 @@ class OverlayController:
             return
         focus = None if self.engagement_for_all else self.focus_units
         update_engagement_overlay(self.layers["engagement"], self.scenario, self.evaluation, focus)
-
-    def refresh_visibility(self) -> None:
-        layer = self.layers["visibility"]
-        if not self.enabled["visibility"]:
-            return
-        result = self.visibility
-        if result is None or result.observer != self.live.observer:
-            layer.clear()
-            return
-        update_visibility_overlay(layer, self.scenario, result)
-        layer.set_opacity(1.0)
-
-    def _dim_visibility(self) -> None:
-        self.layers["visibility"].set_opacity(0.35)
-        if self.live.observer is None:
-            self.visibility = None
-            self.layers["visibility"].clear()

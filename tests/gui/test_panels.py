@@ -47,15 +47,17 @@ def test_line_of_sight_overlay_marks_visible_and_hidden_targets(qtbot, make_wind
     window = make_window(scenario)
     window.scene.select_ids({"red-squad"})
     assert window.live.wait_for_visibility(30_000)
-    qtbot.waitUntil(lambda: len(window.overlays.layers["visibility"].keys()) == 2, timeout=5_000)
-    labels = window.overlays.layers["visibility"].label_texts()
-    assert labels[("target", "blue-squad")] == "hidden"
+    layer = window.sight.selected_layer
+    qtbot.waitUntil(lambda: len(layer.keys()) == 2, timeout=5_000)
+    labels = layer.label_texts()
+    assert labels[("target", "blue-squad")].startswith("hidden\n")
     assert labels[("target", "blue-side")].startswith("fully visible")
-    visible_item = window.overlays.layers["visibility"].item(("target", "blue-side"))
     # Rings round the target's model plus the witness sight line.
-    assert len(visible_item._strokes) == 2  # noqa: SLF001
-    hidden_item = window.overlays.layers["visibility"].item(("target", "blue-squad"))
-    assert len(hidden_item._strokes) == 1  # noqa: SLF001
+    assert len(layer.item(("target", "blue-side"))._strokes) == 2  # noqa: SLF001
+    assert len(layer.item(("target", "blue-squad"))._strokes) == 1  # noqa: SLF001
+    # The Ruling dock's line of sight is read from the same result the overlay draws.
+    sight = window.live.sight.result
+    assert window.live.visibility.pairs == sight.row("red-squad")
 
 
 def test_inspector_edits_are_typed_and_undoable(qtbot, make_window) -> None:

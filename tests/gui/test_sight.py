@@ -22,7 +22,8 @@ from engine.model import (
     Unit,
 )
 from gui.files import read_scenario
-from gui.sight import SightResult, seen_by_listing
+from gui.sight import SightResult
+from gui.sight_overlay import seen_by_listing
 
 visibility_module = pytest.importorskip("engine.visibility")
 
@@ -128,6 +129,36 @@ def test_a_drag_behind_a_wall_changes_the_row_and_the_column_while_dragging(
         visibility_module.visibility(after.scenario), "red-squad"
     )
     assert not after.pair("red-squad", "blue-squad").visible
+
+
+def test_the_ruling_and_the_overlays_read_one_line_of_sight_computation(qtbot, make_window) -> None:
+    window = make_window(wall_scenario(BEHIND_WALL))
+    controller = window.live.sight
+    assert window.sight.controller is controller
+    window.overlay_actions["who-sees-whom"].setChecked(True)
+    whole = wait_current(qtbot, window)
+    asked = controller.generation
+    # The whole board's result holds the selected unit's row: selecting asks for nothing new.
+    window.scene.select_ids({"red-squad"})
+    assert controller.generation == asked
+    shown = window.live.visibility
+    assert shown is not None
+    assert shown.scenario is whole.scenario
+    assert shown.pairs == whole.row("red-squad")
+    hidden = whole.pair("red-squad", "blue-squad")
+    assert not hidden.visible
+    qtbot.waitUntil(
+        lambda: hidden.explanation.splitlines()[0] in window.ruling.ruling_text(), timeout=5_000
+    )
+    # A move is worked out once, and the ruling reads that result.
+    document = window.document
+    document.apply(document.scenario.with_unit_moved("red-squad", 0.0, -18.0), "Step out")
+    assert controller.generation == asked + 1
+    moved = wait_current(qtbot, window)
+    assert window.live.visibility.scenario is moved.scenario
+    assert window.live.visibility.pairs == moved.row("red-squad")
+    assert window.live.visibility.pairs[0].visible
+    assert controller.generation == asked + 1
 
 
 def test_stale_results_are_dropped_and_only_the_newest_is_shown(qtbot, make_window) -> None:
@@ -288,10 +319,6 @@ def test_the_line_of_sight_toggle_stops_the_selected_units_drawing(qtbot, make_w
     assert window.sight.controller.active
     wait_current(qtbot, window)
     assert set(layer.keys()) == {("target", "blue-squad"), ("target", "blue-scouts")}
-    # The older selected-unit layer stays hidden: this overlay draws the same targets.
-    assert not any(
-        item.isVisible() for item in window.overlays.layers["visibility"].graphics_items()
-    )
 
 
 def test_an_engine_failure_is_reported_and_the_next_request_starts_afresh(

@@ -1,5 +1,6 @@
 """The line-of-sight worker without a window: requests coalesce, stale results are dropped,
-nothing runs while no view needs it, and the docstring examples of ``gui.sight`` hold."""
+nothing runs while no view needs it, the views' scopes are joined, and the docstring examples of
+``gui.sight`` and ``gui.sight_overlay`` hold."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ import pytest
 from gui_helpers import duel_scenario
 
 import gui.sight
+import gui.sight_overlay
 from gui.document import ScenarioDocument
-from gui.sight import SightController, SightResult
+from gui.sight import WHOLE_BOARD, SightController, SightResult, SightScope
 
 visibility_module = pytest.importorskip("engine.visibility")
 
 
-def test_docstring_examples(qapp) -> None:
-    result = doctest.testmod(gui.sight)
+@pytest.mark.parametrize("module", [gui.sight, gui.sight_overlay])
+def test_docstring_examples(qapp, module) -> None:
+    result = doctest.testmod(module)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -27,7 +30,7 @@ def test_an_inactive_controller_does_no_work(qapp) -> None:
     document.apply(document.scenario.with_unit_moved("red-squad", 1.0, 0.0), "Move")
     assert controller.generation == 0
     assert controller.result is None
-    controller.set_active(True)
+    controller.demand("test", WHOLE_BOARD)
     assert controller.wait(60_000)
     assert controller.is_current()
 
@@ -35,7 +38,7 @@ def test_an_inactive_controller_does_no_work(qapp) -> None:
 def test_two_quick_requests_show_only_the_newest(qtbot) -> None:
     document = ScenarioDocument(duel_scenario())
     controller = SightController(document)
-    controller.set_active(True)
+    controller.demand("test", WHOLE_BOARD)
     assert controller.wait(60_000)
     shown: list[SightResult] = []
     controller.sight_ready.connect(shown.append)
@@ -55,7 +58,7 @@ def test_two_quick_requests_show_only_the_newest(qtbot) -> None:
 def test_queued_requests_merge_their_moved_units(qtbot) -> None:
     document = ScenarioDocument(duel_scenario())
     controller = SightController(document)
-    controller.set_active(True)
+    controller.demand("test", WHOLE_BOARD)
     # The first request is running; the next two wait as one, with both moved units.
     document.apply(document.scenario.with_unit_moved("red-squad", 1.0, 0.0), "One")
     document.apply(document.scenario.with_unit_moved("blue-squad", 1.0, 0.0), "Two")
@@ -70,7 +73,7 @@ def test_queued_requests_merge_their_moved_units(qtbot) -> None:
 def test_a_new_document_drops_the_old_result_and_judges_the_new_one(qtbot) -> None:
     document = ScenarioDocument(duel_scenario())
     controller = SightController(document)
-    controller.set_active(True)
+    controller.demand("test", WHOLE_BOARD)
     assert controller.wait(60_000)
     moved = duel_scenario().with_unit_moved("red-squad", 0.0, 20.0)
     document.load(moved, None)
@@ -85,7 +88,7 @@ def test_a_new_document_drops_the_old_result_and_judges_the_new_one(qtbot) -> No
 def test_slow_updates_wait_for_the_pointer_to_rest_during_a_drag(qtbot) -> None:
     document = ScenarioDocument(duel_scenario())
     controller = SightController(document)
-    controller.set_active(True)
+    controller.demand("test", WHOLE_BOARD)
     assert controller.wait(60_000)
     document.apply(document.scenario.with_unit_moved("red-squad", 0.5, 0.0), "Move")
     assert controller.wait(60_000)
@@ -105,3 +108,28 @@ def test_slow_updates_wait_for_the_pointer_to_rest_during_a_drag(qtbot) -> None:
     assert controller.dropped == dropped
     assert [r.scenario for r in shown] == [document.scenario]
     document.end_drag("Drag")
+
+
+def test_every_view_reads_one_result_for_the_scopes_joined(qtbot) -> None:
+    document = ScenarioDocument(duel_scenario())
+    controller = SightController(document)
+    controller.demand("ruling", SightScope(whole_board=False, focus=frozenset({"red-squad"})))
+    assert controller.wait(60_000)
+    assert controller.result.scope.covers("red-squad")
+    assert not controller.result.scope.covers("blue-squad")
+    asked = controller.generation
+    controller.demand("overlay", SightScope(whole_board=False, focus=frozenset({"blue-squad"})))
+    assert controller.generation == asked + 1
+    assert controller.wait(60_000)
+    result = controller.result
+    assert result.scope == SightScope(False, frozenset({"red-squad", "blue-squad"}))
+    expected = visibility_module.visibility(document.scenario)
+    assert sorted(p.to_json()["observer"] for p in result.pairs) == sorted(
+        p.to_json()["observer"] for p in expected
+    )
+    # A view that stops asking narrows nothing already shown; the last one stops the work.
+    controller.demand("overlay", None)
+    controller.demand("ruling", None)
+    assert not controller.active
+    document.apply(document.scenario.with_unit_moved("red-squad", 1.0, 0.0), "Move")
+    assert controller.generation == asked + 1
