@@ -975,6 +975,8 @@ def hidden_cells(
                     walls,
                     not whole,
                     False,
+                    -1,
+                    -1,
                 )
                 if status == kernel.UNPROVEN:
                     undecided[c] = UNPROVEN_SIGHT

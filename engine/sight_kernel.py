@@ -3928,9 +3928,14 @@ def unit_pair_visible(
     part_walls: np.ndarray,
     try_whole: bool,
     try_hulls: bool,
+    seen_before_observer: int,
+    seen_before_target: int,
 ) -> tuple[int, int, int, bool]:
     """Whether some observing model sees some target model: ``(status, observer, target,
-    separated)``. The model pairs are tried closest first, with the cheap stage for every pair
+    separated)``. The model pair ``seen_before_observer``, ``seen_before_target`` (the two
+    models of the units' witness before a move, in either order; -1 for none) is searched in
+    full first, and named while it still sees: any model pair that sees settles "visible". Then
+    the model pairs are tried closest first, with the cheap stage for every pair
     before the full search of any (most visible unit pairs settle there). Separators settle
     the pairs no line joins on the way: of the two groups as a whole (``separated``) once the
     :data:`CLOSEST_TRIED_FIRST` closest pairs' cheap stages found nothing, of parts of them
@@ -3967,6 +3972,14 @@ def unit_pair_visible(
     if known.all():
         _mark_known(scene, cache, observers, targets, known, in_the_way)
         return NONE, -1, -1, False
+    if seen_before_observer >= 0:
+        # Its proof, should it no longer see, is cached but left out of ``known``: the pairs
+        # go on to the separators as a fresh search's do, and are explained the same way.
+        row = sight_pair(
+            scene, cache, seen_before_observer, seen_before_target, False, grow, line_half_width
+        )
+        if row[0] == SEEN_PAIR:
+            return FOUND, seen_before_observer, seen_before_target, False
     order = np.argsort(distance, kind="mergesort")
     walled_off = known.copy()
     stops = (min(CLOSEST_TRIED_FIRST, count), min(CHEAP_BEFORE_PARTS, count), count)

@@ -1022,26 +1022,6 @@ class SightScene:
             if len(barrier):
                 in_the_way[barrier] = True
                 status, seen_by, seen, separated = kernel.NONE, -1, -1, True
-            elif seen_before is not None and (
-                kernel.sight_pair(
-                    self.arrays, slot.sight, *seen_before, False, SEARCH_GROW, HALF_LINE_WIDTH
-                )[0]
-                == kernel.SEEN_PAIR
-            ):
-                # Any model pair that sees settles "visible": the one that saw before is asked
-                # first, and named as the witness while it still sees.
-                status, (seen_by, seen), separated = kernel.FOUND, seen_before, False
-            elif seen_before is not None and len(
-                whole := kernel.unit_separator_among(
-                    self.arrays, observers, targets, self._every_blocker, SEARCH_GROW
-                )
-            ):
-                # The witness no longer sees: the separator of the two units is asked next, as a
-                # fresh search asks it after its first cheap lines, so that a unit pair a wall
-                # stands between is explained as afresh (the witness's proof, now cached, would
-                # settle a pair of single models without it).
-                in_the_way[whole] = True
-                status, seen_by, seen, separated = kernel.NONE, -1, -1, True
             else:
                 status, seen_by, seen, separated = kernel.unit_pair_visible(
                     self.arrays,
@@ -1052,8 +1032,9 @@ class SightScene:
                     SEARCH_GROW,
                     HALF_LINE_WIDTH,
                     self._every_blocker if before is None else before.walls,
-                    seen_before is None,
                     True,
+                    True,
+                    *(seen_before if seen_before is not None else (-1, -1)),
                 )
             pair = (self.ids[seen_by], self.ids[seen]) if seen_by >= 0 else ("", "")
             known = _UnitSight(

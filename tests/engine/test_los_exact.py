@@ -1265,6 +1265,8 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
                 walls,
                 True,
                 try_hulls,
+                -1,
+                -1,
             )
             assert status == kernel.NONE
     pairs = engine.matrix()
@@ -1321,6 +1323,8 @@ def test_pairs_no_separator_settles_are_searched_past_their_neighbours_proofs_fi
         scene._every_blocker,
         True,
         True,
+        -1,
+        -1,
     )
     assert status == kernel.NONE
     assert scene._names(in_the_way) == ("wall", "woods")

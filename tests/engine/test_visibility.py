@@ -774,7 +774,7 @@ def test_a_unit_pair_whose_few_proofs_a_step_shook_is_settled_by_trying_them_aga
 
     def ask(arrays: object, cache: object) -> tuple[int, int, int, bool]:
         in_the_way = np.zeros(len(sight.labels), dtype=bool)
-        args = (SEARCH_GROW, HALF_LINE_WIDTH, every, True, True)
+        args = (SEARCH_GROW, HALF_LINE_WIDTH, every, True, True, -1, -1)
         return kernel.unit_pair_visible(arrays, observers, targets, cache, in_the_way, *args)
 
     cache = new_cache()
