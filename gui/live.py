@@ -340,6 +340,8 @@ class LiveRules(QObject):
         if enabled == self.visibility_enabled:
             return
         self.visibility_enabled = enabled
+        if not enabled:
+            self.visibility = None
         self._ask_for_visibility()
 
     def _ask_for_visibility(self) -> None:

@@ -780,10 +780,11 @@ class MainWindow(QMainWindow):
         scenario = self.document.scenario
         selection = self.scene.selection()
         evaluation, visibility = self.live.evaluation, self.live.visibility
-        heading, text = ruling_for(scenario, evaluation, selection, visibility)
+        sight_on = self.live.visibility_enabled
+        heading, text = ruling_for(scenario, evaluation, selection, visibility, sight_on)
         threats = self.threats.sections(sorted(selection.unit_ids(scenario)))
         sections = ruling_sections_for(
-            scenario, evaluation, selection, visibility, threats, THREAT_PENDING
+            scenario, evaluation, selection, visibility, threats, THREAT_PENDING, sight_on
         )
         contributors = (
             *self._ruling_contributors.get(None, ()),
@@ -813,6 +814,7 @@ class MainWindow(QMainWindow):
         if name == "visibility":
             self.live.set_visibility_enabled(enabled)
             self.sight.set_line_of_sight(enabled)
+            self._update_ruling()
 
     def _set_engagement_all(self, enabled: bool) -> None:
         self.overlays.engagement_for_all = enabled

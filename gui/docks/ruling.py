@@ -36,11 +36,16 @@ HIGHLIGHT_COLOUR = QColor("#e6007e")
 """Magenta: no player, overlay or terrain colour uses it, so the outline stands out."""
 
 
+SIGHT_PENDING = "Line of sight from this unit: being worked out..."
+SIGHT_OFF = "Line of sight from this unit: off (View > Line of sight turns it on)."
+
+
 def ruling_for(
     scenario: Scenario,
     evaluation: Evaluation | None,
     selection: Selection,
     visibility: VisibilityResult | None,
+    line_of_sight_on: bool = True,
 ) -> tuple[str, str]:
     """A heading and the ruling text for what is selected (both plain text)."""
     if evaluation is None:
@@ -60,7 +65,7 @@ def ruling_for(
         if visibility is not None and visibility.observer == unit_id:
             block += "\n\nLine of sight from this unit:\n" + visibility_summary(visibility)
         elif len(selected_units) == 1:
-            block += "\n\nLine of sight from this unit: being worked out..."
+            block += "\n\n" + (SIGHT_PENDING if line_of_sight_on else SIGHT_OFF)
         sections.append(block.rstrip())
     if not sections:
         return "Ruling: the whole battlefield", evaluation.ruling_text()
@@ -74,11 +79,12 @@ def ruling_sections_for(
     visibility: VisibilityResult | None,
     threats: Mapping[str, RulingSection],
     pending_threat: RulingSection,
+    line_of_sight_on: bool = True,
 ) -> tuple[RulingSection, ...]:
     """The structured ruling for what is selected (the engine's sections), with each selected
     unit's threat (what it can reach this turn: ``threats`` by unit id, worked out elsewhere;
     ``pending_threat`` until it is) and the selected unit's line of sight once it is worked
-    out; the same selection as :func:`ruling_for`."""
+    out (or that it is off); the same selection as :func:`ruling_for`."""
     if evaluation is None:
         return (RulingSection("The rules have not judged this battlefield yet."),)
     objectives = sorted(selection.objectives & {o.id for o in evaluation.objectives})
@@ -90,7 +96,7 @@ def ruling_sections_for(
     if visibility is not None and visibility.observer in units:
         sections.append(sight_section(scenario, visibility))
     elif len(units) == 1:
-        sections.append(RulingSection("Line of sight from this unit: being worked out..."))
+        sections.append(RulingSection(SIGHT_PENDING if line_of_sight_on else SIGHT_OFF))
     return tuple(sections)
 
 

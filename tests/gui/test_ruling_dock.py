@@ -132,6 +132,28 @@ def test_a_unit_ruling_has_a_section_per_conclusion_then_its_line_of_sight(
     assert sight.lines[0].unit_ids == ("red-squad", "blue-squad")
 
 
+def test_with_line_of_sight_off_the_ruling_says_so_and_shows_it_again_when_on(
+    qtbot, make_window
+) -> None:
+    from gui.docks.ruling import SIGHT_OFF
+
+    window = make_window(red_in_range())
+    window.scene.select_ids({"red-squad"})
+    assert window.live.wait_for_visibility(30_000)
+    action = window.overlay_actions["visibility"]
+    action.setChecked(False)
+    assert window.live.visibility is None
+    assert not window.live.sight.active
+    assert [s.verdict for s in window.ruling.sections][-1] == SIGHT_OFF
+    assert SIGHT_OFF in window.ruling.ruling_text()
+    action.setChecked(True)
+    assert window.live.wait_for_visibility(30_000)
+    qtbot.waitUntil(
+        lambda: [s.verdict for s in window.ruling.sections][-1] == "Line of sight from Red Squad",
+        timeout=5000,
+    )
+
+
 def test_the_whole_board_ruling_lists_engaged_pairs_with_their_models(qtbot, make_window) -> None:
     window = make_window()
     scenario = window.document.scenario
