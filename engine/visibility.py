@@ -1322,6 +1322,33 @@ class VisibilityEngine:
         for observer, target in pairs:
             self._answer(observer, target)
 
+    def around(self, unit_ids: Iterable[str]) -> tuple[PairVisibility, ...]:
+        """What some units see and what sees them: each unit's row, then the rest of its
+        column (the pairs whose observer is not among ``unit_ids``), units in id order. The
+        missing pairs are worked out together, so both orders of a unit pair run on one thread
+        (the second reads the first's answer) and the threads share all of them, where a row
+        and then a column would wait for each other.
+
+        >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+        >>> red = Unit("red", "red", (Model("r1", 10.0, 10.0, CircleBase(32)),))
+        >>> blue = Unit("blue", "blue", (Model("b1", 20.0, 10.0, CircleBase(32)),))
+        >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue))
+        >>> [(p.observer, p.target) for p in VisibilityEngine(s).around(["red"])]
+        [('red', 'blue'), ('blue', 'red')]
+        """
+        focus = sorted(set(unit_ids))
+        rows = _ordered_pairs(self.scenario, focus)
+        chosen = set(focus)
+        columns = [
+            (observer, target)
+            for target in (self.scenario.unit(unit_id) for unit_id in focus)
+            for observer in sorted(self.scenario.units, key=lambda u: u.id)
+            if observer.player != target.player and observer.id not in chosen
+        ]
+        pairs = rows + columns
+        self._work_out([(o, t) for o, t in pairs if (o.id, t.id) not in self._results])
+        return tuple(self._answer(o, t) for o, t in pairs)
+
     def row(self, observer_unit_id: str) -> tuple[PairVisibility, ...]:
         """What one unit sees: its pairs as the observer, sorted by target."""
         return self.matrix([observer_unit_id])

@@ -167,11 +167,7 @@ class SightScope:
         if self.whole_board:
             return tuple(engine.matrix())
         present = {u.id for u in engine.scenario.units}
-        pairs: list[Any] = []
-        for unit_id in sorted(self.focus & present):
-            pairs.extend(engine.row(unit_id))
-            pairs.extend(p for p in engine.column(unit_id) if p.observer not in self.focus)
-        return tuple(pairs)
+        return tuple(engine.around(self.focus & present))
 
 
 WHOLE_BOARD = SightScope()

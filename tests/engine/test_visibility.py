@@ -1274,3 +1274,26 @@ def test_slot_queue_hands_out_each_task_once_never_two_of_a_busy_slot() -> None:
     assert queue.take(3) == (3, "b")
     assert queue.take(3) == (3, "d")
     assert queue.take(3) is None
+
+
+def test_around_gives_the_rows_and_columns_of_some_units_as_a_fresh_matrix_does() -> None:
+    from benchmarks.stress import make_stress_scenario
+
+    scenario = make_stress_scenario(seed=1)
+    engine = VisibilityEngine(scenario)
+    engine.matrix()
+    moved = scenario.with_unit_moved("red-u03", 2.0, -1.5)
+    engine.adopt(moved, ["red-u03"])
+    focus = ["red-u03", "blue-u07"]
+    pairs = engine.around(focus)
+    keys = [(p.observer, p.target) for p in pairs]
+    assert len(keys) == len(set(keys))
+    fresh = {(p.observer, p.target): p for p in visibility(moved)}
+    wanted = [k for k in fresh if k[0] in focus] + [
+        k for unit in sorted(focus) for k in sorted(fresh) if k[1] == unit and k[0] not in focus
+    ]
+    assert keys == wanted
+    assert [p.to_json()["visible"] for p in pairs] == [fresh[k].to_json()["visible"] for k in keys]
+    assert [(p.fully_visible, p.cover) for p in pairs] == [
+        (fresh[k].fully_visible, fresh[k].cover) for k in keys
+    ]
