@@ -1337,15 +1337,9 @@ class VisibilityEngine:
         [('red', 'blue'), ('blue', 'red')]
         """
         focus = sorted(set(unit_ids))
-        rows = _ordered_pairs(self.scenario, focus)
-        chosen = set(focus)
-        columns = [
-            (observer, target)
-            for target in (self.scenario.unit(unit_id) for unit_id in focus)
-            for observer in sorted(self.scenario.units, key=lambda u: u.id)
-            if observer.player != target.player and observer.id not in chosen
-        ]
-        pairs = rows + columns
+        pairs = _ordered_pairs(self.scenario, focus)
+        for unit_id in focus:
+            pairs += self._column_pairs(self.scenario.unit(unit_id), leaving_out=set(focus))
         self._work_out([(o, t) for o, t in pairs if (o.id, t.id) not in self._results])
         return tuple(self._answer(o, t) for o, t in pairs)
 
@@ -1359,11 +1353,20 @@ class VisibilityEngine:
             target = self.scenario.unit(target_unit_id)
         except KeyError:
             raise UnknownReferenceError(f"no unit with id {target_unit_id}") from None
-        observers = sorted(
-            (u for u in self.scenario.units if u.player != target.player), key=lambda u: u.id
-        )
-        self._work_out([(o, target) for o in observers if (o.id, target.id) not in self._results])
-        return tuple(self._answer(o, target) for o in observers)
+        pairs = self._column_pairs(target)
+        self._work_out([(o, t) for o, t in pairs if (o.id, t.id) not in self._results])
+        return tuple(self._answer(o, t) for o, t in pairs)
+
+    def _column_pairs(
+        self, target: Unit, leaving_out: Collection[str] = ()
+    ) -> list[tuple[Unit, Unit]]:
+        """The ordered pairs of every opposing unit (by id, but those ``leaving_out``) and
+        ``target``."""
+        return [
+            (observer, target)
+            for observer in sorted(self.scenario.units, key=lambda u: u.id)
+            if observer.player != target.player and observer.id not in leaving_out
+        ]
 
     def update(
         self, new_scenario: Scenario, moved_unit_ids: Iterable[str]
