@@ -3468,6 +3468,17 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     *visible* (models of other units, features, obscuring areas neither model is within, when
     they block), 1 for *fully visible* seen by ``i`` (obscuring areas ``j`` is not within), 2
     the same with terrain alone."""
+    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
+    return gather_from(scene, i, j, mode, grow, everything)
+
+
+@_compiled
+def gather_from(
+    scene: SceneArrays, i: int, j: int, mode: int, grow: float, candidates: np.ndarray
+) -> np.ndarray:
+    """:func:`gather` among ``candidates`` (blocker rows), in their order: with every blocker
+    :func:`blockers_near` offers for two units, the same blockers as :func:`gather` for any
+    model pair of them, found among a few dozen rows rather than the whole scene's."""
     acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
     bcx, bcy, br, bv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
     ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
@@ -3485,9 +3496,10 @@ def gather(scene: SceneArrays, i: int, j: int, mode: int, grow: float) -> np.nda
     units = (scene.model_unit[i], scene.model_unit[j])
     kinds, discs = scene.blocker_kind, scene.blocker_disc
     vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
-    found = np.empty(len(scene.blocker_kind), dtype=np.int32)
+    found = np.empty(len(candidates), dtype=np.int32)
     count = 0
-    for k in range(len(scene.blocker_kind)):
+    for m in range(len(candidates)):
+        k = candidates[m]
         kind = scene.blocker_class[k]
         if kind == MODEL:
             if mode == 2 or scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]:
@@ -3574,6 +3586,22 @@ def model_pair_search(
     return _search_past(scene, i, j, gather(scene, i, j, 0, grow), grow, line_half_width, cheap)
 
 
+@_compiled
+def model_pair_search_near(
+    scene: SceneArrays,
+    i: int,
+    j: int,
+    grow: float,
+    line_half_width: float,
+    cheap: bool,
+    nearby: np.ndarray,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """:func:`model_pair_search`, its blockers gathered from ``nearby`` (the
+    :func:`blockers_near` of two groups holding both models): the same search."""
+    blockers = gather_from(scene, i, j, 0, grow, nearby)
+    return _search_past(scene, i, j, blockers, grow, line_half_width, cheap)
+
+
 @_compiled_inline
 def _search_past(
     scene: SceneArrays,
@@ -3608,17 +3636,118 @@ def _search_past(
 
 @_compiled
 def _unit_points(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
+    points, _ = _unit_runs(scene, models)
+    return points
+
+
+@_compiled
+def _unit_runs(scene: SceneArrays, models: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of ``models``' bases (:func:`_shape_points`), and where each base's run of
+    them starts (with the end as a last start)."""
     total = 0
     for m in models:
         total += max(16, scene.model_ranges[m, 1] - scene.model_ranges[m, 0])
     points = np.empty((total, 2))
+    starts = np.empty(len(models) + 1, dtype=np.int64)
     count = 0
-    for m in models:
-        cx, cy, r, v = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, m)
+    for n in range(len(models)):
+        cx, cy, r, v = model_end(
+            scene.model_disc, scene.model_vertices, scene.model_ranges, models[n]
+        )
         pts = _shape_points(cx, cy, r, v)
+        starts[n] = count
         points[count : count + len(pts)] = pts
         count += len(pts)
-    return points[:count]
+    starts[len(models)] = count
+    return points[:count], starts
+
+
+@_compiled
+def unit_hull(scene: SceneArrays, models: np.ndarray) -> np.ndarray:
+    """The hull of ``models``' bases, counter-clockwise: :func:`convex_hull` of
+    :func:`_unit_points`, made by merging each base's polygon (convex, counter-clockwise) as a
+    run (:func:`_hull_indices_of_runs`) rather than sorting loose points: the same hull, made
+    for every part of every unit pair a separator is looked for between."""
+    points, starts = _unit_runs(scene, models)
+    hull: np.ndarray = points[_hull_indices_of_runs(points, starts)]
+    return hull
+
+
+NEAR_MARGIN = 1e-7
+"""Slack of :func:`blockers_near`'s distance test over :func:`gather`'s, for rounding: a
+blocker is left out only when it is surely out of reach of every model pair."""
+
+
+@_compiled
+def blockers_near(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    hull_a: np.ndarray,
+    hull_b: np.ndarray,
+    grow: float,
+) -> np.ndarray:
+    """Every blocker :func:`gather` may offer (for *visible*) between a model of
+    ``observers`` and one of ``targets``, whose bases' hulls are ``hull_a`` and ``hull_b``, in
+    row order: :func:`gather`'s own tests made once for every pair. A blocker whose box misses
+    the box of every base grown by ``grow`` misses each pair's; one farther from the hull of
+    both hulls than the widest base's reach plus its own (the hull's sides bound a point's
+    distance to it from below) is as far from the segment joining any two bases' centres.
+    The models of the two units are left out; obscuring areas are left to each pair (a model
+    may be within one).
+
+    >>> import numpy as np
+    >>> walls = scene_arrays(
+    ...     blocker_kind=[0, 0], blocker_top=[5.0, 5.0], blocker_disc=[(0, 0, 0)] * 2,
+    ...     blocker_vertices=[(4, -3), (5, -3), (5, 3), (4, 3),
+    ...                       (4, 9), (5, 9), (5, 12), (4, 12)],
+    ...     blocker_ranges=[(0, 4), (4, 8)],
+    ...     model_disc=[(0, 0, 0.5), (10, 0, 0.5)], model_vertices=np.zeros((0, 2)),
+    ...     model_ranges=[(0, 0)] * 2, model_top=[1.5] * 2, model_foot=[0.0] * 2,
+    ...     model_unit=[0, 1])
+    >>> one, other = np.array([0]), np.array([1])
+    >>> hull_a = convex_hull(_unit_points(walls, one))
+    >>> hull_b = convex_hull(_unit_points(walls, other))
+    >>> blockers_near(walls, one, other, hull_a, hull_b, 0.02)
+    array([0], dtype=int32)
+    """
+    x0, y0, x1, y1 = math.inf, math.inf, -math.inf, -math.inf
+    reach = 0.0
+    for group in (observers, targets):
+        for m in group:
+            cx, cy, r, v = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, m)
+            bx0, by0, bx1, by1 = _shape_bounds(cx, cy, r, v)
+            x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+            reach = max(reach, _length(bx1 - bx0, by1 - by0) / 2)
+    x0, y0, x1, y1 = x0 - grow, y0 - grow, x1 + grow, y1 + grow
+    reach += grow + GRAZE + NEAR_MARGIN
+    acx, acy = hull_a[:, 0].mean(), hull_a[:, 1].mean()
+    bcx, bcy = hull_b[:, 0].mean(), hull_b[:, 1].mean()
+    planes = corridor(acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)
+    units = (scene.model_unit[observers[0]], scene.model_unit[targets[0]])
+    found = np.empty(len(scene.blocker_kind), dtype=np.int32)
+    count = 0
+    for k in range(len(scene.blocker_kind)):
+        if scene.blocker_class[k] == MODEL and (
+            scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
+        ):
+            continue
+        bx0, by0 = scene.blocker_boxes[k, 0], scene.blocker_boxes[k, 1]
+        bx1, by1 = scene.blocker_boxes[k, 2], scene.blocker_boxes[k, 3]
+        if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
+            continue
+        qx, qy = (bx0 + bx1) / 2, (by0 + by1) / 2
+        limit = reach + _length(bx1 - bx0, by1 - by0) / 2
+        far = False
+        for p in range(len(planes)):
+            if planes[p, 0] * qx + planes[p, 1] * qy - planes[p, 2] > limit:
+                far = True
+                break
+        if far:
+            continue
+        found[count] = k
+        count += 1
+    return found[:count]
 
 
 @_compiled
@@ -3647,8 +3776,8 @@ def unit_separator_among(
         scene,
         observers,
         targets,
-        convex_hull(_unit_points(scene, observers)),
-        convex_hull(_unit_points(scene, targets)),
+        unit_hull(scene, observers),
+        unit_hull(scene, targets),
         candidates,
         grow,
     )
@@ -3816,6 +3945,24 @@ def sight_pair(
     blockers...]`` with the segment running from the lower index's model. With ``cheap`` only
     the cheap stage runs for a pair not yet known (state :data:`CHEAP_FAILED_PAIR` if it finds
     nothing)."""
+    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
+    return sight_pair_near(scene, cache, i, j, cheap, grow, line_half_width, everything)
+
+
+@_compiled
+def sight_pair_near(
+    scene: SceneArrays,
+    cache: Any,
+    i: int,
+    j: int,
+    cheap: bool,
+    grow: float,
+    line_half_width: float,
+    nearby: np.ndarray,
+) -> np.ndarray:
+    """:func:`sight_pair`, a search it runs gathering its blockers from ``nearby`` (every
+    blocker, or the :func:`blockers_near` of two groups holding both models): the same
+    answer."""
     lo, hi = min(i, j), max(i, j)
     key = lo * len(scene.model_top) + hi
     if key in cache:
@@ -3828,7 +3975,9 @@ def sight_pair(
         elif row[0] != CHEAP_FAILED_PAIR or cheap:
             result: np.ndarray = row
             return result
-    status, segment, blocking = model_pair_search(scene, lo, hi, grow, line_half_width, cheap)
+    status, segment, blocking = model_pair_search_near(
+        scene, lo, hi, grow, line_half_width, cheap, nearby
+    )
     if status == FOUND:
         state = SEEN_PAIR
     elif cheap:
@@ -3876,18 +4025,10 @@ def hidden_behind(
     blockers ``candidates`` alone (others only block more, so that is a proof), else an empty
     row. Of the candidates, those :func:`gather` does not offer for this pair (an obscuring
     area one of the models is within, a blocker off their corridor) are left out."""
-    offered = gather(scene, i, j, 0, grow)
-    blockers = np.empty(len(candidates), dtype=np.int32)
-    count = 0
-    for k in candidates:
-        if (offered == k).any():
-            blockers[count] = k
-            count += 1
-    if count == 0:
+    blockers = gather_from(scene, i, j, 0, grow, candidates)
+    if len(blockers) == 0:
         return np.zeros(0)
-    status, segment, blocking = _search_past(
-        scene, i, j, blockers[:count], grow, line_half_width, False
-    )
+    status, segment, blocking = _search_past(scene, i, j, blockers, grow, line_half_width, False)
     if status != NONE:
         return np.zeros(0)
     return _record(HIDDEN_PAIR, segment, blocking)
@@ -3984,28 +4125,42 @@ def unit_pair_visible(
     walled_off = known.copy()
     stops = (min(CLOSEST_TRIED_FIRST, count), min(CHEAP_BEFORE_PARTS, count), count)
     start = 0
+    # Until the closest pair's cheap stage has failed, every blocker is offered (most visible
+    # unit pairs settle there); then the few near the two units, for every search after it.
+    nearby = np.arange(len(scene.blocker_kind)).astype(np.int32)
     for stage in range(3):
         for idx in order[start : stops[stage]]:
             if walled_off[idx // len(targets), idx % len(targets)]:
                 continue
-            row = sight_pair(scene, cache, first[idx], second[idx], True, grow, line_half_width)
+            row = sight_pair_near(
+                scene, cache, first[idx], second[idx], True, grow, line_half_width, nearby
+            )
             if row[0] == SEEN_PAIR:
                 return FOUND, first[idx], second[idx], False
         start = stops[stage]
-        if stage == 0 and try_whole:
-            barrier = unit_separator(scene, observers, targets, grow)
-            if len(barrier):
-                for k in barrier:
-                    in_the_way[k] = True
-                return NONE, -1, -1, True
+        if stage == 0:
+            hull_a = unit_hull(scene, observers)
+            hull_b = unit_hull(scene, targets)
+            if try_whole:
+                barrier = _separator_of_hulls(
+                    scene, observers, targets, hull_a, hull_b, nearby, grow
+                )
+                if len(barrier):
+                    for k in barrier:
+                        in_the_way[k] = True
+                    return NONE, -1, -1, True
+            nearby = blockers_near(scene, observers, targets, hull_a, hull_b, grow)
         elif stage == 1:
+            # Every blocker a separator of parts could take meets the two units' hull, so it is
+            # among the blockers near them.
+            every_blocker = len(part_walls) == len(scene.blocker_kind)
             walled_off = walled_off_groups(
                 scene,
                 cache,
                 observers,
                 targets,
                 in_the_way,
-                part_walls,
+                nearby if every_blocker else part_walls,
                 grow,
                 known,
                 PART_SEPARATOR_PAIRS,
@@ -4040,7 +4195,9 @@ def unit_pair_visible(
                 cache[key] = row
                 _mark_from(in_the_way, row, 5)
                 continue
-        row = sight_pair(scene, cache, first[idx], second[idx], False, grow, line_half_width)
+        row = sight_pair_near(
+            scene, cache, first[idx], second[idx], False, grow, line_half_width, nearby
+        )
         if row[0] == SEEN_PAIR:
             return FOUND, first[idx], second[idx], False
         unproven = unproven or row[0] == UNPROVEN_PAIR
@@ -4097,8 +4254,8 @@ def hulls_hidden(
     0
     """
     tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
-    hull_a = convex_hull(_unit_points(scene, observers))
-    hull_b = convex_hull(_unit_points(scene, targets))
+    hull_a = unit_hull(scene, observers)
+    hull_b = unit_hull(scene, targets)
     none = np.zeros(0, dtype=np.int32)
     if (
         _polygons_close(hull_a, hull_b, 2 * grow)
@@ -4309,7 +4466,7 @@ def _part_hull(scene: SceneArrays, hulls: Any, key: int, models: np.ndarray) -> 
     """The hull of ``models``' bases, kept in ``hulls`` under ``key`` (a part's place in its
     unit's halving order)."""
     if key not in hulls:
-        hulls[key] = convex_hull(_unit_points(scene, models))
+        hulls[key] = unit_hull(scene, models)
     hull: np.ndarray = hulls[key]
     return hull
 

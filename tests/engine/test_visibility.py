@@ -1297,3 +1297,101 @@ def test_around_gives_the_rows_and_columns_of_some_units_as_a_fresh_matrix_does(
     assert [(p.fully_visible, p.cover) for p in pairs] == [
         (fresh[k].fully_visible, fresh[k].cover) for k in keys
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The blockers near two units: each model pair's gathering, made once for the unit pair
+
+
+def _unit_pairs_of(scenario: Scenario, observers: int) -> list[tuple[Unit, Unit]]:
+    """The rows of the first ``observers`` units: every opposing unit as a target."""
+    return [
+        (observer, target)
+        for observer in scenario.units[:observers]
+        for target in scenario.units
+        if target.player != observer.player
+    ]
+
+
+@pytest.mark.parametrize("board", ["stress", "ruin layout"])
+def test_the_blockers_near_two_units_are_what_every_model_pair_of_them_gathers(
+    board: str,
+) -> None:
+    # The searches between two units gather their blockers from those near both units
+    # (blockers_near), not from the whole scene: for every model pair, the same blockers in
+    # the same order as gathered from every row, found among far fewer rows.
+    from benchmarks.ruin_layout import make_ruin_layout
+    from benchmarks.stress import make_stress_scenario
+    from engine.sight_kernel import blockers_near, gather, gather_from, unit_hull
+
+    scenario = make_stress_scenario(seed=1) if board == "stress" else make_ruin_layout(seed=1)
+    sight = VisibilityEngine(scenario)._scene
+    arrays = sight.arrays
+    sizes = []
+    for observer, target in _unit_pairs_of(scenario, 3):
+        observers, targets = sight.rows_of(observer), sight.rows_of(target)
+        hull_a, hull_b = unit_hull(arrays, observers), unit_hull(arrays, targets)
+        nearby = blockers_near(arrays, observers, targets, hull_a, hull_b, SEARCH_GROW)
+        sizes.append(len(nearby))
+        assert nearby.tolist() == sorted(set(nearby.tolist()))
+        for i in observers:
+            for j in targets:
+                whole = gather(arrays, i, j, 0, SEARCH_GROW)
+                assert gather_from(arrays, i, j, 0, SEARCH_GROW, nearby).tolist() == whole.tolist()
+    assert np.mean(sizes) < len(arrays.blocker_kind) / 3
+
+
+@pytest.mark.parametrize("board", ["stress", "official table"])
+def test_a_units_hull_merged_from_its_bases_is_the_hull_of_their_points(board: str) -> None:
+    from benchmarks.stress import make_stress_scenario
+    from engine.sight_kernel import _unit_points, convex_hull, unit_hull
+
+    scenario = make_stress_scenario(seed=1) if board == "stress" else make_official_table()
+    sight = VisibilityEngine(scenario)._scene
+    for unit in scenario.units:
+        rows = sight.rows_of(unit)
+        for part in (rows, rows[: max(1, len(rows) // 2)], rows[-1:]):
+            merged = unit_hull(sight.arrays, part)
+            assert np.array_equal(merged, convex_hull(_unit_points(sight.arrays, part)))
+
+
+def test_separators_of_parts_built_from_the_blockers_near_two_units_are_those_of_all() -> None:
+    # A separator between parts of two units only takes blockers meeting the hull of both
+    # units: built from the blockers near them, it walls off the same model pairs with the same
+    # walls as one built from every blocker of the scene.
+    from benchmarks.stress import make_stress_scenario
+    from engine.sight_kernel import (
+        PART_SEPARATOR_PAIRS,
+        blockers_near,
+        unit_hull,
+        walled_off_groups,
+    )
+
+    scenario = make_stress_scenario(seed=1)
+    sight = VisibilityEngine(scenario)._scene
+    arrays = sight.arrays
+    every = np.arange(len(arrays.blocker_kind), dtype=np.int32)
+    walled_pairs = 0
+    for observer, target in _unit_pairs_of(scenario, 4):
+        observers, targets = sight.rows_of(observer), sight.rows_of(target)
+        hull_a, hull_b = unit_hull(arrays, observers), unit_hull(arrays, targets)
+        nearby = blockers_near(arrays, observers, targets, hull_a, hull_b, SEARCH_GROW)
+        answers = []
+        for candidates in (every, nearby):
+            in_the_way = np.zeros(len(arrays.blocker_kind), dtype=bool)
+            settled = np.zeros((len(observers), len(targets)), dtype=bool)
+            walled = walled_off_groups(
+                arrays,
+                new_cache(),
+                observers,
+                targets,
+                in_the_way,
+                candidates,
+                SEARCH_GROW,
+                settled,
+                PART_SEPARATOR_PAIRS,
+            )
+            answers.append((walled.tolist(), np.flatnonzero(in_the_way).tolist()))
+        assert answers[0] == answers[1]
+        walled_pairs += int(np.sum(answers[0][0]))
+    assert walled_pairs > 0
