@@ -83,8 +83,8 @@ def _separator_among(
     candidates: np.ndarray,
     grow: float,
 ) -> np.ndarray:
-    """:func:`engine.sight_kernel.unit_separator` between a unit (its points' hull
-    ``unit_hull``, its models ``group``) and the probe, built from ``candidates`` only: the
+    """:func:`engine.sight_kernel.unit_separator_among` between a unit (its points' hull
+    ``unit_hull``, its models ``group``) and the probe, built from ``candidates``: the
     same walls (as tall as every model involved, no obscuring area one of them is within), the
     same proofs (one convex wall, or a barrier)."""
     hull_b = kernel.convex_hull(kernel._unit_points(scene, np.array([probe], dtype=np.int32)))

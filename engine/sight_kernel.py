@@ -3706,8 +3706,7 @@ def blockers_near(
     ...     model_ranges=[(0, 0)] * 2, model_top=[1.5] * 2, model_foot=[0.0] * 2,
     ...     model_unit=[0, 1])
     >>> one, other = np.array([0]), np.array([1])
-    >>> hull_a = convex_hull(_unit_points(walls, one))
-    >>> hull_b = convex_hull(_unit_points(walls, other))
+    >>> hull_a, hull_b = unit_hull(walls, one), unit_hull(walls, other)
     >>> blockers_near(walls, one, other, hull_a, hull_b, 0.02)
     array([0], dtype=int32)
     """
@@ -3732,10 +3731,10 @@ def blockers_near(
             scene.blocker_unit[k] == units[0] or scene.blocker_unit[k] == units[1]
         ):
             continue
+        if _row_apart_from(scene.blocker_boxes, k, x0, y0, x1, y1):
+            continue
         bx0, by0 = scene.blocker_boxes[k, 0], scene.blocker_boxes[k, 1]
         bx1, by1 = scene.blocker_boxes[k, 2], scene.blocker_boxes[k, 3]
-        if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
-            continue
         qx, qy = (bx0 + bx1) / 2, (by0 + by1) / 2
         limit = reach + _length(bx1 - bx0, by1 - by0) / 2
         far = False
@@ -3751,18 +3750,6 @@ def blockers_near(
 
 
 @_compiled
-def unit_separator(
-    scene: SceneArrays, observers: np.ndarray, targets: np.ndarray, grow: float
-) -> np.ndarray:
-    """Blockers standing between two groups of bases as a whole: one convex blocker (see
-    :func:`quick_reject`) or a barrier of several (:func:`chain_separator`), each at least as
-    tall as every model involved and in the way of every model pair (no obscuring area any of
-    them is within); empty when none is found."""
-    everything = np.arange(len(scene.blocker_kind)).astype(np.int32)
-    return unit_separator_among(scene, observers, targets, everything, grow)
-
-
-@_compiled
 def unit_separator_among(
     scene: SceneArrays,
     observers: np.ndarray,
@@ -3770,8 +3757,11 @@ def unit_separator_among(
     candidates: np.ndarray,
     grow: float,
 ) -> np.ndarray:
-    """:func:`unit_separator` built from ``candidates`` only (say, the barrier that separated
-    the two units before one of them moved): the same walls, the same proofs."""
+    """Blockers among ``candidates`` (every blocker, or say the barrier that separated the two
+    units before one of them moved) standing between two groups of bases as a whole: one
+    convex blocker (see :func:`quick_reject`) or a barrier of several
+    (:func:`chain_separator`), each at least as tall as every model involved and in the way of
+    every model pair (no obscuring area any of them is within); empty when none is found."""
     return _separator_of_hulls(
         scene,
         observers,
@@ -4230,7 +4220,7 @@ def hulls_hidden(
     to a base runs from hull to hull); empty when there is no such proof or it looks dearer
     than searching the ``pairs`` model pairs it would settle (see :data:`HULL_PROOF_ATOMS`).
 
-    Only walls for every pair take part, as for :func:`unit_separator`: blockers at least as
+    Only walls for every pair take part, as for :func:`unit_separator_among`: blockers at least as
     tall as every model of both groups, no model of either unit, no obscuring area one of the
     models is within. Hulls that meet or come within a line's width of each other (two units
     mingled, a model inside the other unit's hull) are not asked: the proof is left to the

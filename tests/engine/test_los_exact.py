@@ -1200,8 +1200,8 @@ def test_parts_of_two_units_walled_off_when_the_whole_units_are_not() -> None:
     arrays = engine._scene.arrays
     observers = engine._scene._indices(red.models)
     targets = engine._scene._indices(blue.models)
-    assert not len(kernel.unit_separator(arrays, observers, targets, SEARCH_GROW))
     everything = np.arange(len(arrays.blocker_kind)).astype(np.int32)
+    assert not len(kernel.unit_separator_among(arrays, observers, targets, everything, SEARCH_GROW))
     in_the_way = np.zeros(len(arrays.blocker_kind), dtype=bool)
     none_settled = np.zeros((len(observers), len(targets)), dtype=bool)
     proofs = kernel.new_cache()
