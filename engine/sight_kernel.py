@@ -226,17 +226,19 @@ def scene_arrays(
     models = len(_floats(model_top))
     part_vertices: list[np.ndarray] = []
     part_ranges: list[tuple[int, int]] = []
-    blocker_parts = np.zeros((count, 2), dtype=np.int32)
+    # A disc has no parts: its rows of blocker_parts are an empty range where the parts of the
+    # polygons before it end (only the polygons are walked: most blockers are round bases).
+    parts_before = np.zeros(count + 1, dtype=np.int32)
     rows = 0
-    for k in range(count):
-        blocker_parts[k, 0] = len(part_ranges)
-        if kind[k] == 0:
-            pts = vertices[ranges[k, 0] : ranges[k, 1]]
-            for part in [pts] if convex[k] else convex_parts(pts):
-                part_vertices.append(part)
-                part_ranges.append((rows, rows + len(part)))
-                rows += len(part)
-        blocker_parts[k, 1] = len(part_ranges)
+    for k in np.flatnonzero(kind == 0).tolist():
+        pts = vertices[ranges[k, 0] : ranges[k, 1]]
+        for part in [pts] if convex[k] else convex_parts(pts):
+            part_vertices.append(part)
+            part_ranges.append((rows, rows + len(part)))
+            rows += len(part)
+            parts_before[k + 1] += 1
+    ends = np.cumsum(parts_before, dtype=np.int32)
+    blocker_parts = np.column_stack([ends[:-1], ends[1:]]).astype(np.int32)
     return SceneArrays(
         kind,
         _floats(blocker_top),
@@ -3479,6 +3481,23 @@ def gather_from(
     """:func:`gather` among ``candidates`` (blocker rows), in their order: with every blocker
     :func:`blockers_near` offers for two units, the same blockers as :func:`gather` for any
     model pair of them, found among a few dozen rows rather than the whole scene's."""
+    return _gathered(scene, i, j, mode, grow, candidates, True)
+
+
+@_compiled_inline
+def _gathered(
+    scene: SceneArrays,
+    i: int,
+    j: int,
+    mode: int,
+    grow: float,
+    candidates: np.ndarray,
+    in_corridor: bool,
+) -> np.ndarray:
+    """:func:`gather_from`; without ``in_corridor`` the blockers that pass the box and reach
+    tests, the exact test against the corridor's sides (and the corridor itself) left out:
+    a blocker those sides would turn away lies farther than ``grow`` from every segment
+    between the two bases, so no segment test finds it in the way."""
     acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
     bcx, bcy, br, bv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
     ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
@@ -3524,10 +3543,11 @@ def gather_from(
         qx, qy = (bx0 + bx1) / 2, (by0 + by1) / 2
         if _point_segment(qx, qy, sx, sy, vx, vy) > reach + _length(bx1 - bx0, by1 - by0) / 2:
             continue
-        if len(planes) == 0:
-            planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
-        if not blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
-            continue
+        if in_corridor:
+            if len(planes) == 0:
+                planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+            if not blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
+                continue
         found[count] = k
         count += 1
     return found[:count]
@@ -3597,8 +3617,11 @@ def model_pair_search_near(
     nearby: np.ndarray,
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """:func:`model_pair_search`, its blockers gathered from ``nearby`` (the
-    :func:`blockers_near` of two groups holding both models): the same search."""
-    blockers = gather_from(scene, i, j, 0, grow, nearby)
+    :func:`blockers_near` of two groups holding both models): the same search. The cheap
+    stage alone (``cheap``) tries its few lines against the blockers the box and reach tests
+    keep: the corridor's exact test would cost more than the lines' tests it spares, and finds
+    no blocker any of them meets (the cheap stage's failure records no proof)."""
+    blockers = _gathered(scene, i, j, 0, grow, nearby, not cheap)
     return _search_past(scene, i, j, blockers, grow, line_half_width, cheap)
 
 
@@ -3906,9 +3929,15 @@ def new_cache_list() -> Any:
 
 
 @_compiled
-def add_cache(caches: Any, cache: Any) -> None:
-    """Appends ``cache`` to a :func:`new_cache_list` list."""
-    caches.append(cache)
+def new_slot(caches: Any) -> tuple[Any, Any]:
+    """Two new caches (:func:`new_cache`), for a unit pair's sight and fully-visible answers,
+    appended to ``caches`` in that order: one call where four took three times as long (a
+    fresh scene makes one per unit pair it is asked about)."""
+    sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+    full = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+    caches.append(sight)
+    caches.append(full)
+    return sight, full
 
 
 @_compiled

@@ -55,7 +55,7 @@ import math
 import os
 import threading
 import zlib
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
@@ -65,7 +65,7 @@ import shapely
 
 from engine.errors import GeometryError, UnknownReferenceError
 from engine.geometry import area_relations, shape_arrays, shape_of, terrain_area
-from engine.model import Model, Scenario, TerrainPiece, Unit
+from engine.model import CircleBase, Model, Scenario, TerrainPiece, Unit
 from engine.rulesets import ruleset_for
 from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW, Outline, OutlineKind, base_outline
 
@@ -414,6 +414,20 @@ def _polygons_about_centre(
     return blocker, end
 
 
+class _Outlines(dict[str, Outline]):
+    """Each model's base outline by model id, made when first asked for: a fresh scene's
+    arrays read round bases off their models, so a board of round bases makes few."""
+
+    def __init__(self, scenario: Scenario, known: Mapping[str, Outline] | None = None) -> None:
+        super().__init__(known or {})
+        self._scenario = scenario
+
+    def __missing__(self, model_id: str) -> Outline:
+        model = self._scenario.model(model_id)
+        outline = self[model_id] = base_outline(model.base, model.x, model.y, model.rotation)
+        return outline
+
+
 class _UnitSight(NamedTuple):
     """A unit pair's top-to-top answer, kept for both directions."""
 
@@ -518,24 +532,29 @@ class SightScene:
             else _terrain_blockers_cached(scenario.terrain, twist != "nowhere-to-hide")
         )
         before, changed = moved_from if moved_from is not None else (None, frozenset[str]())
-        self.footprint: dict[str, Outline]
+        self.footprint: _Outlines
         self.unit_of: dict[str, Unit]
         self.index: dict[str, int]
         if before is not None and before.ids == [m.id for _, m in scenario.all_models()]:
             # The same models in the same rows: only the changed units' are placed anew (a
             # drag step's scene is built in a fraction of the time).
-            self.footprint, self.unit_of = dict(before.footprint), dict(before.unit_of)
+            self.footprint = _Outlines(scenario, before.footprint)
+            self.unit_of = dict(before.unit_of)
             self.index = dict(before.index)
             placed = [
                 (unit, m) for unit in scenario.units if unit.id in changed for m in unit.models
             ]
+            for _, model in placed:
+                self.footprint.pop(model.id, None)
         else:
-            self.footprint, self.unit_of = {}, {}
+            self.footprint, self.unit_of = _Outlines(scenario), {}
             placed = list(scenario.all_models())
             self.index = {model.id: row for row, (_, model) in enumerate(placed)}
         for unit, model in placed:
-            self.footprint[model.id] = base_outline(model.base, model.x, model.y, model.rotation)
             self.unit_of[model.id] = unit
+            if type(model.base) is not CircleBase or model.base.diameter <= 0:
+                # Made now, so that a base of no size is reported before anything else.
+                self.footprint[model.id]
         self.ids: list[str] = list(self.index)
         self.within_cache: _WithinCache = (
             dict(within) if within is not None else _areas_known_within(scenario.terrain)
@@ -591,25 +610,48 @@ class SightScene:
         polygons = [b.vertices for b in self.terrain]
         ends = []
         within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
-        for row, model_id in enumerate(self.ids):
-            outline, model = self.footprint[model_id], self.model(model_id)
-            numbers.append(
-                (
-                    codes[outline.kind],
-                    outline.cx,
-                    outline.cy,
-                    outline.a,
-                    outline.b,
-                    outline.angle,
-                    model.z,
-                    model.z + model.height,
-                    units[self.unit_of[model_id].id],
+        circle, within_cache = codes["circle"], self.within_cache
+        # Rows in the scenario's order of models, which :attr:`ids` keeps. A round base's row
+        # is read off the model (the numbers its outline holds), no outline made: most bases
+        # are round, and making each one's outline took a fifth of a fresh scene's build.
+        for row, (unit, model) in enumerate(self.scenario.all_models()):
+            base = model.base
+            if type(base) is CircleBase and base.diameter > 0:
+                radius = base.radius
+                numbers.append(
+                    (
+                        circle,
+                        model.x,
+                        model.y,
+                        radius,
+                        radius,
+                        0.0,
+                        model.z,
+                        model.z + model.height,
+                        units[unit.id],
+                    )
                 )
-            )
-            blocker, end = _polygons_of(outline)
-            polygons.append(blocker)
-            ends.append(end)
-            for piece_id in self.within_cache[_outline_key(model)]:
+                polygons.append(_NO_VERTICES)
+                ends.append(_NO_VERTICES)
+            else:
+                outline = self.footprint[model.id]
+                numbers.append(
+                    (
+                        codes[outline.kind],
+                        outline.cx,
+                        outline.cy,
+                        outline.a,
+                        outline.b,
+                        outline.angle,
+                        model.z,
+                        model.z + model.height,
+                        units[unit.id],
+                    )
+                )
+                blocker, end = _polygons_of(outline)
+                polygons.append(blocker)
+                ends.append(end)
+            for piece_id in within_cache[_outline_key(model)]:
                 within[row, pieces[piece_id]] = True
         table = np.array(numbers, dtype=float).reshape(-1, 9)
         round_bases = table[:, 0] == kernel.OUTLINE_CIRCLE
@@ -865,12 +907,10 @@ class SightScene:
             if slot is None:
                 from engine import sight_kernel as kernel
 
-                slot = _CacheSlot(kernel.new_cache(), kernel.new_cache(), threading.RLock())
-                self._slots[number] = slot
                 if self._caches is None:
                     self._caches = kernel.new_cache_list()
-                kernel.add_cache(self._caches, slot.sight)
-                kernel.add_cache(self._caches, slot.full)
+                slot = _CacheSlot(*kernel.new_slot(self._caches), threading.RLock())
+                self._slots[number] = slot
             return slot
 
     def slot(self, one_unit_id: str, other_unit_id: str) -> _CacheSlot:

@@ -52,7 +52,10 @@ from engine.visibility import (
     SEARCH_GROW,
     MoveOfBases,
     PairVisibility,
+    SightScene,
     VisibilityEngine,
+    _end_disc,
+    _outline_row,
     visibility,
 )
 from tests.engine.kernel_scenes import blocked, blocker_scene, box
@@ -670,6 +673,37 @@ def test_a_moved_scene_rewrites_the_moved_rows_to_what_a_fresh_build_gives() -> 
             assert array.dtype == getattr(fresh, name).dtype, (step, name)
         current = moved
     assert rewritten == [step != 7 for step in range(12)]
+
+
+def test_a_fresh_scene_holds_each_base_as_its_outline_gives_it() -> None:
+    # A fresh scene reads a round base's numbers off its model without making its outline:
+    # every row, round, oval or rectangular, is still the one the base's outline gives.
+    official = make_official_table()
+    hull = Model("red-rhino-1", 30.0, 8.0, RectBase(115, 70), rotation=30.0, height=2.5, z=3.0)
+    board = dataclasses.replace(
+        official, units=(*official.units, Unit("red-rhino", "red", (hull,)))
+    )
+    scene = SightScene(board)
+    arrays = scene.arrays
+    kinds = {"circle": 0, "oval": 0, "rect": 0}
+    for row, (_, model) in enumerate(board.all_models()):
+        outline = base_outline(model.base, model.x, model.y, model.rotation)
+        kinds[outline.kind] += 1
+        assert scene.ids[row] == model.id
+        assert tuple(arrays.model_outline[row]) == _outline_row(outline)
+        assert tuple(arrays.model_disc[row]) == _end_disc(outline)
+        assert arrays.model_top[row] == model.z + model.height
+        assert arrays.model_foot[row] == model.z
+        made = scene.footprint[model.id]
+        assert (made.kind, made.cx, made.cy, made.a, made.b, made.angle) == (
+            outline.kind,
+            outline.cx,
+            outline.cy,
+            outline.a,
+            outline.b,
+            outline.angle,
+        )
+    assert all(kinds.values()), kinds
 
 
 def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed() -> None:
