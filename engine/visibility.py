@@ -553,8 +553,11 @@ class SightScene:
         for unit, model in placed:
             self.unit_of[model.id] = unit
             if type(model.base) is not CircleBase or model.base.diameter <= 0:
-                # Made now, so that a base of no size is reported before anything else.
-                self.footprint[model.id]
+                # Made now, as the arrays need it, and so that a base of no size is reported
+                # before anything else reads the model.
+                self.footprint[model.id] = base_outline(
+                    model.base, model.x, model.y, model.rotation
+                )
         self.ids: list[str] = list(self.index)
         self.within_cache: _WithinCache = (
             dict(within) if within is not None else _areas_known_within(scenario.terrain)
