@@ -58,7 +58,7 @@ import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeGuard
 
 import numpy as np
 import shapely
@@ -414,6 +414,12 @@ def _polygons_about_centre(
     return blocker, end
 
 
+def _read_off_model(base: object) -> TypeGuard[CircleBase]:
+    """Whether a scene reads this base's rows off its model (a round base of some size) rather
+    than off its outline, which it then makes when the scene is built."""
+    return type(base) is CircleBase and base.diameter > 0
+
+
 class _Outlines(dict[str, Outline]):
     """Each model's base outline by model id, made when first asked for: a fresh scene's
     arrays read round bases off their models, so a board of round bases makes few."""
@@ -552,7 +558,7 @@ class SightScene:
             self.index = {model.id: row for row, (_, model) in enumerate(placed)}
         for unit, model in placed:
             self.unit_of[model.id] = unit
-            if type(model.base) is not CircleBase or model.base.diameter <= 0:
+            if not _read_off_model(model.base):
                 # Made now, as the arrays need it, and so that a base of no size is reported
                 # before anything else reads the model.
                 self.footprint[model.id] = base_outline(
@@ -618,42 +624,17 @@ class SightScene:
         # is read off the model (the numbers its outline holds), no outline made: most bases
         # are round, and making each one's outline took a fifth of a fresh scene's build.
         for row, (unit, model) in enumerate(self.scenario.all_models()):
-            base = model.base
-            if type(base) is CircleBase and base.diameter > 0:
-                radius = base.radius
-                numbers.append(
-                    (
-                        circle,
-                        model.x,
-                        model.y,
-                        radius,
-                        radius,
-                        0.0,
-                        model.z,
-                        model.z + model.height,
-                        units[unit.id],
-                    )
-                )
-                polygons.append(_NO_VERTICES)
-                ends.append(_NO_VERTICES)
+            if _read_off_model(model.base):
+                radius = model.base.radius
+                shape: tuple[float, ...] = (circle, model.x, model.y, radius, radius, 0.0)
+                blocker = end = _NO_VERTICES
             else:
                 outline = self.footprint[model.id]
-                numbers.append(
-                    (
-                        codes[outline.kind],
-                        outline.cx,
-                        outline.cy,
-                        outline.a,
-                        outline.b,
-                        outline.angle,
-                        model.z,
-                        model.z + model.height,
-                        units[unit.id],
-                    )
-                )
+                shape = _outline_row(outline)
                 blocker, end = _polygons_of(outline)
-                polygons.append(blocker)
-                ends.append(end)
+            numbers.append((*shape, model.z, model.z + model.height, units[unit.id]))
+            polygons.append(blocker)
+            ends.append(end)
             for piece_id in within_cache[_outline_key(model)]:
                 within[row, pieces[piece_id]] = True
         table = np.array(numbers, dtype=float).reshape(-1, 9)
