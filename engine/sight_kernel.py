@@ -56,8 +56,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import namedtuple
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import shapely
@@ -214,9 +214,13 @@ def scene_arrays(
     within: Any = None,
     obscuring_blocks: bool = True,
     model_outline: Any = (),
+    leading_parts: ConvexParts | None = None,
 ) -> SceneArrays:
     """The arrays in the dtypes the kernels take, with each blocker's box and convexity (and a
-    polygon's ``blocker_disc`` centre: its vertex mean) derived."""
+    polygon's ``blocker_disc`` centre: its vertex mean) derived, and every polygon cut into
+    convex parts. ``leading_parts`` are the parts of the first ``len(leading_parts.counts)``
+    blockers, all polygons, as :func:`convex_parts_of` cuts them (a battlefield's terrain, cut
+    once for every scene of it); the other polygons are cut here."""
     kind = np.ascontiguousarray(blocker_kind, dtype=np.int8).reshape(-1)
     count = len(kind)
     disc = _floats(blocker_disc, 3).copy()
@@ -224,19 +228,19 @@ def scene_arrays(
     ranges = _ints(blocker_ranges, 2)
     boxes, convex = _derive_blockers(kind, disc, vertices, ranges)
     models = len(_floats(model_top))
-    part_vertices: list[np.ndarray] = []
-    part_ranges: list[tuple[int, int]] = []
+    known = leading_parts if leading_parts is not None else _NO_PARTS
+    first = len(known.counts)
     # A disc has no parts: its rows of blocker_parts are an empty range where the parts of the
     # polygons before it end (only the polygons are walked: most blockers are round bases).
+    polygons = first + np.flatnonzero(kind[first:] == 0)
+    rest = _parts_table(
+        [vertices[ranges[k, 0] : ranges[k, 1]] for k in polygons.tolist()], convex[polygons]
+    )
     parts_before = np.zeros(count + 1, dtype=np.int32)
-    rows = 0
-    for k in np.flatnonzero(kind == 0).tolist():
-        pts = vertices[ranges[k, 0] : ranges[k, 1]]
-        for part in [pts] if convex[k] else convex_parts(pts):
-            part_vertices.append(part)
-            part_ranges.append((rows, rows + len(part)))
-            rows += len(part)
-            parts_before[k + 1] += 1
+    parts_before[1 : first + 1] = known.counts
+    parts_before[polygons + 1] = rest.counts
+    part_vertices = np.concatenate([known.vertices, rest.vertices])
+    part_ranges = np.concatenate([known.ranges, rest.ranges + len(known.vertices)])
     ends = np.cumsum(parts_before, dtype=np.int32)
     blocker_parts = np.column_stack([ends[:-1], ends[1:]]).astype(np.int32)
     return SceneArrays(
@@ -263,10 +267,64 @@ def scene_arrays(
         ).reshape(models, -1 if models else 0),
         np.array([obscuring_blocks], dtype=np.bool_),
         _floats(model_outline, 6),
-        _floats(np.vstack(part_vertices) if part_vertices else np.zeros((0, 2)), 2),
-        _ints(part_ranges if part_ranges else np.zeros((0, 2)), 2),
+        _floats(part_vertices, 2),
+        _ints(part_ranges, 2),
         blocker_parts,
     )
+
+
+class ConvexParts(NamedTuple):
+    """Polygons cut into convex parts as :class:`SceneArrays` holds them: the parts' corners,
+    counter-clockwise (``vertices``), each part's rows of them (``ranges``), and how many
+    parts each polygon has (``counts``)."""
+
+    vertices: np.ndarray
+    ranges: np.ndarray
+    counts: np.ndarray
+
+
+def _parts_table(polygons: Sequence[np.ndarray], convex: np.ndarray) -> ConvexParts:
+    """``polygons`` as their convex parts: one marked ``convex`` is its own single part, any
+    other is cut up by :func:`convex_parts`."""
+    chunks: list[np.ndarray] = []
+    counts = np.zeros(len(polygons), dtype=np.int32)
+    for n, polygon in enumerate(polygons):
+        parts = (polygon,) if convex[n] else convex_parts(polygon)
+        chunks.extend(parts)
+        counts[n] = len(parts)
+    lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+    stops = np.cumsum(lengths)
+    return ConvexParts(
+        _floats(np.vstack(chunks) if chunks else np.zeros((0, 2)), 2),
+        _ints(np.column_stack([stops - lengths, stops]), 2),
+        counts,
+    )
+
+
+def convex_parts_of(polygons: Sequence[np.ndarray]) -> ConvexParts:
+    """Simple polygons (counter-clockwise) cut into convex parts as :func:`scene_arrays` cuts
+    its polygon blockers, for its ``leading_parts``: a polygon a scene finds convex is its own
+    part, any other is cut by :func:`convex_parts`.
+
+    >>> ell = np.array([[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]], dtype=float)
+    >>> square = np.array([[5, 0], [6, 0], [6, 1], [5, 1]], dtype=float)
+    >>> parts = convex_parts_of([ell, square])
+    >>> parts.counts.tolist(), parts.ranges[-1].tolist()
+    ([2, 1], [8, 12])
+    """
+    lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
+    stops = np.cumsum(lengths)
+    _, convex = _derive_blockers(
+        np.zeros(len(polygons), dtype=np.int8),
+        np.zeros((len(polygons), 3)),
+        _floats(np.vstack(polygons) if len(polygons) else np.zeros((0, 2)), 2),
+        _ints(np.column_stack([stops - lengths, stops]), 2),
+    )
+    return _parts_table(polygons, convex)
+
+
+_NO_PARTS = ConvexParts(np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int32), np.zeros(0, np.int32))
+"""The leading parts of a scene given none."""
 
 
 Point = tuple[float, float]
@@ -3933,8 +3991,8 @@ def new_slot(caches: Any) -> tuple[Any, Any]:
     """Two new caches (:func:`new_cache`), for a unit pair's sight and fully-visible answers,
     appended to ``caches`` in that order: one call where four took three times as long (a
     fresh scene makes one per unit pair it is asked about)."""
-    sight = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
-    full = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+    sight = new_cache()
+    full = new_cache()
     caches.append(sight)
     caches.append(full)
     return sight, full

@@ -265,7 +265,23 @@ class _TerrainBlocker:
     top: float
 
 
-def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_TerrainBlocker, ...]:
+class _TerrainBlockers(tuple[_TerrainBlocker, ...]):
+    """A battlefield's terrain as blockers, with their convex parts (:attr:`parts`) cut once:
+    every fresh scene of the battlefield takes them as they are (the official table's 33
+    polygons make 349 parts, whose cutting and stacking took a third of a fresh scene's
+    build)."""
+
+    parts: kernel.ConvexParts
+
+    def __new__(cls, blockers: Iterable[_TerrainBlocker]) -> _TerrainBlockers:
+        from engine import sight_kernel as kernel
+
+        made = super().__new__(cls, blockers)
+        made.parts = kernel.convex_parts_of([blocker.vertices for blocker in made])
+        return made
+
+
+def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> _TerrainBlockers:
     """Every solid feature (none when features are not solid), then every obscuring area's
     footprints."""
     from engine import sight_kernel as kernel
@@ -285,18 +301,16 @@ def _terrain_blockers(terrain: Sequence[TerrainPiece], solid: bool) -> tuple[_Te
         if piece.obscuring
         for footprint in piece.footprints
     ]
-    return (*features, *screens)
+    return _TerrainBlockers((*features, *screens))
 
 
-_KeptTerrain: TypeAlias = tuple[tuple[TerrainPiece, ...], tuple[_TerrainBlocker, ...]]
+_KeptTerrain: TypeAlias = tuple[tuple[TerrainPiece, ...], _TerrainBlockers]
 _RECENT_TERRAIN: dict[tuple[int, bool], _KeptTerrain] = {}
 _RECENT_TERRAIN_LOCK = threading.Lock()
 _RECENT_TERRAIN_KEPT = 8
 
 
-def _terrain_blockers_cached(
-    terrain: tuple[TerrainPiece, ...], solid: bool
-) -> tuple[_TerrainBlocker, ...]:
+def _terrain_blockers_cached(terrain: tuple[TerrainPiece, ...], solid: bool) -> _TerrainBlockers:
     """:func:`_terrain_blockers`, kept for the last few terrain tuples: a scenario edited by
     moving units shares its terrain tuple, so the line-of-sight questions asked of each new
     version (a row, a hidden-placement map) find its blockers made. Keyed by identity, the
@@ -519,7 +533,7 @@ class SightScene:
     def __init__(
         self,
         scenario: Scenario,
-        terrain: tuple[_TerrainBlocker, ...] | None = None,
+        terrain: _TerrainBlockers | None = None,
         within: dict[tuple[object, ...], frozenset[str]] | None = None,
         moved_from: tuple[SightScene, frozenset[str]] | None = None,
     ) -> None:
@@ -568,7 +582,8 @@ class SightScene:
         self.within_cache: _WithinCache = (
             dict(within) if within is not None else _areas_known_within(scenario.terrain)
         )
-        self._find_areas_within([model for _, model in placed])
+        if moved_from is not None:
+            self._find_areas_within([model for _, model in placed])
         self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
         rewritten = self._arrays_after_move(*moved_from) if moved_from is not None else None
         self.arrays = rewritten if rewritten is not None else self._arrays()
@@ -619,11 +634,13 @@ class SightScene:
         polygons = [b.vertices for b in self.terrain]
         ends = []
         within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
-        circle, within_cache = codes["circle"], self.within_cache
+        circle = codes["circle"]
+        placed = list(self.scenario.all_models())
+        areas_within = self._find_areas_within([model for _, model in placed])
         # Rows in the scenario's order of models, which :attr:`ids` keeps. A round base's row
         # is read off the model (the numbers its outline holds), no outline made: most bases
         # are round, and making each one's outline took a fifth of a fresh scene's build.
-        for row, (unit, model) in enumerate(self.scenario.all_models()):
+        for row, (unit, model) in enumerate(placed):
             if _read_off_model(model.base):
                 radius = model.base.radius
                 shape: tuple[float, ...] = (circle, model.x, model.y, radius, radius, 0.0)
@@ -635,7 +652,7 @@ class SightScene:
             numbers.append((*shape, model.z, model.z + model.height, units[unit.id]))
             polygons.append(blocker)
             ends.append(end)
-            for piece_id in within_cache[_outline_key(model)]:
+            for piece_id in areas_within[row]:
                 within[row, pieces[piece_id]] = True
         table = np.array(numbers, dtype=float).reshape(-1, 9)
         round_bases = table[:, 0] == kernel.OUTLINE_CIRCLE
@@ -663,6 +680,7 @@ class SightScene:
             within=within,
             obscuring_blocks=self.obscuring_blocks,
             model_outline=table[:, :6].copy(),
+            leading_parts=self.terrain.parts,
         )
 
     def _arrays_after_move(
@@ -910,16 +928,27 @@ class SightScene:
         """Ids of the terrain areas this model's base overlaps (touching counts)."""
         return self.within_cache[_outline_key(self.model(model_id))]
 
-    def _find_areas_within(self, models: Sequence[Model]) -> None:
-        """Fills :attr:`within_cache` for the bases it does not hold yet, every terrain area
+    def _find_areas_within(self, models: Sequence[Model]) -> list[frozenset[str]]:
+        """The ids of the terrain areas each of ``models``' bases is within, in their order.
+        The bases :attr:`within_cache` does not hold yet are added to it, every terrain area
         tested against all of them at once (after a move, only the moved bases are new)."""
-        missing: dict[tuple[object, ...], Model] = {}
-        for model in models:
-            key = _outline_key(model)
-            if key not in self.within_cache:
-                missing.setdefault(key, model)
-        if not missing:
-            return
+        keys = [_outline_key(model) for model in models]
+        known = [self.within_cache.get(key) for key in keys]
+        missing = {
+            key: model
+            for key, model, areas in zip(keys, models, known, strict=True)
+            if areas is None
+        }
+        if missing:
+            self._add_areas_within(missing)
+        cache = self.within_cache
+        return [
+            cache[key] if areas is None else areas for key, areas in zip(keys, known, strict=True)
+        ]
+
+    def _add_areas_within(self, missing: Mapping[tuple[object, ...], Model]) -> None:
+        """Adds the bases ``missing`` (one model each, by :func:`_outline_key`) to
+        :attr:`within_cache` and to their battlefield's record."""
         shapes = shape_arrays([shape_of(model) for model in missing.values()])
         areas = [terrain_area(piece) for piece in self.scenario.terrain]
         overlaps, _ = area_relations(shapes, areas)

@@ -44,6 +44,7 @@ from engine.sight_kernel import (
     low_interval,
     model_fully_visible,
     new_cache,
+    scene_arrays,
     sight_pair,
     unit_fully_visible,
 )
@@ -704,6 +705,38 @@ def test_a_fresh_scene_holds_each_base_as_its_outline_gives_it() -> None:
             outline.angle,
         )
     assert all(kinds.values()), kinds
+
+
+def test_a_battlefield_is_cut_into_convex_parts_once_and_its_scenes_hold_the_same_parts() -> None:
+    # Every fresh scene of a battlefield takes its terrain's convex parts as they were cut for
+    # the first: they are the parts of cutting every polygon blocker anew, terrain and bases.
+    official = make_official_table()
+    hull = Model("red-rhino-1", 30.0, 8.0, RectBase(115, 70), rotation=30.0, height=2.5, z=3.0)
+    board = dataclasses.replace(
+        official, units=(*official.units, Unit("red-rhino", "red", (hull,)))
+    )
+    scene = SightScene(board)
+    later = SightScene(board.with_unit_moved("red-rhino", 1.0, 0.0))
+    assert later.terrain.parts is scene.terrain.parts
+    arrays = scene.arrays
+    cut_anew = scene_arrays(
+        blocker_kind=arrays.blocker_kind,
+        blocker_top=arrays.blocker_top,
+        blocker_disc=arrays.blocker_disc,
+        blocker_vertices=arrays.blocker_vertices,
+        blocker_ranges=arrays.blocker_ranges,
+        model_top=arrays.model_top,
+    )
+    for name in ("part_vertices", "part_ranges", "blocker_parts"):
+        assert np.array_equal(getattr(arrays, name), getattr(cut_anew, name)), name
+    terrain = len(scene.terrain)
+    assert int(scene.terrain.parts.counts.sum()) > terrain, "some terrain polygon is cut up"
+    hull_row = terrain + scene.index["red-rhino-1"]
+    first, last = arrays.blocker_parts[hull_row]
+    assert last - first == 1
+    start, stop = arrays.part_ranges[first]
+    begin, end = arrays.blocker_ranges[hull_row]
+    assert np.array_equal(arrays.part_vertices[start:stop], arrays.blocker_vertices[begin:end])
 
 
 def test_after_a_move_what_terrain_alone_decides_is_kept_for_models_that_stayed() -> None:
