@@ -676,14 +676,18 @@ def test_a_moved_scene_rewrites_the_moved_rows_to_what_a_fresh_build_gives() -> 
     assert rewritten == [step != 7 for step in range(12)]
 
 
+def _official_table_with_a_hull() -> Scenario:
+    """The official table (round and oval bases, terrain polygons cut into several parts) with
+    a rectangular hull raised on a floor: every kind of base."""
+    official = make_official_table()
+    hull = Model("red-rhino-1", 30.0, 8.0, RectBase(115, 70), rotation=30.0, height=2.5, z=3.0)
+    return dataclasses.replace(official, units=(*official.units, Unit("red-rhino", "red", (hull,))))
+
+
 def test_a_fresh_scene_holds_each_base_as_its_outline_gives_it() -> None:
     # A fresh scene reads a round base's numbers off its model without making its outline:
     # every row, round, oval or rectangular, is still the one the base's outline gives.
-    official = make_official_table()
-    hull = Model("red-rhino-1", 30.0, 8.0, RectBase(115, 70), rotation=30.0, height=2.5, z=3.0)
-    board = dataclasses.replace(
-        official, units=(*official.units, Unit("red-rhino", "red", (hull,)))
-    )
+    board = _official_table_with_a_hull()
     scene = SightScene(board)
     arrays = scene.arrays
     kinds = {"circle": 0, "oval": 0, "rect": 0}
@@ -710,11 +714,7 @@ def test_a_fresh_scene_holds_each_base_as_its_outline_gives_it() -> None:
 def test_a_battlefield_is_cut_into_convex_parts_once_and_its_scenes_hold_the_same_parts() -> None:
     # Every fresh scene of a battlefield takes its terrain's convex parts as they were cut for
     # the first: they are the parts of cutting every polygon blocker anew, terrain and bases.
-    official = make_official_table()
-    hull = Model("red-rhino-1", 30.0, 8.0, RectBase(115, 70), rotation=30.0, height=2.5, z=3.0)
-    board = dataclasses.replace(
-        official, units=(*official.units, Unit("red-rhino", "red", (hull,)))
-    )
+    board = _official_table_with_a_hull()
     scene = SightScene(board)
     later = SightScene(board.with_unit_moved("red-rhino", 1.0, 0.0))
     assert later.terrain.parts is scene.terrain.parts
