@@ -292,12 +292,16 @@ def _parts_table(polygons: Sequence[np.ndarray], convex: np.ndarray) -> ConvexPa
         parts = (polygon,) if convex[n] else convex_parts(polygon)
         chunks.extend(parts)
         counts[n] = len(parts)
-    lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+    return ConvexParts(*_stacked(chunks), counts)
+
+
+def _stacked(polygons: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons as one array of their corners and each one's rows of it."""
+    lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
     stops = np.cumsum(lengths)
-    return ConvexParts(
-        _floats(np.vstack(chunks) if chunks else np.zeros((0, 2)), 2),
+    return (
+        _floats(np.vstack(polygons) if len(polygons) else np.zeros((0, 2)), 2),
         _ints(np.column_stack([stops - lengths, stops]), 2),
-        counts,
     )
 
 
@@ -312,13 +316,8 @@ def convex_parts_of(polygons: Sequence[np.ndarray]) -> ConvexParts:
     >>> parts.counts.tolist(), parts.ranges[-1].tolist()
     ([2, 1], [8, 12])
     """
-    lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
-    stops = np.cumsum(lengths)
     _, convex = _derive_blockers(
-        np.zeros(len(polygons), dtype=np.int8),
-        np.zeros((len(polygons), 3)),
-        _floats(np.vstack(polygons) if len(polygons) else np.zeros((0, 2)), 2),
-        _ints(np.column_stack([stops - lengths, stops]), 2),
+        np.zeros(len(polygons), dtype=np.int8), np.zeros((len(polygons), 3)), *_stacked(polygons)
     )
     return _parts_table(polygons, convex)
 
