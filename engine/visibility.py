@@ -401,14 +401,29 @@ def _polygons_of(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
     the centre: the same numbers as polygons made in place (a coordinate is its offset plus
     the centre either way), without a shapely polygon for every base of every scene.
     """
+    blocker, end = _polygons_of_shape(outline)
     if outline.kind == "circle":
-        return _NO_VERTICES, _NO_VERTICES
-    blocker, end = _polygons_about_centre(outline.kind, outline.a, outline.b, outline.angle)
+        return blocker, end
     centre = np.array([outline.cx, outline.cy])
     if outline.kind == "rect":
         moved = end + centre
         return moved, moved
     return blocker + centre, end + centre
+
+
+def _polygons_of_shape(outline: Outline) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_polygons_of` about the origin rather than the base's centre (read-only)."""
+    if outline.kind == "circle":
+        return _NO_VERTICES, _NO_VERTICES
+    return _polygons_about_centre(outline.kind, outline.a, outline.b, outline.angle)
+
+
+def _moved_to_centres(polygons: Sequence[np.ndarray], centres: np.ndarray) -> np.ndarray:
+    """Polygons made about the origin, stacked, each moved to its row of ``centres`` (one row
+    per polygon, empty polygons included): the numbers of moving each polygon on its own."""
+    lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
+    moved: np.ndarray = _stack(polygons) + np.repeat(centres, lengths, axis=0)
+    return moved
 
 
 @functools.lru_cache(maxsize=1024)
@@ -631,7 +646,11 @@ class SightScene:
         # columns: a fresh scene is built for every row asked of a new board, and turning a
         # list of tuples into an array costs about as much per list as the rest of the build.
         numbers = []
-        polygons = [b.vertices for b in self.terrain]
+        terrain_polygons = [b.vertices for b in self.terrain]
+        # Each base's polygons are made about its centre (one per shape, size and angle) and
+        # every base moved to its centre by one addition after the loop, where moving each
+        # polygon in the loop took two small array operations per oval or rectangular base.
+        blockers = []
         ends = []
         within = np.zeros((len(self.ids), len(pieces)), dtype=bool)
         circle = codes["circle"]
@@ -648,9 +667,9 @@ class SightScene:
             else:
                 outline = self.footprint[model.id]
                 shape = _outline_row(outline)
-                blocker, end = _polygons_of(outline)
+                blocker, end = _polygons_of_shape(outline)
             numbers.append((*shape, model.z, model.z + model.height, units[unit.id]))
-            polygons.append(blocker)
+            blockers.append(blocker)
             ends.append(end)
             for piece_id in areas_within[row]:
                 within[row, pieces[piece_id]] = True
@@ -660,19 +679,22 @@ class SightScene:
         model_disc[~round_bases, 2] = 0.0
         terrain_count, model_count = len(self.terrain), len(table)
         model_units = table[:, 8].astype(np.int32)
+        centres = table[:, 1:3]
         return kernel.scene_arrays(
             blocker_kind=np.concatenate(
                 [np.zeros(terrain_count, dtype=np.int8), round_bases.astype(np.int8)]
             ),
             blocker_top=np.concatenate([[b.top for b in self.terrain], table[:, 7]]),
             blocker_disc=np.vstack([np.zeros((terrain_count, 3)), table[:, 1:4]]),
-            blocker_vertices=_stack(polygons),
-            blocker_ranges=_ranges(polygons),
+            blocker_vertices=np.concatenate(
+                [_stack(terrain_polygons), _moved_to_centres(blockers, centres)]
+            ),
+            blocker_ranges=_ranges(terrain_polygons + blockers),
             blocker_class=[b.kind for b in self.terrain] + [kernel.MODEL] * model_count,
             blocker_piece=[pieces[b.label] for b in self.terrain] + [-1] * model_count,
             blocker_unit=np.concatenate([np.full(terrain_count, -1, np.int32), model_units]),
             model_disc=model_disc,
-            model_vertices=_stack(ends),
+            model_vertices=_moved_to_centres(ends, centres),
             model_ranges=_ranges(ends),
             model_top=table[:, 7].copy(),
             model_foot=table[:, 6].copy(),
