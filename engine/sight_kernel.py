@@ -5490,9 +5490,11 @@ def warm_up() -> None:
         np.array([[OUTLINE_CIRCLE, 0.0, 0.0, 1.0, 1.0, 0.0]]), np.zeros(1, dtype=np.int32)
     )
     hull_meets_boxes(corridor, np.zeros((1, 4)))
-    # So is the lookup of a kept witness's answer, asked only after a move deleted some answer
-    # between the witness's two units.
+    # So are the lookups of a kept witness's answer, and of what a kept "not fully visible"
+    # and its cover rest on, asked only after a move deleted some answer between their units.
     known_state(new_cache(), 0)
+    no_rows = np.zeros(0, dtype=np.int32)
+    answers_stand(new_cache(), new_cache(), no_rows, 0, 1, no_rows, no_rows, True)
 
 
 @_compiled
@@ -5579,6 +5581,45 @@ def known_state(cache: Any, key: int) -> int:
     if key in cache:
         return int(cache[key][0])
     return UNKNOWN_PAIR
+
+
+@_compiled
+def answers_stand(
+    full: Any,
+    sight: Any,
+    observers: np.ndarray,
+    hidden: int,
+    models: int,
+    basis_observers: np.ndarray,
+    basis_targets: np.ndarray,
+    seen: bool,
+) -> bool:
+    """Whether a unit pair's "not fully visible" and its benefit of cover still read as they
+    were worked out, in one call (each lookup from Python pays for handing a typed dictionary
+    over): in ``full``, every observing model (rows ``observers``) still misses the target
+    model ``hidden`` (hidden or unproven), and in ``sight`` every top-to-top answer between
+    ``basis_observers`` and ``basis_targets`` is still seen (``seen``) or still not (hidden or
+    unproven). ``models`` is the scene's number of models, which keys the caches.
+
+    >>> cache = new_cache()
+    >>> cache[(0 * 2 + 1) * 2] = np.array([float(FULLY_HIDDEN)])
+    >>> rows = np.array([0], dtype=np.int32)
+    >>> answers_stand(cache, new_cache(), rows, 1, 2, rows[:0], rows[:0], True)
+    True
+    >>> answers_stand(new_cache(), new_cache(), rows, 1, 2, rows[:0], rows[:0], True)
+    False
+    """
+    for row in observers:
+        state = known_state(full, (row * models + hidden) * 2)
+        if state != FULLY_HIDDEN and state != FULLY_UNPROVEN:
+            return False
+    for one in basis_observers:
+        for other in basis_targets:
+            state = known_state(sight, min(one, other) * models + max(one, other))
+            stands = state == SEEN_PAIR if seen else state in (HIDDEN_PAIR, UNPROVEN_PAIR)
+            if not stands:
+                return False
+    return True
 
 
 @_compiled

@@ -843,7 +843,6 @@ class SightScene:
                 for helper in helpers:
                     helper.result()
         touched = np.logical_or.reduce(shares)
-        position = {unit.id: k for k, unit in enumerate(self.scenario.units)}
         listed = self.scenario.units
         self.touched_unit_pairs = frozenset(
             frozenset((listed[one].id, listed[other].id))
@@ -859,7 +858,7 @@ class SightScene:
             if changed.isdisjoint(units)
         }
         models = len(self.ids)
-        touched_rows = touched.tolist()
+        touched_pairs = self.touched_unit_pairs
         for units, known in old._unit_sight.items():
             if units is None:
                 continue
@@ -873,12 +872,9 @@ class SightScene:
             elif status == kernel.FOUND:
                 # The witness's answer can only have gone if an answer between the two units
                 # did (the table marks each one deleted or shaken).
-                one_unit, other_unit = units
                 first, second = sorted((self.index[one], self.index[other]))
-                still = not touched_rows[position[one_unit]][position[other_unit]] or (
-                    kernel.known_state(
-                        self.slot(one_unit, other_unit).sight, first * models + second
-                    )
+                still = units not in touched_pairs or (
+                    kernel.known_state(self.slot(*units).sight, first * models + second)
                     == kernel.SEEN_PAIR
                 )
             else:
@@ -908,19 +904,17 @@ class SightScene:
         if self.night_fighting or answer.fully_visible or hidden is None or basis is None:
             return False
         slot = self.slot(*key)
-        models = len(self.ids)
-        column = self.index[hidden]
-        if not all(
-            kernel.known_state(slot.full, (int(row) * models + column) * 2)
-            in (kernel.FULLY_HIDDEN, kernel.FULLY_UNPROVEN)
-            for row in self.rows_of(observer)
-        ):
-            return False
-        wanted = (kernel.SEEN_PAIR,) if basis.seen else (kernel.HIDDEN_PAIR, kernel.UNPROVEN_PAIR)
-        return all(
-            kernel.known_state(slot.sight, min(one, other) * models + max(one, other)) in wanted
-            for one in basis.observers.tolist()
-            for other in basis.targets.tolist()
+        return bool(
+            kernel.answers_stand(
+                slot.full,
+                slot.sight,
+                self.rows_of(observer),
+                self.index[hidden],
+                len(self.ids),
+                basis.observers,
+                basis.targets,
+                basis.seen,
+            )
         )
 
     # Caches
@@ -1349,8 +1343,9 @@ class VisibilityEngine:
     def matrix(self, observers: Iterable[str] | None = None) -> tuple[PairVisibility, ...]:
         """Every ordered pair of opposing units (optionally only these observers)."""
         pairs = _ordered_pairs(self.scenario, observers)
-        self._work_out([(o, t) for o, t in pairs if (o.id, t.id) not in self._results])
-        return tuple(self._answer(o, t) for o, t in pairs)
+        results = self._results
+        self._work_out([(o, t) for o, t in pairs if (o.id, t.id) not in results])
+        return tuple(results[o.id, t.id] for o, t in pairs)
 
     def _work_out(self, pairs: Sequence[tuple[Unit, Unit]]) -> None:
         """Answers ``pairs`` on :attr:`threads` threads. A unit pair's two orders run on one
@@ -1495,34 +1490,15 @@ class VisibilityEngine:
                 for model in unit.models
             ]
         ).reshape(-1, 4) + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-        unmoved: list[tuple[str, str]] = []
-        stale: list[tuple[str, str]] = []
-        for key in self._results:
-            one, other = key
-            if one in changed or other in changed or one not in new_units or other not in new_units:
-                stale.append(key)
-            else:
-                unmoved.append(key)
+        stale = [
+            (one, other)
+            for one, other in self._results
+            if one in changed or other in changed or one not in new_units or other not in new_units
+        ]
         self._corridors = {
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
-        if len(moved_boxes) and unmoved:
-            # Only a corridor whose box meets a moved base's box can meet the base: the exact
-            # test (one compiled call each) runs for those alone. A corridor's box is within
-            # the box of both units' reaches, worked out for every pair at once.
-            reach = self._unit_reach(new_scenario)
-            position = {unit.id: k for k, unit in enumerate(new_scenario.units)}
-            first = reach[[position[one] for one, _ in unmoved]]
-            second = reach[[position[other] for _, other in unmoved]]
-            boxes = np.hstack(
-                [np.fmin(first[:, :2], second[:, :2]), np.fmax(first[:, 2:], second[:, 2:])]
-            )
-            near = (
-                (boxes[:, None, 0] <= moved_boxes[None, :, 2])
-                & (moved_boxes[None, :, 0] <= boxes[:, None, 2])
-                & (boxes[:, None, 1] <= moved_boxes[None, :, 3])
-                & (moved_boxes[None, :, 1] <= boxes[:, None, 3])
-            ).any(axis=1)
+        if len(moved_boxes):
             # A pair found not visible keeps its answer when its proof stands (the scene kept
             # its unit sight: no moved unit is among what hid it); the answer reads nothing else.
             # A visible pair keeps its answer when its witness is still seen and no answer of its
@@ -1549,10 +1525,48 @@ class VisibilityEngine:
                 return not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
 
             stale += [
-                key for key, close in zip(unmoved, near, strict=True) if close and not keeps(key)
+                key
+                for key in self._pairs_near(new_scenario, moved_boxes, changed)
+                if key in self._results and not keeps(key)
             ]
         for key in stale:
             del self._results[key]
+
+    def _pairs_near(
+        self, scenario: Scenario, boxes: np.ndarray, changed: Collection[str]
+    ) -> list[tuple[str, str]]:
+        """The ordered pairs of two units of ``scenario``, neither of them ``changed``, whose
+        reaches' box (:meth:`_unit_reach`) meets one of ``boxes`` (rows ``(x0, y0, x1, y1)``).
+        Only a corridor whose box meets a moved base's box can meet the base, so the exact test
+        (one compiled call each) runs for these pairs alone; the boxes of every pair are
+        compared at once.
+
+        >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
+        >>> def unit(uid, player, x):
+        ...     return Unit(uid, player, (Model(uid + "1", x, 10.0, CircleBase(32)),))
+        >>> s = Scenario("wh40k-ca2026", (Player("red"), Player("blue")),
+        ...              units=(unit("a", "red", 5.0), unit("b", "blue", 15.0),
+        ...                     unit("c", "blue", 40.0)))
+        >>> engine = VisibilityEngine(s)
+        >>> engine._pairs_near(s, np.array([[9.0, 9.0, 11.0, 11.0]]), set())
+        [('a', 'b'), ('a', 'c'), ('b', 'a'), ('c', 'a')]
+        >>> engine._pairs_near(s, np.array([[9.0, 9.0, 11.0, 11.0]]), {"b"})
+        [('a', 'c'), ('c', 'a')]
+        """
+        reach = self._unit_reach(scenario)
+        low = np.fmin(reach[:, None, :2], reach[None, :, :2])
+        high = np.fmax(reach[:, None, 2:], reach[None, :, 2:])
+        near = (
+            (low[:, :, 0, None] <= boxes[:, 2])
+            & (boxes[:, 0] <= high[:, :, 0, None])
+            & (low[:, :, 1, None] <= boxes[:, 3])
+            & (boxes[:, 1] <= high[:, :, 1, None])
+        ).any(axis=2)
+        units = scenario.units
+        moved = np.array([unit.id in changed for unit in units], dtype=bool)
+        near &= ~(moved[:, None] | moved[None, :])
+        np.fill_diagonal(near, False)
+        return [(units[one].id, units[other].id) for one, other in np.argwhere(near).tolist()]
 
     def _unit_reach(self, scenario: Scenario) -> np.ndarray:
         """Per unit of ``scenario``, in its order, a box ``(x0, y0, x1, y1)`` holding every point
