@@ -852,6 +852,13 @@ class SightScene:
             self._slots = dict(old._slots)
             self._caches = old._caches
         self._not_seen_whole = dict(old._not_seen_whole)
+        # The same models stand in the same rows; which models of a unit take cover within
+        # terrain changes only when the unit does.
+        self._rows_of = dict(old._rows_of)
+        self._rows_first = dict(old._rows_first)
+        self._cover_split = {
+            unit_id: split for unit_id, split in old._cover_split.items() if unit_id not in changed
+        }
         self._cover_rests_on = {
             units: basis
             for units, basis in old._cover_rests_on.items()
