@@ -1474,7 +1474,9 @@ class VisibilityEngine:
         new_units = {u.id: u for u in new_scenario.units}
         changed = set(moved_unit_ids) | (set(old_units) ^ set(new_units))
         changed |= {
-            uid for uid, unit in new_units.items() if uid in old_units and old_units[uid] != unit
+            uid
+            for uid, unit in new_units.items()
+            if uid in old_units and old_units[uid] is not unit and old_units[uid] != unit
         }
         self.scenario = new_scenario
         if not same_setting:
@@ -1488,20 +1490,21 @@ class VisibilityEngine:
         )
         if old_scene.ids == self._scene.ids:
             self._scene.take_over(old_scene, changed, self.threads)
-        moved_boxes = np.array(
-            [
-                scene.footprint[model.id].bounds
-                for scene in (old_scene, self._scene)
-                for unit in scene.scenario.units
-                if unit.id in changed
-                for model in unit.models
-            ]
-        ).reshape(-1, 4) + np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
-        stale = [
-            (one, other)
-            for one, other in self._results
-            if one in changed or other in changed or one not in new_units or other not in new_units
+        # The moved bases' boxes, before and after, and for each moved unit the box holding
+        # its bases' (a unit's bases stand close together).
+        grow = np.array([-SEARCH_GROW, -SEARCH_GROW, SEARCH_GROW, SEARCH_GROW])
+        unit_bases = [
+            np.array([scene.footprint[model.id].bounds for model in unit.models]) + grow
+            for scene in (old_scene, self._scene)
+            for unit in scene.scenario.units
+            if unit.id in changed and unit.models
         ]
+        moved_boxes = np.concatenate([np.zeros((0, 4)), *unit_bases])
+        unit_boxes = np.array(
+            [[*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0)] for boxes in unit_bases]
+        )
+        # A unit gone from the scenario is among the changed ones.
+        stale = [(one, other) for one, other in self._results if one in changed or other in changed]
         self._corridors = {
             k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
         }
@@ -1533,7 +1536,7 @@ class VisibilityEngine:
 
             stale += [
                 key
-                for key in self._pairs_near(new_scenario, moved_boxes, changed)
+                for key in self._pairs_near(new_scenario, unit_boxes, changed)
                 if key in self._results and not keeps(key)
             ]
         for key in stale:
@@ -1543,10 +1546,10 @@ class VisibilityEngine:
         self, scenario: Scenario, boxes: np.ndarray, changed: Collection[str]
     ) -> list[tuple[str, str]]:
         """The ordered pairs of two units of ``scenario``, neither of them ``changed``, whose
-        reaches' box (:meth:`_unit_reach`) meets one of ``boxes`` (rows ``(x0, y0, x1, y1)``).
-        Only a corridor whose box meets a moved base's box can meet the base, so the exact test
-        (one compiled call each) runs for these pairs alone; the boxes of every pair are
-        compared at once.
+        reaches' box (:meth:`_unit_reach`) meets one of ``boxes`` (rows ``(x0, y0, x1, y1)``,
+        each holding the bases of a moved unit). Only a corridor whose box meets a moved base's
+        box can meet the base, so the exact test (one compiled call each) runs for these pairs
+        alone; the boxes of every pair are compared at once.
 
         >>> from engine.model import CircleBase, Model, Player, Scenario, Unit
         >>> def unit(uid, player, x):
@@ -1561,14 +1564,22 @@ class VisibilityEngine:
         [('a', 'c'), ('c', 'a')]
         """
         reach = self._unit_reach(scenario)
-        low = np.fmin(reach[:, None, :2], reach[None, :, :2])
-        high = np.fmax(reach[:, None, 2:], reach[None, :, 2:])
-        near = (
-            (low[:, :, 0, None] <= boxes[:, 2])
-            & (boxes[:, 0] <= high[:, :, 0, None])
-            & (low[:, :, 1, None] <= boxes[:, 3])
-            & (boxes[:, 1] <= high[:, :, 1, None])
-        ).any(axis=2)
+        near = np.zeros((len(reach), len(reach)), dtype=bool)
+        for x0, y0, x1, y1 in boxes.tolist():
+            # A pair's box runs from the lower of its units' lows to the higher of their
+            # highs: it reaches x1 when either unit's low does, and so on for each side (a
+            # unit without models has a box of NaNs, never below nor above anything: its
+            # pairs' boxes are the other unit's).
+            below_x1 = reach[:, 0] <= x1
+            above_x0 = reach[:, 2] >= x0
+            below_y1 = reach[:, 1] <= y1
+            above_y0 = reach[:, 3] >= y0
+            near |= (
+                (below_x1[:, None] | below_x1[None, :])
+                & (above_x0[:, None] | above_x0[None, :])
+                & (below_y1[:, None] | below_y1[None, :])
+                & (above_y0[:, None] | above_y0[None, :])
+            )
         units = scenario.units
         moved = np.array([unit.id in changed for unit in units], dtype=bool)
         near &= ~(moved[:, None] | moved[None, :])
