@@ -4179,7 +4179,10 @@ def unit_pair_visible(
     one among every blocker). With ``try_hulls``, the model pairs no separator settled are
     first asked :func:`hulls_hidden` all at once, when that looks cheaper than their searches
     one by one (two large units, :data:`HULLS_BEFORE_PARTS`, ask it before the separators of
-    parts too). ``in_the_way`` collects what blocks a pair found not visible."""
+    parts too). Pairs whose proofs a move shook are tried again first: one by one when they
+    are few (:func:`_shaken_proven_again`), else, with ``try_hulls``, by one proof for their
+    hulls among the blockers of those proofs (:func:`_shaken_proven_by_hulls`). ``in_the_way``
+    collects what blocks a pair found not visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -4197,6 +4200,8 @@ def unit_pair_visible(
     known = _known_hidden(scene, cache, observers, targets)
     if not known.all():
         _shaken_proven_again(scene, cache, observers, targets, known, grow, line_half_width)
+    if try_hulls and not known.all():
+        _shaken_proven_by_hulls(scene, cache, observers, targets, known, in_the_way, grow)
     if known.all():
         _mark_known(scene, cache, observers, targets, known, in_the_way)
         return NONE, -1, -1, False
@@ -4214,7 +4219,8 @@ def unit_pair_visible(
     start = 0
     # Until the closest pair's cheap stage has failed, every blocker is offered (most visible
     # unit pairs settle there); then the few near the two units, for every search after it.
-    nearby = np.arange(len(scene.blocker_kind), dtype=np.int32)
+    every_blocker = np.arange(len(scene.blocker_kind), dtype=np.int32)
+    nearby = every_blocker
     for stage in range(3):
         for idx in order[start : stops[stage]]:
             if walled_off[idx // len(targets), idx % len(targets)]:
@@ -4241,27 +4247,28 @@ def unit_pair_visible(
             if (
                 try_hulls
                 and count >= HULLS_BEFORE_PARTS
-                and _hidden_between_hulls(scene, cache, observers, targets, known, in_the_way, grow)
+                and _hidden_between_hulls(
+                    scene, cache, observers, targets, known, in_the_way, grow, every_blocker
+                )
             ):
                 _mark_known(scene, cache, observers, targets, known, in_the_way)
                 return NONE, -1, -1, False
             # Every blocker a separator of parts could take meets the two units' hull, so it is
             # among the blockers near them.
-            every_blocker = len(part_walls) == len(scene.blocker_kind)
             walled_off = walled_off_groups(
                 scene,
                 cache,
                 observers,
                 targets,
                 in_the_way,
-                nearby if every_blocker else part_walls,
+                nearby if len(part_walls) == len(scene.blocker_kind) else part_walls,
                 grow,
                 known,
                 PART_SEPARATOR_PAIRS,
             )
             walled_off |= known
             if try_hulls and _hidden_between_hulls(
-                scene, cache, observers, targets, walled_off, in_the_way, grow
+                scene, cache, observers, targets, walled_off, in_the_way, grow, every_blocker
             ):
                 _mark_known(scene, cache, observers, targets, known, in_the_way)
                 return NONE, -1, -1, False
@@ -4347,6 +4354,21 @@ def hulls_hidden(
     >>> len(hulls_hidden(two_pairs(5.0), observers, targets, 0.02, 4))
     0
     """
+    everything = np.arange(len(scene.blocker_kind), dtype=np.int32)
+    return hulls_hidden_among(scene, observers, targets, grow, pairs, everything)
+
+
+@_compiled
+def hulls_hidden_among(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    grow: float,
+    pairs: int,
+    candidates: np.ndarray,
+) -> np.ndarray:
+    """:func:`hulls_hidden` among the blocker rows ``candidates`` alone (other blockers only
+    block more, so a proof among some is a proof)."""
     tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
     hull_a = unit_hull(scene, observers)
     hull_b = unit_hull(scene, targets)
@@ -4357,7 +4379,6 @@ def hulls_hidden(
         or inside_polygon(hull_b[0, 0], hull_b[0, 1], hull_a)
     ):
         return none
-    everything = np.arange(len(scene.blocker_kind), dtype=np.int32)
     walls = walls_between_hulls(
         scene,
         hull_a,
@@ -4366,7 +4387,7 @@ def hulls_hidden(
         scene.model_unit[observers[0]],
         scene.model_unit[targets[0]],
         sheltered,
-        everything,
+        candidates,
         grow,
     )
     acx, acy = hull_a[:, 0].mean(), hull_a[:, 1].mean()
@@ -4408,10 +4429,11 @@ def _hidden_between_hulls(
     walled_off: np.ndarray,
     in_the_way: np.ndarray,
     grow: float,
+    candidates: np.ndarray,
 ) -> bool:
-    """Whether :func:`hulls_hidden` proves every model pair ``walled_off`` leaves hidden; if
-    so, the proof's walls are marked in ``in_the_way`` and cached as each such pair's answer
-    (a proof for the hulls is one for every pair of bases inside them)."""
+    """Whether :func:`hulls_hidden_among` ``candidates`` proves every model pair ``walled_off``
+    leaves hidden; if so, the proof's walls are marked in ``in_the_way`` and cached as each such
+    pair's answer (a proof for the hulls is one for every pair of bases inside them)."""
     rows = np.zeros(len(observers), dtype=np.bool_)
     columns = np.zeros(len(targets), dtype=np.bool_)
     pairs = 0
@@ -4423,7 +4445,7 @@ def _hidden_between_hulls(
                 pairs += 1
     if pairs < 2:
         return False
-    walls = hulls_hidden(scene, observers[rows], targets[columns], grow, pairs)
+    walls = hulls_hidden_among(scene, observers[rows], targets[columns], grow, pairs, candidates)
     if not len(walls):
         return False
     for k in walls:
@@ -4525,6 +4547,42 @@ def _shaken_proven_again(
                 return
             cache[lo * span + hi] = proven
             known[a, b] = True
+
+
+@_compiled
+def _shaken_proven_by_hulls(
+    scene: SceneArrays,
+    cache: Any,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    known: np.ndarray,
+    in_the_way: np.ndarray,
+    grow: float,
+) -> None:
+    """When every model pair not ``known`` to be hidden holds a proof a move shook
+    (:data:`MOVED_PROOF_PAIR`), more than :data:`SHAKEN_PROOFS_TRIED_FIRST` of them (a moved
+    unit's own pairs: each of its models stepped), asks the hulls of those pairs' models for one
+    proof among the blockers of the shaken proofs (:func:`_hidden_between_hulls`), and marks
+    every pair ``known`` when there is one. After a small step the walls that hid each model
+    pair mostly still hide the two groups whole: one search between two hulls past a few
+    blockers, where the pairs' proofs tried one by one, or separators, cost several."""
+    span = len(scene.model_top)
+    shaken = 0
+    offered = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
+    for a in range(len(observers)):
+        for b in range(len(targets)):
+            if known[a, b]:
+                continue
+            key = min(observers[a], targets[b]) * span + max(observers[a], targets[b])
+            if key not in cache or cache[key][0] != MOVED_PROOF_PAIR:
+                return
+            _mark_from(offered, cache[key], 5)
+            shaken += 1
+    if shaken <= SHAKEN_PROOFS_TRIED_FIRST:
+        return
+    candidates = np.flatnonzero(offered).astype(np.int32)
+    if _hidden_between_hulls(scene, cache, observers, targets, known, in_the_way, grow, candidates):
+        known[:, :] = True
 
 
 @_compiled

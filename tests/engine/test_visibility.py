@@ -865,6 +865,60 @@ def test_a_unit_pair_whose_few_proofs_a_step_shook_is_settled_by_trying_them_aga
         assert status == kernel.FOUND
 
 
+@pytest.mark.parametrize(("dy", "hidden"), [(0.2, True), (10.0, False)])
+def test_a_unit_pair_whose_many_proofs_a_step_shook_is_settled_by_one_proof_for_its_hulls(
+    dy: float, hidden: bool
+) -> None:
+    # Three red models against three blue ones, the screen between: nine proofs, each resting
+    # on the screen alone. When it steps, all nine are shaken, more than are tried again one by
+    # one: the hulls of the two units are asked for one proof among the shaken proofs'
+    # blockers. After a small step the screen still hides hull from hull, and every pair is
+    # settled by that proof (it names no segment, a pair's own search would); after a long step
+    # the proof fails and the search finds the line a fresh search finds.
+    from engine import sight_kernel as kernel
+
+    screen = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
+    ys = (9.2, 10.0, 10.8)
+    s = scene(
+        [infantry(f"r{n}", 10, y) for n, y in enumerate(ys)],
+        [infantry(f"b{n}", 20, y) for n, y in enumerate(ys)],
+        others=(screen,),
+    )
+    sight = VisibilityEngine(s)._scene
+    observers, targets = sight.rows_of(s.unit("red-a")), sight.rows_of(s.unit("blue-a"))
+    every = np.arange(len(sight.labels), dtype=np.int32)
+    screen_row = len(sight.terrain) + sight.index["big"]
+
+    def ask(arrays: object, cache: object) -> tuple[int, int, int, bool]:
+        in_the_way = np.zeros(len(sight.labels), dtype=bool)
+        args = (SEARCH_GROW, HALF_LINE_WIDTH, every, True, True, -1, -1)
+        return kernel.unit_pair_visible(arrays, observers, targets, cache, in_the_way, *args)
+
+    cache = new_cache()
+    for o in observers:
+        for t in targets:
+            row = sight_pair(sight.arrays, cache, o, t, False, SEARCH_GROW, HALF_LINE_WIDTH)
+            assert row[0] == HIDDEN_PAIR
+    _, arrays, move = _after_a_move(s, "blue-b", 0.0, dy)
+    forget_moved(arrays, cache, *move, SEARCH_GROW, False, np.zeros((3, 3), dtype=bool))
+    span = len(sight.ids)
+    keys = [min(o, t) * span + max(o, t) for o in observers for t in targets]
+    assert len(keys) > kernel.SHAKEN_PROOFS_TRIED_FIRST
+    assert [cache[key][0] for key in keys] == [MOVED_PROOF_PAIR] * len(keys)
+    status, seer, seen, separated = ask(arrays, cache)
+    fresh = ask(arrays, new_cache())
+    assert (status, seer, seen) == fresh[:3]
+    if hidden:
+        assert status == kernel.NONE
+        assert not separated
+        for key in keys:
+            assert cache[key][0] == HIDDEN_PAIR
+            assert list(cache[key][1:5]) == [0.0] * 4
+            assert list(cache[key][5:]) == [screen_row]
+    else:
+        assert status == kernel.FOUND
+
+
 @pytest.mark.parametrize(("dy", "hidden"), [(-0.2, True), (10.0, False)])
 def test_a_point_hidden_by_a_moved_model_is_tried_again_with_its_blockers(
     dy: float, hidden: bool
