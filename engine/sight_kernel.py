@@ -4179,10 +4179,10 @@ def unit_pair_visible(
     one among every blocker). With ``try_hulls``, the model pairs no separator settled are
     first asked :func:`hulls_hidden` all at once, when that looks cheaper than their searches
     one by one (two large units, :data:`HULLS_BEFORE_PARTS`, ask it before the separators of
-    parts too). Pairs whose proofs a move shook are tried again first: one by one when they
-    are few (:func:`_shaken_proven_again`), else, with ``try_hulls``, by one proof for their
-    hulls among the blockers of those proofs (:func:`_shaken_proven_by_hulls`). ``in_the_way``
-    collects what blocks a pair found not visible."""
+    parts too). Pairs whose proofs a move shook are tried again first
+    (:func:`_shaken_proven_again`: one by one when they are few, else, with ``try_hulls``, by
+    one proof for their hulls). ``in_the_way`` collects what blocks a pair found not
+    visible."""
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -4199,9 +4199,9 @@ def unit_pair_visible(
             n += 1
     known = _known_hidden(scene, cache, observers, targets)
     if not known.all():
-        _shaken_proven_again(scene, cache, observers, targets, known, grow, line_half_width)
-    if try_hulls and not known.all():
-        _shaken_proven_by_hulls(scene, cache, observers, targets, known, in_the_way, grow)
+        _shaken_proven_again(
+            scene, cache, observers, targets, known, in_the_way, grow, line_half_width, try_hulls
+        )
     if known.all():
         _mark_known(scene, cache, observers, targets, known, in_the_way)
         return NONE, -1, -1, False
@@ -4504,9 +4504,11 @@ def _known_hidden(
 SHAKEN_PROOFS_TRIED_FIRST = 8
 """A unit pair whose model pairs are all proven hidden but for this many proofs or fewer that a
 move shook has those tried again first, one by one (:func:`_shaken_proven_again`); with more,
-the separators settle them faster. On the stress board's moves, a unit pair with one to five
-shaken proofs took 56-223 us that way against 157-396 us by separators, and one with twelve or
-more 270-490 us against 215-300 us."""
+one by one is slower than separators. On the stress board's moves, a unit pair with one to
+five shaken proofs took 56-223 us that way against 157-396 us by separators, and one with
+twelve or more 270-490 us against 215-300 us. With more, one proof for the hulls of the
+shaken pairs' models among their proofs' blockers is asked before the separators: an update
+took 8-14% less on the stress board, 10-14% on the ruin layout and the official table."""
 
 
 @_compiled
@@ -4516,56 +4518,22 @@ def _shaken_proven_again(
     observers: np.ndarray,
     targets: np.ndarray,
     known: np.ndarray,
-    grow: float,
-    line_half_width: float,
-) -> None:
-    """When every model pair not ``known`` to be hidden holds a proof a move shook
-    (:data:`MOVED_PROOF_PAIR`), and at most :data:`SHAKEN_PROOFS_TRIED_FIRST` of them, tries
-    each again past its own blockers (:func:`_proven_again`, as the search would), marking in
-    ``known`` those that stand, until one fails. After a small step most proofs stand and the
-    unit pair is settled without separators or searches; the pairs proven are cached as the
-    search would cache them, so the rest of the search answers as it would have."""
-    span = len(scene.model_top)
-    shaken = 0
-    for a in range(len(observers)):
-        for b in range(len(targets)):
-            if known[a, b]:
-                continue
-            key = min(observers[a], targets[b]) * span + max(observers[a], targets[b])
-            if key not in cache or cache[key][0] != MOVED_PROOF_PAIR:
-                return
-            shaken += 1
-    if shaken > SHAKEN_PROOFS_TRIED_FIRST:
-        return
-    for a in range(len(observers)):
-        for b in range(len(targets)):
-            if known[a, b]:
-                continue
-            lo, hi = min(observers[a], targets[b]), max(observers[a], targets[b])
-            proven = _proven_again(scene, lo, hi, cache[lo * span + hi], grow, line_half_width)
-            if len(proven) == 0:
-                return
-            cache[lo * span + hi] = proven
-            known[a, b] = True
-
-
-@_compiled
-def _shaken_proven_by_hulls(
-    scene: SceneArrays,
-    cache: Any,
-    observers: np.ndarray,
-    targets: np.ndarray,
-    known: np.ndarray,
     in_the_way: np.ndarray,
     grow: float,
+    line_half_width: float,
+    by_hulls: bool,
 ) -> None:
     """When every model pair not ``known`` to be hidden holds a proof a move shook
-    (:data:`MOVED_PROOF_PAIR`), more than :data:`SHAKEN_PROOFS_TRIED_FIRST` of them (a moved
-    unit's own pairs: each of its models stepped), asks the hulls of those pairs' models for one
-    proof among the blockers of the shaken proofs (:func:`_hidden_between_hulls`), and marks
-    every pair ``known`` when there is one. After a small step the walls that hid each model
-    pair mostly still hide the two groups whole: one search between two hulls past a few
-    blockers, where the pairs' proofs tried one by one, or separators, cost several."""
+    (:data:`MOVED_PROOF_PAIR`), tries those proofs again, marking in ``known`` the pairs they
+    settle. At most :data:`SHAKEN_PROOFS_TRIED_FIRST` are tried one by one past their own
+    blockers (:func:`_proven_again`, as the search would), until one fails: after a small step
+    most stand and the unit pair is settled without separators or searches, its pairs cached
+    as the search would cache them, so the rest of the search answers as it would have. More of
+    them (a moved unit's own pairs: each of its models stepped) are asked, with ``by_hulls``,
+    for one proof for the hulls of their models among the blockers of the shaken proofs
+    (:func:`_hidden_between_hulls`, which marks its walls in ``in_the_way``): the walls that hid
+    each model pair mostly still hide the two groups whole, and one search between two hulls
+    past a few blockers costs less than the proofs one by one, or separators."""
     span = len(scene.model_top)
     shaken = 0
     offered = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
@@ -4578,11 +4546,23 @@ def _shaken_proven_by_hulls(
                 return
             _mark_from(offered, cache[key], 5)
             shaken += 1
-    if shaken <= SHAKEN_PROOFS_TRIED_FIRST:
+    if shaken > SHAKEN_PROOFS_TRIED_FIRST:
+        candidates = np.flatnonzero(offered).astype(np.int32)
+        if by_hulls and _hidden_between_hulls(
+            scene, cache, observers, targets, known, in_the_way, grow, candidates
+        ):
+            known[:, :] = True
         return
-    candidates = np.flatnonzero(offered).astype(np.int32)
-    if _hidden_between_hulls(scene, cache, observers, targets, known, in_the_way, grow, candidates):
-        known[:, :] = True
+    for a in range(len(observers)):
+        for b in range(len(targets)):
+            if known[a, b]:
+                continue
+            lo, hi = min(observers[a], targets[b]), max(observers[a], targets[b])
+            proven = _proven_again(scene, lo, hi, cache[lo * span + hi], grow, line_half_width)
+            if len(proven) == 0:
+                return
+            cache[lo * span + hi] = proven
+            known[a, b] = True
 
 
 @_compiled

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -817,22 +818,17 @@ def test_a_hidden_proof_resting_on_a_moved_model_is_tried_again_with_its_blocker
         assert list(again[5:]) == [screen_row]
 
 
-@pytest.mark.parametrize(("dy", "hidden"), [(0.2, True), (10.0, False)])
-def test_a_unit_pair_whose_few_proofs_a_step_shook_is_settled_by_trying_them_again(
-    dy: float, hidden: bool
-) -> None:
-    # The screen hides both blue models from both red ones (each pair proven on its own). When
-    # it steps, the four proofs resting on it are shaken; asked again, the unit pair first
-    # tries each past the screen alone: after a small step they stand, and the pair is settled
-    # by them (no separator of the two units is looked for, so none is named). After a long
-    # step the first one tried fails and the search goes on as usual: it finds a line, the one
-    # a fresh search finds.
+def _shaken_proofs(ys: tuple[float, ...], dy: float) -> tuple[Any, object, object, list[int], int]:
+    """Red models at x = 10 and blue ones at x = 20 (one each at every ``ys``), a screen between
+    hiding every model pair from the other unit (each pair proven on its own), then the screen
+    stepped by ``dy``, its proofs shaken: the question for the unit pair (arrays, cache), the
+    moved scene's arrays, the cache, the model pairs' keys and the screen's blocker row."""
     from engine import sight_kernel as kernel
 
     screen = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
     s = scene(
-        [infantry("r1", 10, 9.6), infantry("r2", 10, 10.4)],
-        [infantry("b1", 20, 9.6), infantry("b2", 20, 10.4)],
+        [infantry(f"r{n}", 10, y) for n, y in enumerate(ys, 1)],
+        [infantry(f"b{n}", 20, y) for n, y in enumerate(ys, 1)],
         others=(screen,),
     )
     sight = VisibilityEngine(s)._scene
@@ -853,68 +849,34 @@ def test_a_unit_pair_whose_few_proofs_a_step_shook_is_settled_by_trying_them_aga
     forget_moved(arrays, cache, *move, SEARCH_GROW, False, np.zeros((3, 3), dtype=bool))
     span = len(sight.ids)
     keys = [min(o, t) * span + max(o, t) for o in observers for t in targets]
-    assert [cache[key][0] for key in keys] == [MOVED_PROOF_PAIR] * 4
-    status, seer, seen, separated = ask(arrays, cache)
-    fresh = ask(arrays, new_cache())
-    assert (status, seer, seen) == fresh[:3]
-    if hidden:
-        assert status == kernel.NONE
-        assert not separated
-        assert [cache[key][0] for key in keys] == [HIDDEN_PAIR] * 4
-    else:
-        assert status == kernel.FOUND
-
-
-@pytest.mark.parametrize(("dy", "hidden"), [(0.2, True), (10.0, False)])
-def test_a_unit_pair_whose_many_proofs_a_step_shook_is_settled_by_one_proof_for_its_hulls(
-    dy: float, hidden: bool
-) -> None:
-    # Three red models against three blue ones, the screen between: nine proofs, each resting
-    # on the screen alone. When it steps, all nine are shaken, more than are tried again one by
-    # one: the hulls of the two units are asked for one proof among the shaken proofs'
-    # blockers. After a small step the screen still hides hull from hull, and every pair is
-    # settled by that proof (it names no segment, a pair's own search would); after a long step
-    # the proof fails and the search finds the line a fresh search finds.
-    from engine import sight_kernel as kernel
-
-    screen = Unit("blue-b", "blue", (Model("big", 15, 10, CircleBase(160), height=3),))
-    ys = (9.2, 10.0, 10.8)
-    s = scene(
-        [infantry(f"r{n}", 10, y) for n, y in enumerate(ys)],
-        [infantry(f"b{n}", 20, y) for n, y in enumerate(ys)],
-        others=(screen,),
-    )
-    sight = VisibilityEngine(s)._scene
-    observers, targets = sight.rows_of(s.unit("red-a")), sight.rows_of(s.unit("blue-a"))
-    every = np.arange(len(sight.labels), dtype=np.int32)
-    screen_row = len(sight.terrain) + sight.index["big"]
-
-    def ask(arrays: object, cache: object) -> tuple[int, int, int, bool]:
-        in_the_way = np.zeros(len(sight.labels), dtype=bool)
-        args = (SEARCH_GROW, HALF_LINE_WIDTH, every, True, True, -1, -1)
-        return kernel.unit_pair_visible(arrays, observers, targets, cache, in_the_way, *args)
-
-    cache = new_cache()
-    for o in observers:
-        for t in targets:
-            row = sight_pair(sight.arrays, cache, o, t, False, SEARCH_GROW, HALF_LINE_WIDTH)
-            assert row[0] == HIDDEN_PAIR
-    _, arrays, move = _after_a_move(s, "blue-b", 0.0, dy)
-    forget_moved(arrays, cache, *move, SEARCH_GROW, False, np.zeros((3, 3), dtype=bool))
-    span = len(sight.ids)
-    keys = [min(o, t) * span + max(o, t) for o in observers for t in targets]
-    assert len(keys) > kernel.SHAKEN_PROOFS_TRIED_FIRST
     assert [cache[key][0] for key in keys] == [MOVED_PROOF_PAIR] * len(keys)
+    return ask, arrays, cache, keys, len(sight.terrain) + sight.index["big"]
+
+
+@pytest.mark.parametrize("ys", [(9.6, 10.4), (9.2, 10.0, 10.8)])
+@pytest.mark.parametrize(("dy", "hidden"), [(0.2, True), (10.0, False)])
+def test_a_unit_pair_whose_proofs_a_step_shook_is_settled_by_them_again(
+    ys: tuple[float, ...], dy: float, hidden: bool
+) -> None:
+    # The screen hides every blue model from every red one. When it steps, the proofs resting
+    # on it are shaken; asked again, the unit pair first tries them past the screen alone: two
+    # models a side (four proofs) each proof on its own, three a side (nine, more than are
+    # tried one by one) one proof for the two units' hulls among the shaken proofs' blockers.
+    # After a small step the screen still hides them, and the pair is settled that way (no
+    # separator of the two units is looked for, so none is named). After a long step the
+    # proofs fail and the search goes on as usual: it finds a line, the one a fresh search
+    # finds.
+    from engine import sight_kernel as kernel
+
+    ask, arrays, cache, keys, screen_row = _shaken_proofs(ys, dy)
     status, seer, seen, separated = ask(arrays, cache)
     fresh = ask(arrays, new_cache())
     assert (status, seer, seen) == fresh[:3]
     if hidden:
         assert status == kernel.NONE
         assert not separated
-        for key in keys:
-            assert cache[key][0] == HIDDEN_PAIR
-            assert list(cache[key][1:5]) == [0.0] * 4
-            assert list(cache[key][5:]) == [screen_row]
+        assert [cache[key][0] for key in keys] == [HIDDEN_PAIR] * len(keys)
+        assert [list(cache[key][5:]) for key in keys] == [[screen_row]] * len(keys)
     else:
         assert status == kernel.FOUND
 
