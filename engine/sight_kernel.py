@@ -4508,7 +4508,7 @@ one by one is slower than separators. On the stress board's moves, a unit pair w
 five shaken proofs took 56-223 us that way against 157-396 us by separators, and one with
 twelve or more 270-490 us against 215-300 us. With more, one proof for the hulls of the
 shaken pairs' models among their proofs' blockers is asked before the separators: an update
-took 8-14% less on the stress board, 10-14% on the ruin layout and the official table."""
+took 8-14% less on the stress board, 10-17% on the ruin layout and the official table."""
 
 
 @_compiled
