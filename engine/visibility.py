@@ -1146,10 +1146,12 @@ class SightScene:
         assert line is not None
         witness = line if self.unit_of[one].id == observer.id else line.reversed()
         observing = self._observer_rows(observer, eligible)
+        # Cover first: it asks terrain alone about the target's exposed models, and a model
+        # that terrain alone hides from every observer settles "not fully visible" at once.
+        cover, cover_text = self._cover(slot, observer.id, observing, target, witness)
         fully, full_text, full_blockers = self._unit_fully_visible(
             slot, observer.id, observing, target
         )
-        cover, cover_text = self._cover(slot, observer.id, observing, target, witness)
         explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
             observer.id, target.id, True, fully, cover, witness, full_blockers, explanation
@@ -1164,8 +1166,10 @@ class SightScene:
         self, slot: _CacheSlot, observer_id: str, observing: NDArray[np.int32], target: Unit
     ) -> tuple[bool, str, tuple[str, ...]]:
         """Whether every model of ``target`` is fully visible to an observing model (rows
-        ``observing``). The model last found not fully visible is asked first: any one such
-        model settles "not", so the order changes only which model the explanation names."""
+        ``observing``). The models already proven not seen whole by the most observers (cover
+        has asked terrain alone) are asked first, then the model last found not fully visible:
+        any one such model settles "not", so the order changes only which model the
+        explanation names."""
         from engine import sight_kernel as kernel
 
         in_the_way = np.zeros(len(self.labels), dtype=bool)

@@ -12,13 +12,15 @@ import dataclasses
 import functools
 import random
 
+import numpy as np
 import pytest
 
 from benchmarks.official_table import make_official_table
 from benchmarks.ruin_layout import make_ruin_layout
 from benchmarks.stress import make_stress_scenario
+from engine import sight_kernel as kernel
 from engine.model import Polygon, Scenario
-from engine.visibility import PairVisibility, VisibilityEngine, visibility
+from engine.visibility import SEARCH_GROW, PairVisibility, SightScene, VisibilityEngine, visibility
 from tests.engine import los_reference as ref
 
 BOARDS = {
@@ -126,3 +128,51 @@ def test_game_board_verdicts_against_the_reference(name: str) -> None:
         assert ref.clear_model_pair(scenario, p, model_pairs) is None, (p.observer, p.target)
         checked += len(model_pairs)
     assert checked >= 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_not_fully_visible_rests_on_points_the_reference_finds_hidden(name: str) -> None:
+    """Cover is asked before "fully visible" and leaves its terrain-alone proofs where the
+    question with models reads them (models only hide more), and a target model every observer
+    is already proven not to see whole is asked first. Whatever was asked first, the verdict is
+    the one a fresh search gives, and every cached proof of a hidden point holds, models and
+    all, for the reference."""
+    scenario, pairs = board(name)
+    scene = SightScene(scenario)
+    rng = random.Random(23)
+    partly = [p for p in pairs if p.visible and not p.fully_visible]
+    checked = 0
+    for p in rng.sample(partly, min(6, len(partly))):
+        observer, target = scenario.unit(p.observer), scenario.unit(p.target)
+        assert not scene.pair(observer, target).fully_visible
+        observing, targets = scene.rows_of(observer), scene.rows_of(target)
+        fresh = kernel.unit_fully_visible(
+            scene.arrays,
+            kernel.new_cache(),
+            observing,
+            targets,
+            np.zeros(len(scene.labels), dtype=bool),
+            SEARCH_GROW,
+        )
+        assert not fresh[0]
+        cache = scene.slot(observer.id, target.id).full
+        blockers = ref.blockers_for(scenario, observer.id, target.id)
+        models = len(scene.arrays.model_top)
+        for obs in observer.models:
+            for tgt in target.models:
+                i, j = scene.index[obs.id], scene.index[tgt.id]
+                if kernel.known_state(cache, (i * models + j) * 2) != kernel.FULLY_HIDDEN:
+                    continue
+                status, hx, hy = kernel.full_pair(scene.arrays, cache, i, j, False, SEARCH_GROW)[:3]
+                assert status == kernel.FULLY_HIDDEN
+                seen = ref.point_seen_with_clearance(
+                    ref.model_shape(obs).grid(),
+                    np.array([hx, hy]),
+                    obs.z + obs.height,
+                    tgt.z,
+                    blockers + ref.screens_for(scenario, tgt),
+                )
+                assert not seen, (obs.id, tgt.id, hx, hy)
+                checked += 1
+    assert checked >= 6
