@@ -4547,11 +4547,7 @@ def _shaken_proven_again(
     if shaken > SHAKEN_PROOFS_TRIED_FIRST:
         if by_hulls:
             offered = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
-            for a in range(len(observers)):
-                for b in range(len(targets)):
-                    if not known[a, b]:
-                        i, j = observers[a], targets[b]
-                        _mark_from(offered, cache[min(i, j) * span + max(i, j)], 5)
+            _mark_known(scene, cache, observers, targets, ~known, offered)
             candidates = np.flatnonzero(offered).astype(np.int32)
             if _hidden_between_hulls(
                 scene, cache, observers, targets, known, in_the_way, grow, candidates
