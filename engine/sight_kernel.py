@@ -2433,34 +2433,8 @@ def _has_convex(scene: SceneArrays, walls: np.ndarray, count: int) -> bool:
     return found
 
 
-@_compiled_inline
-def quick_reject(
-    acx: float,
-    acy: float,
-    ar: float,
-    av: np.ndarray,
-    bcx: float,
-    bcy: float,
-    br: float,
-    bv: np.ndarray,
-    scene: SceneArrays,
-    walls: np.ndarray,
-    count: int,
-    grow: float,
-) -> int:
-    """A convex wall separating ``a`` from ``b`` (its index), or -1: it crosses both outer
-    common tangents between their tangent points and touches neither shape, so inside the hull
-    of the two it walls ``a``'s side off from ``b``'s and every segment between them meets it."""
-    if not _has_convex(scene, walls, count):
-        return -1
-    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
-    if not ok:
-        return -1
-    return _wall_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
-
-
 @_compiled_leaf
-def _wall_across(
+def wall_across(
     acx: float,
     acy: float,
     ar: float,
@@ -2475,7 +2449,10 @@ def _wall_across(
     count: int,
     grow: float,
 ) -> int:
-    """:func:`quick_reject` given the two shapes' outer tangents. A leaf, compiled without
+    """A convex wall separating ``a`` from ``b`` (its index), or -1, given the two shapes'
+    outer common tangents (:func:`outer_tangents`): it crosses both between their tangent
+    points and touches neither shape, so inside the hull of the two it walls ``a``'s side off
+    from ``b``'s and every segment between them meets it. A leaf, compiled without
     reference counting (see :func:`_compiled_leaf`): it runs for every wall tried, and counting
     the scene's arrays on the way in and out cost more than most of its tests."""
     t0, t1 = tangents[0], tangents[1]
@@ -2843,8 +2820,8 @@ def separator_between(
     count: int,
     grow: float,
 ) -> np.ndarray:
-    """Walls standing between ``a`` and ``b``: one convex wall (:func:`quick_reject`), else a
-    barrier of several (:func:`chain_separator`), both from one pair of outer tangents; empty
+    """Walls standing between ``a`` and ``b``: one convex wall (:func:`wall_across`), else a
+    barrier of several (:func:`barrier_across`), both from one pair of outer tangents; empty
     when neither is found."""
     empty = np.zeros(0, dtype=np.int32)
     if count == 0:
@@ -2853,33 +2830,10 @@ def separator_between(
     if not ok:
         return empty
     if _has_convex(scene, walls, count):
-        wall = _wall_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
+        wall = wall_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
         if wall >= 0:
             return np.array([wall], dtype=np.int32)
-    return _barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
-
-
-@_compiled_inline
-def chain_separator(
-    acx: float,
-    acy: float,
-    ar: float,
-    av: np.ndarray,
-    bcx: float,
-    bcy: float,
-    br: float,
-    bv: np.ndarray,
-    scene: SceneArrays,
-    walls: np.ndarray,
-    count: int,
-    grow: float,
-) -> np.ndarray:
-    """Walls joined into one barrier across the hull of ``a`` and ``b``: the blockers of the
-    barrier, or an empty array (see :func:`_barrier_across`)."""
-    ok, tangents = outer_tangents(acx, acy, ar, av, bcx, bcy, br, bv)
-    if not ok or count == 0:
-        return np.zeros(0, dtype=np.int32)
-    return _barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
+    return barrier_across(acx, acy, ar, av, bcx, bcy, br, bv, tangents, scene, walls, count, grow)
 
 
 @_compiled_inline
@@ -2894,7 +2848,7 @@ def _part_of(
 
 
 @_compiled
-def _barrier_across(
+def barrier_across(
     acx: float,
     acy: float,
     ar: float,
@@ -2909,7 +2863,9 @@ def _barrier_across(
     count: int,
     grow: float,
 ) -> np.ndarray:
-    """:func:`chain_separator` given the two shapes' outer tangents (``count > 0``).
+    """Walls joined into one barrier across the hull of ``a`` and ``b``, given the two shapes'
+    outer common tangents (:func:`outer_tangents`; ``count > 0``): the blockers of the barrier,
+    or an empty array.
 
     Let ``H`` be the hull of the two shapes, bounded by the two outer common tangents and an arc
     of each shape. A connected blocked set inside ``H`` that meets both tangents and neither
@@ -3839,8 +3795,8 @@ def unit_separator_among(
 ) -> np.ndarray:
     """Blockers among ``candidates`` (every blocker, or say the barrier that separated the two
     units before one of them moved) standing between two groups of bases as a whole: one
-    convex blocker (see :func:`quick_reject`) or a barrier of several
-    (:func:`chain_separator`), each at least as tall as every model involved and in the way of
+    convex blocker (see :func:`wall_across`) or a barrier of several
+    (:func:`barrier_across`), each at least as tall as every model involved and in the way of
     every model pair (no obscuring area any of them is within); empty when none is found."""
     return _separator_of_hulls(
         scene,
@@ -3949,7 +3905,7 @@ def hull_separator(
 ) -> np.ndarray:
     """Blockers among ``candidates`` that wall every point of the convex polygon ``hull_a`` off
     from every point of ``hull_b``, for sight lines no higher than ``tallest``: one convex
-    blocker (:func:`quick_reject`) or a barrier of several (:func:`chain_separator`); empty when
+    blocker (:func:`wall_across`) or a barrier of several (:func:`barrier_across`); empty when
     none is found. Only blockers at least ``tallest`` high take part, no model of the units
     ``unit_a`` and ``unit_b``, and no obscuring area of a piece marked in ``sheltered`` (one a
     model of either side is within): see :func:`walls_between_hulls`."""
@@ -5034,11 +4990,16 @@ def _walled_off_point(
 ) -> tuple[np.ndarray, float, float]:
     """A facing piece's middle point that walls hide from the whole observing base, from the
     base at its top to the point at the target's foot, over the blockers low along the whole
-    line: one convex wall (:func:`quick_reject`, tried for every piece first) or a barrier of
-    several (:func:`chain_separator`, such as the parts of an obscuring area). Returns the
+    line: one convex wall (:func:`wall_across`, tried for every piece first) or a barrier of
+    several (:func:`barrier_across`, such as the parts of an obscuring area). Returns the
     walls and the point, or no walls. Most model pairs on a crowded board are not fully
     visible, and this settles them before the swept regions and the exact searches: the proofs
-    :func:`pair_search` would reach, found directly."""
+    :func:`pair_search` would reach, found directly.
+
+    Either proof is looked for only where the three lines it must block (from the base's
+    centre, and both outer tangents) each come within reach of a wall. Half the questions of
+    the stress board's matrix find neither proof, and looking took them 30 us each, most of it
+    clipping walls for a barrier beside a clear line."""
     walls = np.empty(len(candidates), dtype=np.int32)
     n_walls = 0
     for m in range(len(candidates)):
@@ -5051,16 +5012,40 @@ def _walled_off_point(
         return walls[:0], 0.0, 0.0
     no_vertices = np.zeros((0, 2))
     points = np.empty((len(pieces), 2))
+    tangents = np.empty((len(pieces), 2, 4))
+    # A wall or barrier across the observing base and a point meets every line between them:
+    # the one from the base's centre and both outer tangents. Where one of those keeps farther
+    # than the reach from every wall, neither is there, and neither is looked for.
+    possible = np.zeros(len(pieces), dtype=np.bool_)
+    whole_line = np.zeros(n_walls), np.ones(n_walls)
+    reach = grow + _SKIP_MARGIN
     for p in range(len(pieces)):
         px, py = _piece_point(target, pieces[p], 0.5 * (pieces[p, 1] + pieces[p, 2]))
         points[p, 0], points[p, 1] = px, py
-        wall = quick_reject(acx, acy, ar, av, px, py, 0.0, no_vertices, scene, walls, n_walls, grow)
-        if wall >= 0:
-            return np.array([wall], dtype=np.int32), px, py
+        if not segment_blocked(acx, acy, px, py, scene, walls, *whole_line, n_walls, reach, 0.0):
+            continue
+        ok, lines = outer_tangents(acx, acy, ar, av, px, py, 0.0, no_vertices)
+        if not ok:
+            continue
+        tangents[p] = lines
+        possible[p] = True
+        for s in range(2):
+            x0, y0, x1, y1 = lines[s, 0], lines[s, 1], lines[s, 2], lines[s, 3]
+            if not segment_blocked(x0, y0, x1, y1, scene, walls, *whole_line, n_walls, reach, 0.0):
+                possible[p] = False
+                break
+        if possible[p] and _has_convex(scene, walls, n_walls):
+            wall = wall_across(
+                acx, acy, ar, av, px, py, 0.0, no_vertices, lines, scene, walls, n_walls, grow
+            )
+            if wall >= 0:
+                return np.array([wall], dtype=np.int32), px, py
     for p in range(len(pieces)):
+        if not possible[p]:
+            continue
         px, py = points[p, 0], points[p, 1]
-        barrier = chain_separator(
-            acx, acy, ar, av, px, py, 0.0, no_vertices, scene, walls, n_walls, grow
+        barrier = barrier_across(
+            acx, acy, ar, av, px, py, 0.0, no_vertices, tangents[p], scene, walls, n_walls, grow
         )
         if len(barrier):
             return barrier, px, py

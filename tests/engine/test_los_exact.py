@@ -27,7 +27,7 @@ from engine.sightlines import HALF_LINE_WIDTH, SEARCH_GROW
 from engine.visibility import PairVisibility, VisibilityEngine, visibility
 from tests.engine import kernel_scenes
 from tests.engine import los_reference as ref
-from tests.engine.kernel_scenes import blocker_scene, box, disc, polygon_end, search
+from tests.engine.kernel_scenes import XY, blocker_scene, box, disc, polygon_end, search
 
 # ---------------------------------------------------------------------------------------------
 # Primitives
@@ -629,9 +629,27 @@ def test_staggered_walls(overlap: float, seen: bool) -> None:
     assert ref.segment_is_free((sx, sy), (ex, ey), 1.0, 1.0, _ref_walls(walls))
 
 
+def _wall_across(
+    a: kernel_scenes.End, b: kernel_scenes.End, scene: kernel.SceneArrays, walls: np.ndarray
+) -> int:
+    """The one convex wall of ``walls`` across the outer tangents of ``a`` and ``b``, or -1."""
+    ok, tangents = kernel.outer_tangents(*a, *b)
+    assert ok
+    return int(kernel.wall_across(*a, *b, tangents, scene, walls, len(walls), 0.02))
+
+
+def _barrier_across(
+    a: kernel_scenes.End, b: kernel_scenes.End, scene: kernel.SceneArrays, walls: np.ndarray
+) -> list[int]:
+    """The walls of a barrier across the outer tangents of ``a`` and ``b``, or none."""
+    ok, tangents = kernel.outer_tangents(*a, *b)
+    assert ok
+    return list(kernel.barrier_across(*a, *b, tangents, scene, walls, len(walls), 0.02))
+
+
 def test_one_convex_wall_across_both_outer_tangents_separates() -> None:
-    # A wall across the whole corridor between two discs is found by the quick test; one that
-    # leaves a tangent free, or touches a disc, is not a separator.
+    # A wall across the whole corridor between two discs is found by the one-wall test; one
+    # that leaves a tangent free, or touches a disc, is not a separator.
     a, b = disc(0.0, 0.0, 0.6), disc(10.0, 0.0, 0.6)
     cases = {
         "across": (box(4, -2, 5, 2), 0),
@@ -641,7 +659,7 @@ def test_one_convex_wall_across_both_outer_tangents_separates() -> None:
     for name, (wall, expected) in cases.items():
         scene = blocker_scene([(wall, 5.0)])
         walls = np.array([0], dtype=np.int32)
-        assert kernel.quick_reject(*a, *b, scene, walls, 1, 0.02) == expected, name
+        assert _wall_across(a, b, scene, walls) == expected, name
 
 
 def _rim(end: kernel_scenes.End, spacing: float) -> np.ndarray:
@@ -702,14 +720,51 @@ def test_a_barrier_of_several_walls_separates_and_the_reference_agrees() -> None
     ]
     scene = blocker_scene(walls)
     indices = np.arange(len(walls), dtype=np.int32)
-    assert kernel.quick_reject(*a, *b, scene, indices, len(walls), 0.02) == -1
-    assert kernel.chain_separator(*a, *b, scene, indices, len(walls), 0.02).tolist() == [0, 1, 2]
+    assert _wall_across(a, b, scene, indices) == -1
+    assert _barrier_across(a, b, scene, indices) == [0, 1, 2]
     assert search(a, 1.0, b, 1.0, scene, 0.02)[0] == kernel.NONE
     assert _all_blocked(a, b, walls, 0.02)
     # Move the last wall up off the tangent: a gap opens above the chain.
     walls[2] = (box(5.7, 0.7, 6, 2), 5.0)
-    assert not len(kernel.chain_separator(*a, *b, blocker_scene(walls), indices, 4, 0.02))
+    assert not _barrier_across(a, b, blocker_scene(walls), indices)
     assert search(a, 1.0, b, 1.0, blocker_scene(walls), 0.02)[0] == kernel.FOUND
+
+
+def _random_walls(rng: np.random.Generator) -> list[tuple[tuple[XY, ...], float]]:
+    """Two to six thin 5" walls, lying or standing, scattered between x = 2 and x = 10.5."""
+    walls = []
+    for _ in range(rng.integers(2, 7)):
+        x, y = rng.uniform(2, 7.5), rng.uniform(-2.5, 2.5)
+        w, h = (rng.uniform(0.2, 3), 0.25) if rng.random() < 0.5 else (0.25, rng.uniform(0.2, 3))
+        walls.append((box(x, y, x + w, y + h), 5.0))
+    return walls
+
+
+def test_a_separator_blocks_the_centre_line_and_both_outer_tangents() -> None:
+    # "Fully visible" looks for a separator between an observing base and a point only where
+    # the line from the base's centre and both outer tangents each come within reach of a
+    # wall: every separator the search finds between random walls must pass that check, or
+    # the check would lose proofs.
+    found = 0
+    for seed in range(300):
+        rng = np.random.default_rng(5000 + seed)
+        a = disc(0.0, rng.uniform(-1, 1), rng.uniform(0.2, 1.0))
+        b = disc(10.0, rng.uniform(-1, 1), 0.0 if seed % 2 else rng.uniform(0.2, 1.0))
+        walls = _random_walls(rng)
+        scene = blocker_scene(walls)
+        indices = np.arange(len(walls), dtype=np.int32)
+        if not len(kernel.separator_between(*a, *b, scene, indices, len(walls), 0.02)):
+            continue
+        found += 1
+        ok, tangents = kernel.outer_tangents(*a, *b)
+        assert ok
+        for line in ((a.cx, a.cy, b.cx, b.cy), *tangents.tolist()):
+            low, high = np.zeros(len(walls)), np.ones(len(walls))
+            reach = 0.02 + kernel._SKIP_MARGIN
+            assert kernel.segment_blocked(
+                *line, scene, indices, low, high, len(walls), reach, 0.0
+            ), (seed, line)
+    assert found >= 30
 
 
 def test_close_to_agrees_with_the_distance_of_the_two_shapes() -> None:
@@ -882,24 +937,19 @@ def test_convex_parts_are_convex_cover_the_polygon_exactly_and_join_its_triangle
 
 @pytest.mark.parametrize("seed", range(24))
 def test_separators_and_proofs_are_sound(seed: int) -> None:
-    # Random walls between two random discs: whenever the quick test, the barrier or the full
-    # search says "no sight line", no sampled segment between the discs clears the grown
-    # walls; whenever the search finds one, the reference confirms it.
+    # Random walls between two random discs: whenever a separator (one wall or a barrier) or
+    # the full search says "no sight line", no sampled segment between the discs clears the
+    # grown walls; whenever the search finds one, the reference confirms it.
     rng = np.random.default_rng(seed)
     a = disc(0.0, rng.uniform(-1, 1), rng.uniform(0.2, 1.0))
     b = disc(10.0, rng.uniform(-1, 1), rng.uniform(0.2, 1.0))
-    walls = []
-    for _ in range(rng.integers(2, 7)):
-        x, y = rng.uniform(2, 7.5), rng.uniform(-2.5, 2.5)
-        w, h = (rng.uniform(0.2, 3), 0.25) if rng.random() < 0.5 else (0.25, rng.uniform(0.2, 3))
-        walls.append((box(x, y, x + w, y + h), 5.0))
+    walls = _random_walls(rng)
     scene = blocker_scene(walls)
     indices = np.arange(len(walls), dtype=np.int32)
-    quick = kernel.quick_reject(*a, *b, scene, indices, len(walls), 0.02)
-    barrier = kernel.chain_separator(*a, *b, scene, indices, len(walls), 0.02)
+    separator = kernel.separator_between(*a, *b, scene, indices, len(walls), 0.02)
     status, segment, _ = search(a, 1.0, b, 1.0, scene, 0.02)
     assert status != kernel.UNPROVEN
-    if quick >= 0 or len(barrier):
+    if len(separator):
         assert status == kernel.NONE
     if status == kernel.FOUND:
         sx, sy, ex, ey = segment
@@ -910,7 +960,7 @@ def test_separators_and_proofs_are_sound(seed: int) -> None:
             >= 0.02 - 1e-6
         )
     else:
-        assert _all_blocked(a, b, walls, 0.02), (quick, barrier.tolist())
+        assert _all_blocked(a, b, walls, 0.02), separator.tolist()
 
 
 def _oval(cx: float, cy: float, a: float, b: float, turn: float, sides: int = 32) -> tuple:
