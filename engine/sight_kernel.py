@@ -5019,6 +5019,7 @@ def _walled_off_point(
     possible = np.zeros(len(pieces), dtype=np.bool_)
     whole_line = np.zeros(n_walls), np.ones(n_walls)
     reach = grow + _SKIP_MARGIN
+    any_convex = _has_convex(scene, walls, n_walls)
     for p in range(len(pieces)):
         px, py = _piece_point(target, pieces[p], 0.5 * (pieces[p, 1] + pieces[p, 2]))
         points[p, 0], points[p, 1] = px, py
@@ -5034,7 +5035,7 @@ def _walled_off_point(
             if not segment_blocked(x0, y0, x1, y1, scene, walls, *whole_line, n_walls, reach, 0.0):
                 possible[p] = False
                 break
-        if possible[p] and _has_convex(scene, walls, n_walls):
+        if possible[p] and any_convex:
             wall = wall_across(
                 acx, acy, ar, av, px, py, 0.0, no_vertices, lines, scene, walls, n_walls, grow
             )

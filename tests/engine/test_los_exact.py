@@ -758,9 +758,9 @@ def test_a_separator_blocks_the_centre_line_and_both_outer_tangents() -> None:
         found += 1
         ok, tangents = kernel.outer_tangents(*a, *b)
         assert ok
+        low, high = np.zeros(len(walls)), np.ones(len(walls))
+        reach = 0.02 + kernel._SKIP_MARGIN
         for line in ((a.cx, a.cy, b.cx, b.cy), *tangents.tolist()):
-            low, high = np.zeros(len(walls)), np.ones(len(walls))
-            reach = 0.02 + kernel._SKIP_MARGIN
             assert kernel.segment_blocked(
                 *line, scene, indices, low, high, len(walls), reach, 0.0
             ), (seed, line)
