@@ -581,7 +581,7 @@ def _hidden_behind_walls(
         return -1
     walls = walls[:count]
     shapes = (acx, acy, ar, av, bcx, bcy, 0.0, shape)
-    lines = kernel.critical_lines(*shapes, scene, walls, count, grow, False, planes, False)
+    lines = kernel.critical_lines(*shapes, scene, walls, count, 0, grow, False, planes, False)
     stopping = np.zeros(count, dtype=np.bool_)
     free, _, _, _, _ = kernel.first_free_marking(
         lines, shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping

@@ -1175,6 +1175,12 @@ def _kept_atoms(
     return n_kept
 
 
+@_compiled_inline
+def _no_free_atoms() -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The last four arguments of :func:`tangent_lines` between two ends alone."""
+    return np.zeros((0, 3)), np.zeros((0, 5)), np.zeros(0, dtype=np.bool_), False
+
+
 @_compiled
 def tangent_lines(
     acx: float,
@@ -1187,12 +1193,18 @@ def tangent_lines(
     bv: np.ndarray,
     free: np.ndarray,
     neighbours: np.ndarray,
+    old: np.ndarray,
+    ends_old: bool,
 ) -> np.ndarray:
     """Common tangents of every pair among the ends ``a``, ``b`` (each taken whole) and the
     ``free`` atoms ``(x, y, r)``; a line through a polygon end's vertex is kept only if it
     supports that end, and a line touching a blocker's vertex disc only if it does not cut into
     the grown blocker beside it (``neighbours`` rows: previous and next vertex, and 1 where that
-    applies). Then the sides of polygon ends whose lines can meet the other end."""
+    applies). Then the sides of polygon ends whose lines can meet the other end.
+
+    Lines of two old atoms are left out: a free atom marked in ``old``, or, with ``ends_old``,
+    an end's (and then the sides of polygon ends too): those of a search's earlier round
+    (:func:`critical_lines` with ``fresh``)."""
     atoms_a = _end_atoms(acx, acy, ar, av)
     atoms_b = _end_atoms(bcx, bcy, br, bv)
     na, nb, nf = len(atoms_a), len(atoms_b), len(free)
@@ -1229,11 +1241,15 @@ def tangent_lines(
     )
     for first_kept in range(n_kept):
         i = kept[first_kept]
+        i_old = ends_old if i < na + nb else old[i - na - nb]
         for second_kept in range(first_kept + 1, n_kept):
+            j = kept[second_kept]
+            if i_old and (ends_old if j < na + nb else old[j - na - nb]):
+                continue
             count = _atom_pair_lines(
                 atoms,
                 i,
-                kept[second_kept],
+                j,
                 na,
                 nb,
                 av,
@@ -1252,6 +1268,8 @@ def tangent_lines(
             )
     side_limited = limit < 0.5 * math.pi
     for v in (av, bv):
+        if ends_old:
+            break
         n = len(v)
         for k in range(n):
             f = (k + 1) % n
@@ -1316,7 +1334,7 @@ def cheap_lines(
         lines[0, 0], lines[0, 1], lines[0, 2], lines[0, 3] = acx, acy, dx, dy
         found = _tangents_of(acx, acy, ar, bcx, bcy, br, lines[1:])
         return lines[: 1 + found]
-    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
+    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, *_no_free_atoms())
     lines = np.empty((len(tangents) + 1, 4))
     lines[0, 0], lines[0, 1], lines[0, 2], lines[0, 3] = acx, acy, dx, dy
     lines[1:] = tangents
@@ -2164,6 +2182,7 @@ def critical_lines(
     scene: SceneArrays,
     blockers: np.ndarray,
     count: int,
+    fresh: int,
     grow: float,
     centres: bool,
     planes: np.ndarray,
@@ -2180,7 +2199,11 @@ def critical_lines(
     segment can stop short of the touching point: for the true-height search over mixed
     blockers (a line may cross one where it runs high) and for the fully-visible search (its
     witness seeds the fans that settle a facing piece; a different witness can leave a piece
-    to the conservative step)."""
+    to the conservative step).
+
+    The lines that only the ends and the first ``fresh`` blockers make are left out: a search
+    that has tried those and grown its blockers by the rest needs only the lines a new
+    blocker's atoms take part in (with ``fresh`` 0, every line)."""
     size = 2
     for m in range(count):
         k = blockers[m]
@@ -2191,8 +2214,11 @@ def critical_lines(
         )
     atoms = np.empty((size, 3))
     beside = np.zeros((size, 5))
+    old = np.zeros(size, dtype=np.bool_)
+    ends_old = fresh > 0
     n = 0
     if centres:
+        old[0] = old[1] = ends_old
         atoms[0, 0], atoms[0, 1], atoms[0, 2] = acx, acy, 0.0
         atoms[1, 0], atoms[1, 1], atoms[1, 2] = bcx, bcy, 0.0
         n = 2
@@ -2203,6 +2229,8 @@ def critical_lines(
     crossings, crossed = _crossings(
         crossings, crossed, ends_circles_a, ends_segments_a, ends_circles_b, ends_segments_b
     )
+    old_crossings = np.zeros(16, dtype=np.bool_)
+    old_crossings[:crossed] = ends_old
     bounds_a = _shape_bounds(acx, acy, ar, av)
     bounds_b = _shape_bounds(bcx, bcy, br, bv)
     boxes, discs = scene.blocker_boxes, scene.blocker_disc
@@ -2223,6 +2251,7 @@ def critical_lines(
             or bounds_b[1] > boxes[k, 3] + reach
         )
         near_an_end = near_a or near_b
+        crossed_before = crossed
         # The grown outline is only made for a blocker near an end, where it may cross one.
         if near_an_end:
             grown_circles, grown_segments = _grown_boundary(scene, k, grow)
@@ -2244,13 +2273,21 @@ def critical_lines(
                     grown_circles,
                     grown_segments,
                 )
+        if crossed > crossed_before:
+            if len(old_crossings) < crossed:
+                grown_flags = np.zeros(len(crossings), dtype=np.bool_)
+                grown_flags[: len(old_crossings)] = old_crossings
+                old_crossings = grown_flags
+            old_crossings[crossed_before:crossed] = m < fresh
         if scene.blocker_kind[k] == 1:
             atoms[n, 0], atoms[n, 1], atoms[n, 2] = discs[k, 0], discs[k, 1], discs[k, 2] + grow
+            old[n] = m < fresh
             n += 1
             continue
         first, stop = ranges[k, 0], ranges[k, 1]
         for e in range(first, stop):
             atoms[n, 0], atoms[n, 1], atoms[n, 2] = vertices[e, 0], vertices[e, 1], grow
+            old[n] = m < fresh
             if not (near_an_end and every_line_near_ends):
                 before = e - 1 if e > first else stop - 1
                 after = e + 1 if e + 1 < stop else first
@@ -2260,27 +2297,43 @@ def critical_lines(
             n += 1
     free = np.empty((n + crossed, 3))
     near = np.empty((n + crossed, 5))
+    free_old = np.empty(n + crossed, dtype=np.bool_)
     kept = 0
+    n_fresh = 0
     for m in range(n):
         if _disc_meets(planes, atoms[m, 0], atoms[m, 1], atoms[m, 2]):
             free[kept] = atoms[m]
             near[kept] = beside[m]
+            free_old[kept] = old[m]
+            n_fresh += 0 if old[m] else 1
             kept += 1
     for m in range(crossed):
         if _disc_meets(planes, crossings[m, 0], crossings[m, 1], 0.0):
             free[kept, 0], free[kept, 1], free[kept, 2] = crossings[m, 0], crossings[m, 1], 0.0
             near[kept] = 0.0
+            free_old[kept] = old_crossings[m]
+            n_fresh += 0 if old_crossings[m] else 1
             kept += 1
     free = free[:kept]
     near = near[:kept]
+    free_old = free_old[:kept]
     dx, dy = _direction(acx, acy, bcx, bcy)
-    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, free, near)
-    parallel = _parallel_tangents(free, dx, dy)
+    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, free, near, free_old, ends_old)
+    fresh_atoms = free
+    if ends_old:
+        fresh_atoms = np.empty((n_fresh, 3))
+        placed = 0
+        for m in range(kept):
+            if not free_old[m]:
+                fresh_atoms[placed] = free[m]
+                placed += 1
+    parallel = _parallel_tangents(fresh_atoms, dx, dy)
     ends_a = _end_atoms(acx, acy, ar, av)
     ends_b = _end_atoms(bcx, bcy, br, bv)
-    end_atoms = np.empty((len(ends_a) + len(ends_b), 3))
-    end_atoms[: len(ends_a)] = ends_a
-    end_atoms[len(ends_a) :] = ends_b
+    end_atoms = np.empty((0 if ends_old else len(ends_a) + len(ends_b), 3))
+    if not ends_old:
+        end_atoms[: len(ends_a)] = ends_a
+        end_atoms[len(ends_a) :] = ends_b
     ends_parallel = _parallel_tangents(end_atoms, dx, dy)
     lines = np.empty((len(tangents) + len(parallel) + len(ends_parallel), 4))
     lines[: len(tangents)] = tangents
@@ -2341,7 +2394,7 @@ def outer_tangents(
         count, bridges = _bridges(av, bv)
         if count == 2:
             return _line_segments(bridges, acx, acy, ar, av, bcx, bcy, br, bv)
-    lines = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, np.zeros((0, 3)), np.zeros((0, 5)))
+    lines = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, *_no_free_atoms())
     ends_a = _end_atoms(acx, acy, ar, av)
     ends_b = _end_atoms(bcx, bcy, br, bv)
     atoms = np.empty((len(ends_a) + len(ends_b), 3))
@@ -3296,7 +3349,7 @@ def _free_past_cut_parts(
     lo = np.zeros(count)
     hi = np.ones(count)
     lines = critical_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, extended, active, count, grow, False, planes, False
+        acx, acy, ar, av, bcx, bcy, br, bv, extended, active, count, 0, grow, False, planes, False
     )
     ok, x0, y0, x1, y1 = first_free(
         lines, acx, acy, ar, av, bcx, bcy, br, bv, extended, active, lo, hi, count, grow, 1
@@ -3396,7 +3449,7 @@ def pair_search(
             if _always_low(*shapes, scene, mixed[m], mixed_lo[m], mixed_hi[m], grow):
                 sure[n_sure] = mixed[m]
                 n_sure += 1
-        lines = critical_lines(*shapes, scene, sure, n_sure, grow, False, planes, False)
+        lines = critical_lines(*shapes, scene, sure, n_sure, 0, grow, False, planes, False)
         stopping = np.zeros(n_sure, dtype=np.bool_)
         ok, _, _, _, _ = first_free_marking(
             lines, shapes, scene, sure, whole_lo, whole_hi, n_sure, grow, 1, stopping
@@ -3404,7 +3457,7 @@ def pair_search(
         if not ok:
             proof = sure[:n_sure][stopping] if stopping.any() else sure[:n_sure].copy()
             return NONE, segment, proof
-    lines = critical_lines(*shapes, scene, full, both, grow, False, planes, every_line_near_ends)
+    lines = critical_lines(*shapes, scene, full, both, 0, grow, False, planes, every_line_near_ends)
     stopping = np.zeros(both, dtype=np.bool_)
     ok, x0, y0, x1, y1 = first_free_marking(
         lines, shapes, scene, full, whole_lo, whole_hi, both, grow, 1, stopping
@@ -3424,7 +3477,7 @@ def pair_search(
     exact_hi[n_walls:] = mixed_hi[:n_mixed]
     first = cheap_lines(acx, acy, ar, av, bcx, bcy, br, bv)
     rest = critical_lines(
-        acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, grow, True, planes, True
+        acx, acy, ar, av, bcx, bcy, br, bv, scene, full, both, 0, grow, True, planes, True
     )
     lines = np.empty((len(first) + len(rest), 4))
     lines[: len(first)] = first
@@ -4088,16 +4141,6 @@ on the stress board 211 of 296 part separators failed). With 4 rather than 2 (ev
 to single models), one observer's row took 19% less on the stress board and 17% less on the
 official table, and 12% more on the ruin layout, whose walls wall off small parts cheaply."""
 
-HULLS_BEFORE_PARTS = 40
-"""Sight between two units no separator walls off whole: with at least this many model pairs
-(two units of 10 and 4 models, say), one proof for the hulls of both (:func:`hulls_hidden`)
-is looked for before the separators of parts. The parts of two large units are many, and a
-separator is looked for between each two (a thousand microseconds for 3 models against 20 on
-the official table, settling 6 of the 60 pairs), where one proof by the critical lines of the
-two hulls' walls settles every pair; two units of five models (the stress board, the ruin
-layout) hold 25 pairs and keep the separators first. On the official table one observer's
-row took 14% less of its sight between units, the whole matrix 5% less."""
-
 
 @_compiled
 def unit_pair_visible(
@@ -4132,10 +4175,10 @@ def unit_pair_visible(
     trying every pair in order would find (a separator only settles pairs no line joins, so
     which walls are offered changes the time taken, never the answer). Without ``try_whole``
     no separator of the two groups as a whole is looked for (the caller has just looked for
-    one among every blocker). With ``try_hulls``, the model pairs no separator settled are
-    first asked :func:`hulls_hidden` all at once, when that looks cheaper than their searches
-    one by one (two large units, :data:`HULLS_BEFORE_PARTS`, ask it before the separators of
-    parts too). Pairs whose proofs a move shook are tried again first
+    one among every blocker). With ``try_hulls``, one proof between the hulls of the two
+    groups (:func:`hulls_hidden_growing`, among the blockers near them) is looked for right
+    after the separator of the two groups, and one for the hulls of the models the separators
+    of parts leave. Pairs whose proofs a move shook are tried again first
     (:func:`_shaken_proven_again`: one by one when they are few, else, with ``try_hulls``, by
     one proof for their hulls). ``in_the_way`` collects what blocks a pair found not
     visible."""
@@ -4199,16 +4242,17 @@ def unit_pair_visible(
                         in_the_way[k] = True
                     return NONE, -1, -1, True
             nearby = blockers_near(scene, observers, targets, hull_a, hull_b, grow)
-        elif stage == 1:
-            if (
-                try_hulls
-                and count >= HULLS_BEFORE_PARTS
-                and _hidden_between_hulls(
-                    scene, cache, observers, targets, known, in_the_way, grow, every_blocker
+            if try_hulls:
+                proof = hulls_hidden_growing(
+                    scene, observers, targets, hull_a, hull_b, grow, nearby, nearby[:0]
                 )
-            ):
-                _mark_known(scene, cache, observers, targets, known, in_the_way)
-                return NONE, -1, -1, False
+                if len(proof):
+                    _settle_by_hull_proof(
+                        scene, cache, observers, targets, known, in_the_way, proof
+                    )
+                    _mark_known(scene, cache, observers, targets, known, in_the_way)
+                    return NONE, -1, -1, False
+        elif stage == 1:
             # Every blocker a separator of parts could take meets the two units' hull, so it is
             # among the blockers near them.
             walled_off = walled_off_groups(
@@ -4223,9 +4267,15 @@ def unit_pair_visible(
                 PART_SEPARATOR_PAIRS,
             )
             walled_off |= known
-            if try_hulls and _hidden_between_hulls(
-                scene, cache, observers, targets, walled_off, in_the_way, grow, every_blocker
-            ):
+            proof = (
+                _open_pairs_hidden(scene, observers, targets, walled_off, grow, nearby, nearby[:0])
+                if try_hulls
+                else nearby[:0]
+            )
+            if len(proof):
+                _settle_by_hull_proof(
+                    scene, cache, observers, targets, walled_off, in_the_way, proof
+                )
                 _mark_known(scene, cache, observers, targets, known, in_the_way)
                 return NONE, -1, -1, False
     _mark_known(scene, cache, observers, targets, known, in_the_way)
@@ -4270,22 +4320,14 @@ def unit_pair_visible(
     return (UNPROVEN if unproven else NONE), -1, -1, False
 
 
-HULL_PROOF_ATOMS = 30.0
-"""The hulls of the models left (:func:`hulls_hidden`) are asked for one proof when their
-blockers have at most this many atoms (a disc, or a polygon's corner) times the square root of
-the number of model pairs left. The proof's critical lines grow with the square of the atoms,
-the searches it saves with the pairs: on the three benchmark boards, every unit pair above
-this bound searched pair by pair faster, and most below it faster by the hulls."""
-
-
 @_compiled
 def hulls_hidden(
-    scene: SceneArrays, observers: np.ndarray, targets: np.ndarray, grow: float, pairs: int
+    scene: SceneArrays, observers: np.ndarray, targets: np.ndarray, grow: float
 ) -> np.ndarray:
     """The blockers that prove no model of ``observers`` sees any of ``targets``, by the
     critical lines between the convex hulls of the two groups' bases (every segment from a base
-    to a base runs from hull to hull); empty when there is no such proof or it looks dearer
-    than searching the ``pairs`` model pairs it would settle (see :data:`HULL_PROOF_ATOMS`).
+    to a base runs from hull to hull); empty when there is no such proof
+    (:func:`hulls_hidden_growing` among every blocker).
 
     Only walls for every pair take part, as for :func:`unit_separator_among`: blockers at least as
     tall as every model of both groups, no model of either unit, no obscuring area one of the
@@ -4305,29 +4347,66 @@ def hulls_hidden(
     ...         model_vertices=np.zeros((0, 2)), model_ranges=[(0, 0)] * 4,
     ...         model_top=[1.5] * 4, model_foot=[0.0] * 4, model_unit=[0, 0, 1, 1])
     >>> observers, targets = np.array([0, 1]), np.array([2, 3])
-    >>> hulls_hidden(two_pairs(1.0), observers, targets, 0.02, 4)
+    >>> hulls_hidden(two_pairs(1.0), observers, targets, 0.02)
     array([0], dtype=int32)
-    >>> len(hulls_hidden(two_pairs(5.0), observers, targets, 0.02, 4))
+    >>> len(hulls_hidden(two_pairs(5.0), observers, targets, 0.02))
     0
     """
     everything = np.arange(len(scene.blocker_kind), dtype=np.int32)
-    return hulls_hidden_among(scene, observers, targets, grow, pairs, everything)
+    hull_a = unit_hull(scene, observers)
+    hull_b = unit_hull(scene, targets)
+    return hulls_hidden_growing(
+        scene, observers, targets, hull_a, hull_b, grow, everything, everything[:0]
+    )
+
+
+GROWN_PROOF_LINES = 4000
+"""The most critical lines :func:`hulls_hidden_growing` tries before it gives up (the rounds'
+lines added up): a proof that needs more rests on so many blockers that the model pairs' own
+searches, each past the few in its corridor, cost less."""
 
 
 @_compiled
-def hulls_hidden_among(
+def hulls_hidden_growing(
     scene: SceneArrays,
     observers: np.ndarray,
     targets: np.ndarray,
+    hull_a: np.ndarray,
+    hull_b: np.ndarray,
     grow: float,
-    pairs: int,
     candidates: np.ndarray,
+    start: np.ndarray,
 ) -> np.ndarray:
-    """:func:`hulls_hidden` among the blocker rows ``candidates`` alone (other blockers only
-    block more, so a proof among some is a proof)."""
-    tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
-    hull_a = unit_hull(scene, observers)
-    hull_b = unit_hull(scene, targets)
+    """The blockers that prove no model of ``observers`` sees any of ``targets`` by the
+    critical lines between the two groups' hulls ``hull_a`` and ``hull_b`` (as
+    :func:`hulls_hidden`, the same walls for every pair taking part), found without taking
+    every blocker among ``candidates`` into the critical lines: the proof is looked for among
+    a few blockers (``start``, say an earlier proof's, else none), and each critical line of
+    those few that none of them stops is tried against every candidate. A blocker in its way
+    joins the few, and the lines its atoms make with theirs are tried next (those of the
+    others were tried already, and are stopped still), until no line of the few passes them
+    (a proof: no line passes every blocker if none passes some of them) or one passes every
+    candidate (no proof: empty). A crowd of blockers near two units then costs the few that
+    hide them, not the square of all of them.
+
+    Two 1" bases a side, 10" apart, a 6" long 5" tall wall between and a second wall off to
+    the side: the proof names the wall between alone.
+
+    >>> import numpy as np
+    >>> between, aside = [(4, -3), (5, -3), (5, 3), (4, 3)], [(4, 9), (5, 9), (5, 12), (4, 12)]
+    >>> bases = [(0, -1, 0.5), (0, 1, 0.5), (10, -1, 0.5), (10, 1, 0.5)]
+    >>> scene = scene_arrays(
+    ...     blocker_kind=[0, 0], blocker_top=[5.0, 5.0], blocker_disc=[(0, 0, 0)] * 2,
+    ...     blocker_vertices=between + aside, blocker_ranges=[(0, 4), (4, 8)],
+    ...     model_disc=bases, model_vertices=np.zeros((0, 2)), model_ranges=[(0, 0)] * 4,
+    ...     model_top=[1.5] * 4, model_foot=[0.0] * 4, model_unit=[0, 0, 1, 1])
+    >>> observers, targets = np.array([0, 1]), np.array([2, 3])
+    >>> hull_a, hull_b = unit_hull(scene, observers), unit_hull(scene, targets)
+    >>> every = np.arange(2, dtype=np.int32)
+    >>> none = np.zeros(0, dtype=np.int32)
+    >>> hulls_hidden_growing(scene, observers, targets, hull_a, hull_b, 0.02, every, none)
+    array([0], dtype=int32)
+    """
     none = np.zeros(0, dtype=np.int32)
     if (
         _polygons_close(hull_a, hull_b, 2 * grow)
@@ -4335,6 +4414,7 @@ def hulls_hidden_among(
         or inside_polygon(hull_b[0, 0], hull_b[0, 1], hull_a)
     ):
         return none
+    tallest, sheltered = _tallest_and_sheltered(scene, observers, targets)
     walls = walls_between_hulls(
         scene,
         hull_a,
@@ -4349,61 +4429,121 @@ def hulls_hidden_among(
     acx, acy = hull_a[:, 0].mean(), hull_a[:, 1].mean()
     bcx, bcy = hull_b[:, 0].mean(), hull_b[:, 1].mean()
     planes = corridor(acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)
-    count = 0
-    atoms = 0
     kinds, discs = scene.blocker_kind, scene.blocker_disc
     vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
+    count = 0
     for k in walls:
-        if not blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
-            continue
-        walls[count] = k
-        count += 1
-        atoms += (
-            1
-            if scene.blocker_kind[k] == 1
-            else scene.blocker_ranges[k, 1] - scene.blocker_ranges[k, 0]
-        )
-    if count == 0 or atoms > HULL_PROOF_ATOMS * math.sqrt(pairs):
+        if blocker_meets(kinds, discs, vertices, ranges, k, planes, grow):
+            walls[count] = k
+            count += 1
+    if count == 0:
         return none
+    walls = walls[:count]
+    few = np.empty(count, dtype=np.int32)
+    taken = np.zeros(count, dtype=np.bool_)
+    n_few = 0
+    for k in start:
+        for m in range(count):
+            if walls[m] == k and not taken[m]:
+                taken[m] = True
+                few[n_few] = k
+                n_few += 1
+    lo = np.zeros(count)
+    hi = np.ones(count)
     shapes = (acx, acy, 0.0, hull_a, bcx, bcy, 0.0, hull_b)
-    lines = critical_lines(*shapes, scene, walls, count, grow, False, planes, False)
+    a_reach, a_edges = _end_edges(acx, acy, hull_a)
+    b_reach, b_edges = _end_edges(bcx, bcy, hull_b)
+    a_end, b_end = (acx, acy, 0.0, a_reach), (bcx, bcy, 0.0, b_reach)
+    tried = 0
+    fresh = 0
     stopping = np.zeros(count, dtype=np.bool_)
-    free, _, _, _, _ = first_free_marking(
-        lines, shapes, scene, walls, np.zeros(count), np.ones(count), count, grow, 1, stopping
-    )
-    if free:
-        return none
-    return walls[:count][stopping] if stopping.any() else walls[:count].copy()
+    while tried <= GROWN_PROOF_LINES:
+        lines = critical_lines(*shapes, scene, few, n_few, fresh, grow, False, planes, False)
+        added = 0
+        hint = -1
+        for s in range(len(lines)):
+            ok, sx, sy, ex, ey = _segment_on(
+                lines[s, 0],
+                lines[s, 1],
+                lines[s, 2],
+                lines[s, 3],
+                a_end,
+                a_edges,
+                b_end,
+                b_edges,
+                0,
+            )
+            if not ok:
+                continue
+            tried += 1
+            found = blocking(sx, sy, ex, ey, scene, few, lo, hi, n_few, grow, GRAZE, hint)
+            if found >= 0:
+                stopping[found] = True
+                hint = found
+                continue
+            other = blocking(sx, sy, ex, ey, scene, walls, lo, hi, count, grow, GRAZE, -1)
+            if other < 0:
+                return none
+            if taken[other]:
+                # Added this round: it stops this line too (its lines come next round).
+                for m in range(n_few, n_few + added):
+                    if few[m] == walls[other]:
+                        stopping[m] = True
+                continue
+            taken[other] = True
+            few[n_few + added] = walls[other]
+            stopping[n_few + added] = True
+            added += 1
+        if added == 0:
+            proof: np.ndarray = few[:n_few][stopping[:n_few]]
+            return proof if len(proof) else few[:n_few].copy()
+        fresh = n_few
+        n_few += added
+    return none
 
 
 @_compiled
-def _hidden_between_hulls(
+def _open_pairs_hidden(
+    scene: SceneArrays,
+    observers: np.ndarray,
+    targets: np.ndarray,
+    settled: np.ndarray,
+    grow: float,
+    candidates: np.ndarray,
+    start: np.ndarray,
+) -> np.ndarray:
+    """The walls of a proof between the hulls of the models of the pairs ``settled`` leaves
+    open (:func:`hulls_hidden_growing` among ``candidates``, from ``start``): empty when there
+    is none, or fewer than two pairs are open (a pair's own search costs less)."""
+    rows = np.zeros(len(observers), dtype=np.bool_)
+    columns = np.zeros(len(targets), dtype=np.bool_)
+    pairs = 0
+    for a in range(len(observers)):
+        for b in range(len(targets)):
+            if not settled[a, b]:
+                rows[a] = True
+                columns[b] = True
+                pairs += 1
+    if pairs < 2:
+        return np.zeros(0, dtype=np.int32)
+    seeing, seen = observers[rows], targets[columns]
+    hull_a, hull_b = unit_hull(scene, seeing), unit_hull(scene, seen)
+    return hulls_hidden_growing(scene, seeing, seen, hull_a, hull_b, grow, candidates, start)
+
+
+@_compiled
+def _settle_by_hull_proof(
     scene: SceneArrays,
     cache: Any,
     observers: np.ndarray,
     targets: np.ndarray,
     walled_off: np.ndarray,
     in_the_way: np.ndarray,
-    grow: float,
-    candidates: np.ndarray,
-) -> bool:
-    """Whether :func:`hulls_hidden_among` ``candidates`` proves every model pair ``walled_off``
-    leaves hidden; if so, the proof's walls are marked in ``in_the_way`` and cached as each such
-    pair's answer (a proof for the hulls is one for every pair of bases inside them)."""
-    rows = np.zeros(len(observers), dtype=np.bool_)
-    columns = np.zeros(len(targets), dtype=np.bool_)
-    pairs = 0
-    for a in range(len(observers)):
-        for b in range(len(targets)):
-            if not walled_off[a, b]:
-                rows[a] = True
-                columns[b] = True
-                pairs += 1
-    if pairs < 2:
-        return False
-    walls = hulls_hidden_among(scene, observers[rows], targets[columns], grow, pairs, candidates)
-    if not len(walls):
-        return False
+    walls: np.ndarray,
+) -> None:
+    """Marks a proof between hulls (``walls``) in ``in_the_way`` and caches it as the answer of
+    every model pair ``walled_off`` leaves open (a proof for the hulls is one for every pair of
+    bases inside them)."""
     for k in walls:
         in_the_way[k] = True
     row = _record(HIDDEN_PAIR, np.zeros(4), walls)
@@ -4416,7 +4556,6 @@ def _hidden_between_hulls(
             key = min(i, j) * span + max(i, j)
             if _open_to_a_proof(cache, key):
                 cache[key] = row.copy()
-    return True
 
 
 @_compiled
@@ -4486,8 +4625,8 @@ def _shaken_proven_again(
     most stand and the unit pair is settled without separators or searches, its pairs cached
     as the search would cache them, so the rest of the search answers as it would have. More of
     them (a moved unit's own pairs: each of its models stepped) are asked, with ``by_hulls``,
-    for one proof for the hulls of their models among the blockers of the shaken proofs
-    (:func:`_hidden_between_hulls`, which marks its walls in ``in_the_way``): the walls that hid
+    for one proof for the hulls of their models grown from the blockers of the shaken proofs
+    (:func:`_open_pairs_hidden`; its walls are marked in ``in_the_way``): the walls that hid
     each model pair mostly still hide the two groups whole, and one search between two hulls
     past a few blockers costs less than the proofs one by one, or separators."""
     span = len(scene.model_top)
@@ -4504,10 +4643,11 @@ def _shaken_proven_again(
         if by_hulls:
             offered = np.zeros(len(scene.blocker_kind), dtype=np.bool_)
             _mark_known(scene, cache, observers, targets, ~known, offered)
-            candidates = np.flatnonzero(offered).astype(np.int32)
-            if _hidden_between_hulls(
-                scene, cache, observers, targets, known, in_the_way, grow, candidates
-            ):
+            every_blocker = np.arange(len(scene.blocker_kind), dtype=np.int32)
+            start = np.flatnonzero(offered).astype(np.int32)
+            proof = _open_pairs_hidden(scene, observers, targets, known, grow, every_blocker, start)
+            if len(proof):
+                _settle_by_hull_proof(scene, cache, observers, targets, known, in_the_way, proof)
                 known[:, :] = True
         return
     for a in range(len(observers)):

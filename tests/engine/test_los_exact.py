@@ -63,8 +63,14 @@ def test_common_tangents_touch_both_discs() -> None:
     assert counts == {0, 2, 4}
 
 
-NO_ATOMS = (np.zeros((0, 3)), np.zeros((0, 5)))
-"""No free atoms and no neighbour rows: :func:`engine.sight_kernel.tangent_lines` of two ends."""
+NO_ATOMS = (np.zeros((0, 3)), np.zeros((0, 5)), np.zeros(0, dtype=bool), False)
+"""No free atoms, no neighbour rows, nothing tried before: :func:`engine.sight_kernel.tangent_lines`
+of two ends."""
+
+
+def _nothing_old(atoms: int) -> tuple[np.ndarray, bool]:
+    """The last two arguments of ``tangent_lines`` for ``atoms`` free atoms, none tried before."""
+    return np.zeros(atoms, dtype=bool), False
 
 
 def _undirected(line: np.ndarray) -> tuple[float, float, float]:
@@ -80,7 +86,7 @@ def test_tangent_lines_of_two_polygons_are_their_four_common_supporting_lines() 
     for _ in range(40):
         a = polygon_end(kernel.convex_hull(rng.uniform(-1, 1, (7, 2))))
         b = polygon_end(kernel.convex_hull(rng.uniform(-1, 1, (7, 2)) + (4.0, rng.uniform(-2, 2))))
-        lines = kernel.tangent_lines(*a, *b, np.zeros((0, 3)), np.zeros((0, 5)))
+        lines = kernel.tangent_lines(*a, *b, *NO_ATOMS)
         common = set()
         for line in lines:
             sides = [np.array([_side(line, x, y) for x, y in end.vertices]) for end in (a, b)]
@@ -129,7 +135,7 @@ def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> Non
                 ends.extend([end.cx, end.cy, end.r, end.vertices])
         atoms = np.column_stack([rng.uniform(-2, 14, (30, 1)), rng.uniform(-4, 4, (30, 1))])
         atoms = np.column_stack([atoms, rng.choice([0.0, 0.02, 0.6], 30)])
-        lines = kernel.tangent_lines(*ends, atoms, np.zeros((30, 5)))
+        lines = kernel.tangent_lines(*ends, atoms, np.zeros((30, 5)), *_nothing_old(30))
         found = {_undirected(line) for line in lines}
         scratch = np.empty((4, 4))
         for i in range(30):
@@ -173,7 +179,10 @@ def test_every_tangent_supporting_a_blocker_at_a_corner_that_meets_both_ends_is_
             owner.append(-1)
         atoms_array, rows_array = np.array(atoms), np.array(rows)
         found = {
-            _undirected(line) for line in kernel.tangent_lines(*a, *b, atoms_array, rows_array)
+            _undirected(line)
+            for line in kernel.tangent_lines(
+                *a, *b, atoms_array, rows_array, *_nothing_old(len(atoms_array))
+            )
         }
         scratch = np.empty((4, 4))
         for i in range(len(atoms)):
@@ -249,7 +258,10 @@ def test_corners_of_ovals_that_cannot_carry_a_line_between_the_ends_are_passed_o
                 groups.append(2)
                 owners.append((vertices, grow))
         free = np.array(atoms[len(atoms) - len(rows) :])
-        found = {_undirected(line) for line in kernel.tangent_lines(*a, *b, free, np.array(rows))}
+        found = {
+            _undirected(line)
+            for line in kernel.tangent_lines(*a, *b, free, np.array(rows), *_nothing_old(len(free)))
+        }
         ux, uy = b.cx - a.cx, b.cy - a.cy
         reaches = sum(kernel._reach(*end) for end in ends) + 2 * kernel.GRAZE
         sin_spread = min(1.0, reaches / math.hypot(ux, uy))
@@ -1052,7 +1064,7 @@ def test_walls_near_the_ends_give_both_answers_and_fewer_lines() -> None:
         separated = len(kernel.separator_between(*a, *b, scene, indices, len(indices), 0.02))
         by_lines += answers[-1] == kernel.NONE and not separated
         planes = kernel.corridor(*a, *b)
-        shapes = (*a, *b, scene, indices, len(indices), 0.02, False, planes)
+        shapes = (*a, *b, scene, indices, len(indices), 0, 0.02, False, planes)
         fewer += len(kernel.critical_lines(*shapes, False))
         every += len(kernel.critical_lines(*shapes, True))
     assert answers.count(kernel.FOUND) >= 6
@@ -1108,7 +1120,7 @@ def test_a_proof_between_the_hulls_of_two_groups_holds_for_every_pair_of_their_b
     # pair of bases walled off by the walls the proof names alone; and the hulls never prove
     # hidden a pair of groups the model-pair searches find a line between.
     scene, walls, observers, targets = _groups_and_walls(seed)
-    proof = kernel.hulls_hidden(scene, np.arange(3), np.arange(3, 6), 0.02, 9)
+    proof = kernel.hulls_hidden(scene, np.arange(3), np.arange(3, 6), 0.02)
     seen = [
         search(a, 1.0, b, 1.0, scene, 0.02)[0] == kernel.FOUND for a in observers for b in targets
     ]
@@ -1120,23 +1132,66 @@ def test_a_proof_between_the_hulls_of_two_groups_holds_for_every_pair_of_their_b
 
 def test_the_seeds_give_proofs_between_hulls_and_lines_between_them() -> None:
     proven = [
-        len(kernel.hulls_hidden(scene, np.arange(3), np.arange(3, 6), 0.02, 9)) > 0
+        len(kernel.hulls_hidden(scene, np.arange(3), np.arange(3, 6), 0.02)) > 0
         for scene, *_ in map(_groups_and_walls, range(24))
     ]
     assert 3 <= sum(proven) <= 21, proven
 
 
-def test_the_hulls_proof_is_tried_only_where_it_looks_cheaper_than_the_pairs_searches() -> None:
-    # Nine 4-corner walls in a column, all in the corridor between the two groups: 36 atoms.
-    # One pair left allows 30 atoms; four, 60.
-    walls = [(box(5.0, y, 5.25, y + 1.0), 5.0) for y in np.arange(-4.5, 4.5, 1.0)]
-    scene = _two_groups_scene(
-        walls, [(0.0, -3.5, 0.5), (0.0, 3.5, 0.5), (10.0, -3.5, 0.5), (10.0, 3.5, 0.5)]
+def _hull_proof_from(
+    scene: kernel.SceneArrays, start: list[int], candidates: np.ndarray | None = None
+) -> np.ndarray:
+    observers, targets = np.arange(3), np.arange(3, 6)
+    every = np.arange(len(scene.blocker_kind), dtype=np.int32)
+    return kernel.hulls_hidden_growing(
+        scene,
+        observers,
+        targets,
+        kernel.unit_hull(scene, observers),
+        kernel.unit_hull(scene, targets),
+        0.02,
+        every if candidates is None else candidates,
+        np.array(start, dtype=np.int32),
     )
-    observers, targets = np.array([0, 1]), np.array([2, 3])
-    assert 30 < 4 * len(walls) <= 60
-    assert len(kernel.hulls_hidden(scene, observers, targets, 0.02, 1)) == 0
-    assert len(kernel.hulls_hidden(scene, observers, targets, 0.02, 4)) > 0
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_where_the_proof_between_hulls_starts_changes_its_walls_never_whether_it_exists(
+    seed: int,
+) -> None:
+    # The proof grows its few blockers until no line of theirs is free or one line is free of
+    # every blocker: which few it starts from (none, one, every wall) changes which walls it
+    # names, never whether there is a proof. Every proof holds for every pair of bases.
+    scene, walls, observers, targets = _groups_and_walls(seed)
+    found = [
+        len(_hull_proof_from(scene, start)) > 0 for start in ([], [0], list(range(len(walls))))
+    ]
+    assert found == [found[0]] * 3
+    for start in ([], [len(walls) - 1]):
+        named = [walls[k] for k in _hull_proof_from(scene, start)]
+        assert not named or all(_all_blocked(a, b, named, 0.02) for a in observers for b in targets)
+
+
+def test_a_proof_between_hulls_in_a_crowd_names_the_walls_it_rests_on() -> None:
+    # One 6" wall between two groups of three, and forty short posts scattered beyond both
+    # groups (every one a candidate, none in the way): the proof names the wall alone, and a
+    # start among the posts is dropped from it.
+    rng = np.random.default_rng(7)
+    posts = [
+        (box(x, y, x + 0.3, y + 0.3), 5.0)
+        for x, y in zip(
+            rng.uniform(-12, -3, 20).tolist() + rng.uniform(13, 22, 20).tolist(),
+            rng.uniform(-8, 8, 40).tolist(),
+            strict=True,
+        )
+    ]
+    walls = [(box(4.75, -3.0, 5.25, 3.0), 5.0), *posts]
+    discs = [(0.0, y, 0.5) for y in (-1.2, 0.0, 1.2)] + [(10.0, y, 0.5) for y in (-1.2, 0.0, 1.2)]
+    scene = _two_groups_scene(walls, discs)
+    assert _hull_proof_from(scene, []).tolist() == [0]
+    assert _hull_proof_from(scene, [5, 17]).tolist() == [0]
+    # Without the wall among the candidates, the lines between the groups are free: no proof.
+    assert len(_hull_proof_from(scene, [], np.arange(1, len(walls), dtype=np.int32))) == 0
 
 
 def test_groups_whose_hulls_meet_are_left_to_the_pairs_searches() -> None:
@@ -1146,11 +1201,11 @@ def test_groups_whose_hulls_meet_are_left_to_the_pairs_searches() -> None:
     scene = _two_groups_scene(
         walls, [(0.0, -1.0, 0.5), (10.0, 0.0, 0.5), (10.0, -2.0, 0.5), (10.0, 2.0, 0.5)]
     )
-    assert len(kernel.hulls_hidden(scene, np.array([0, 1]), np.array([2, 3]), 0.02, 4)) == 0
+    assert len(kernel.hulls_hidden(scene, np.array([0, 1]), np.array([2, 3]), 0.02)) == 0
     apart = _two_groups_scene(
         walls, [(0.0, -1.0, 0.5), (0.0, 1.0, 0.5), (10.0, -2.0, 0.5), (10.0, 2.0, 0.5)]
     )
-    assert len(kernel.hulls_hidden(apart, np.array([0, 1]), np.array([2, 3]), 0.02, 4)) > 0
+    assert len(kernel.hulls_hidden(apart, np.array([0, 1]), np.array([2, 3]), 0.02)) > 0
 
 
 # ---------------------------------------------------------------------------------------------
