@@ -1143,7 +1143,7 @@ def _hull_proof_from(
 ) -> np.ndarray:
     observers, targets = np.arange(3), np.arange(3, 6)
     every = np.arange(len(scene.blocker_kind), dtype=np.int32)
-    return kernel.hulls_hidden_growing(
+    proof, seen_through = kernel.hulls_hidden_growing(
         scene,
         observers,
         targets,
@@ -1153,6 +1153,9 @@ def _hull_proof_from(
         every if candidates is None else candidates,
         np.array(start, dtype=np.int32),
     )
+    # A line passes every candidate exactly when there is no proof (the hulls stand apart).
+    assert seen_through == (len(proof) == 0)
+    return proof
 
 
 @pytest.mark.parametrize("seed", range(24))
