@@ -1176,9 +1176,9 @@ def _kept_atoms(
 
 
 @_compiled_inline
-def _no_free_atoms() -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+def _no_free_atoms() -> tuple[np.ndarray, np.ndarray, int, bool]:
     """The last four arguments of :func:`tangent_lines` between two ends alone."""
-    return np.zeros((0, 3)), np.zeros((0, 5)), np.zeros(0, dtype=np.bool_), False
+    return np.zeros((0, 3)), np.zeros((0, 5)), 0, False
 
 
 @_compiled
@@ -1193,7 +1193,7 @@ def tangent_lines(
     bv: np.ndarray,
     free: np.ndarray,
     neighbours: np.ndarray,
-    old: np.ndarray,
+    old_atoms: int,
     ends_old: bool,
 ) -> np.ndarray:
     """Common tangents of every pair among the ends ``a``, ``b`` (each taken whole) and the
@@ -1202,9 +1202,9 @@ def tangent_lines(
     the grown blocker beside it (``neighbours`` rows: previous and next vertex, and 1 where that
     applies). Then the sides of polygon ends whose lines can meet the other end.
 
-    Lines of two old atoms are left out: a free atom marked in ``old``, or, with ``ends_old``,
-    an end's (and then the sides of polygon ends too): those of a search's earlier round
-    (:func:`critical_lines` with ``fresh``)."""
+    Lines of two old atoms are left out: one of the first ``old_atoms`` free atoms, or, with
+    ``ends_old``, an end's (and then the sides of polygon ends too): those of a search's
+    earlier round (:func:`critical_lines` with ``fresh``)."""
     atoms_a = _end_atoms(acx, acy, ar, av)
     atoms_b = _end_atoms(bcx, bcy, br, bv)
     na, nb, nf = len(atoms_a), len(atoms_b), len(free)
@@ -1241,10 +1241,10 @@ def tangent_lines(
     )
     for first_kept in range(n_kept):
         i = kept[first_kept]
-        i_old = ends_old if i < na + nb else old[i - na - nb]
+        i_old = ends_old if i < na + nb else i < na + nb + old_atoms
         for second_kept in range(first_kept + 1, n_kept):
             j = kept[second_kept]
-            if i_old and (ends_old if j < na + nb else old[j - na - nb]):
+            if i_old and (ends_old if j < na + nb else j < na + nb + old_atoms):
                 continue
             count = _atom_pair_lines(
                 atoms,
@@ -2169,6 +2169,39 @@ def _crossings(
     return buffer, count
 
 
+@_compiled_inline
+def _keep_atoms(
+    planes: np.ndarray,
+    atoms: np.ndarray,
+    beside: np.ndarray,
+    first: int,
+    stop: int,
+    free: np.ndarray,
+    near: np.ndarray,
+    kept: int,
+) -> int:
+    """Copies the rows ``first`` to ``stop`` of ``atoms`` (with ``beside``) that meet the
+    corridor ``planes`` into ``free`` (and ``near``) from row ``kept``; returns the new count."""
+    for m in range(first, stop):
+        if _disc_meets(planes, atoms[m, 0], atoms[m, 1], atoms[m, 2]):
+            free[kept] = atoms[m]
+            near[kept] = beside[m]
+            kept += 1
+    return kept
+
+
+@_compiled_inline
+def _keep_crossings(
+    planes: np.ndarray, crossings: np.ndarray, first: int, stop: int, free: np.ndarray, kept: int
+) -> int:
+    """:func:`_keep_atoms` for crossing points (atoms of radius 0, no neighbours)."""
+    for m in range(first, stop):
+        if _disc_meets(planes, crossings[m, 0], crossings[m, 1], 0.0):
+            free[kept, 0], free[kept, 1], free[kept, 2] = crossings[m, 0], crossings[m, 1], 0.0
+            kept += 1
+    return kept
+
+
 @_compiled
 def critical_lines(
     acx: float,
@@ -2214,11 +2247,9 @@ def critical_lines(
         )
     atoms = np.empty((size, 3))
     beside = np.zeros((size, 5))
-    old = np.zeros(size, dtype=np.bool_)
     ends_old = fresh > 0
     n = 0
     if centres:
-        old[0] = old[1] = ends_old
         atoms[0, 0], atoms[0, 1], atoms[0, 2] = acx, acy, 0.0
         atoms[1, 0], atoms[1, 1], atoms[1, 2] = bcx, bcy, 0.0
         n = 2
@@ -2229,13 +2260,16 @@ def critical_lines(
     crossings, crossed = _crossings(
         crossings, crossed, ends_circles_a, ends_segments_a, ends_circles_b, ends_segments_b
     )
-    old_crossings = np.zeros(16, dtype=np.bool_)
-    old_crossings[:crossed] = ends_old
+    # Atoms and crossings are made blocker by blocker, after the ends' own: with ``fresh`` >
+    # 0, the old ones are those made before the first new blocker's.
+    old_atoms, old_crossings = 0, 0
     bounds_a = _shape_bounds(acx, acy, ar, av)
     bounds_b = _shape_bounds(bcx, bcy, br, bv)
     boxes, discs = scene.blocker_boxes, scene.blocker_disc
     vertices, ranges = scene.blocker_vertices, scene.blocker_ranges
     for m in range(count):
+        if m == fresh and fresh > 0:
+            old_atoms, old_crossings = n, crossed
         k = blockers[m]
         reach = discs[k, 2] + grow
         near_a = not (
@@ -2251,7 +2285,6 @@ def critical_lines(
             or bounds_b[1] > boxes[k, 3] + reach
         )
         near_an_end = near_a or near_b
-        crossed_before = crossed
         # The grown outline is only made for a blocker near an end, where it may cross one.
         if near_an_end:
             grown_circles, grown_segments = _grown_boundary(scene, k, grow)
@@ -2273,21 +2306,13 @@ def critical_lines(
                     grown_circles,
                     grown_segments,
                 )
-        if crossed > crossed_before:
-            if len(old_crossings) < crossed:
-                grown_flags = np.zeros(len(crossings), dtype=np.bool_)
-                grown_flags[: len(old_crossings)] = old_crossings
-                old_crossings = grown_flags
-            old_crossings[crossed_before:crossed] = m < fresh
         if scene.blocker_kind[k] == 1:
             atoms[n, 0], atoms[n, 1], atoms[n, 2] = discs[k, 0], discs[k, 1], discs[k, 2] + grow
-            old[n] = m < fresh
             n += 1
             continue
         first, stop = ranges[k, 0], ranges[k, 1]
         for e in range(first, stop):
             atoms[n, 0], atoms[n, 1], atoms[n, 2] = vertices[e, 0], vertices[e, 1], grow
-            old[n] = m < fresh
             if not (near_an_end and every_line_near_ends):
                 before = e - 1 if e > first else stop - 1
                 after = e + 1 if e + 1 < stop else first
@@ -2295,39 +2320,21 @@ def critical_lines(
                 beside[n, 2], beside[n, 3] = vertices[after, 0], vertices[after, 1]
                 beside[n, 4] = 1.0
             n += 1
+    if fresh >= count > 0:
+        old_atoms, old_crossings = n, crossed
+    # The atoms the corridor keeps: the old ones first, then the new.
     free = np.empty((n + crossed, 3))
-    near = np.empty((n + crossed, 5))
-    free_old = np.empty(n + crossed, dtype=np.bool_)
-    kept = 0
-    n_fresh = 0
-    for m in range(n):
-        if _disc_meets(planes, atoms[m, 0], atoms[m, 1], atoms[m, 2]):
-            free[kept] = atoms[m]
-            near[kept] = beside[m]
-            free_old[kept] = old[m]
-            n_fresh += 0 if old[m] else 1
-            kept += 1
-    for m in range(crossed):
-        if _disc_meets(planes, crossings[m, 0], crossings[m, 1], 0.0):
-            free[kept, 0], free[kept, 1], free[kept, 2] = crossings[m, 0], crossings[m, 1], 0.0
-            near[kept] = 0.0
-            free_old[kept] = old_crossings[m]
-            n_fresh += 0 if old_crossings[m] else 1
-            kept += 1
+    near = np.zeros((n + crossed, 5))
+    kept = _keep_atoms(planes, atoms, beside, 0, old_atoms, free, near, 0)
+    kept = _keep_crossings(planes, crossings, 0, old_crossings, free, kept)
+    kept_old = kept
+    kept = _keep_atoms(planes, atoms, beside, old_atoms, n, free, near, kept)
+    kept = _keep_crossings(planes, crossings, old_crossings, crossed, free, kept)
     free = free[:kept]
     near = near[:kept]
-    free_old = free_old[:kept]
     dx, dy = _direction(acx, acy, bcx, bcy)
-    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, free, near, free_old, ends_old)
-    fresh_atoms = free
-    if ends_old:
-        fresh_atoms = np.empty((n_fresh, 3))
-        placed = 0
-        for m in range(kept):
-            if not free_old[m]:
-                fresh_atoms[placed] = free[m]
-                placed += 1
-    parallel = _parallel_tangents(fresh_atoms, dx, dy)
+    tangents = tangent_lines(acx, acy, ar, av, bcx, bcy, br, bv, free, near, kept_old, ends_old)
+    parallel = _parallel_tangents(free[kept_old:], dx, dy)
     ends_a = _end_atoms(acx, acy, ar, av)
     ends_b = _end_atoms(bcx, bcy, br, bv)
     end_atoms = np.empty((0 if ends_old else len(ends_a) + len(ends_b), 3))
@@ -4451,12 +4458,13 @@ def hulls_hidden_growing(
         return none, True
     walls = walls[:count]
     few = np.empty(count, dtype=np.int32)
-    taken = np.zeros(count, dtype=np.bool_)
+    # Where each wall stands among the few (-1: not taken).
+    place = np.full(count, -1, dtype=np.int64)
     n_few = 0
     for k in start:
         for m in range(count):
-            if walls[m] == k and not taken[m]:
-                taken[m] = True
+            if walls[m] == k and place[m] < 0:
+                place[m] = n_few
                 few[n_few] = k
                 n_few += 1
     lo = np.zeros(count)
@@ -4495,16 +4503,13 @@ def hulls_hidden_growing(
             other = blocking(sx, sy, ex, ey, scene, walls, lo, hi, count, grow, GRAZE, -1)
             if other < 0:
                 return none, True
-            if taken[other]:
-                # Added this round: it stops this line too (its lines come next round).
-                for m in range(n_few, n_few + added):
-                    if few[m] == walls[other]:
-                        stopping[m] = True
-                continue
-            taken[other] = True
-            few[n_few + added] = walls[other]
-            stopping[n_few + added] = True
-            added += 1
+            if place[other] < 0:
+                # It joins the few; one added earlier this round stops this line too (the
+                # lines of either come next round).
+                place[other] = n_few + added
+                few[n_few + added] = walls[other]
+                added += 1
+            stopping[place[other]] = True
         if added == 0:
             proof: np.ndarray = few[:n_few][stopping[:n_few]]
             return (proof if len(proof) else few[:n_few].copy()), False

@@ -63,14 +63,13 @@ def test_common_tangents_touch_both_discs() -> None:
     assert counts == {0, 2, 4}
 
 
-NO_ATOMS = (np.zeros((0, 3)), np.zeros((0, 5)), np.zeros(0, dtype=bool), False)
+NO_ATOMS = (np.zeros((0, 3)), np.zeros((0, 5)), 0, False)
 """No free atoms, no neighbour rows, nothing tried before: :func:`engine.sight_kernel.tangent_lines`
 of two ends."""
 
 
-def _nothing_old(atoms: int) -> tuple[np.ndarray, bool]:
-    """The last two arguments of ``tangent_lines`` for ``atoms`` free atoms, none tried before."""
-    return np.zeros(atoms, dtype=bool), False
+NOTHING_OLD = (0, False)
+"""The last two arguments of ``tangent_lines``: no free atom tried before."""
 
 
 def _undirected(line: np.ndarray) -> tuple[float, float, float]:
@@ -135,7 +134,7 @@ def test_every_common_tangent_of_two_atoms_that_meets_both_ends_is_kept() -> Non
                 ends.extend([end.cx, end.cy, end.r, end.vertices])
         atoms = np.column_stack([rng.uniform(-2, 14, (30, 1)), rng.uniform(-4, 4, (30, 1))])
         atoms = np.column_stack([atoms, rng.choice([0.0, 0.02, 0.6], 30)])
-        lines = kernel.tangent_lines(*ends, atoms, np.zeros((30, 5)), *_nothing_old(30))
+        lines = kernel.tangent_lines(*ends, atoms, np.zeros((30, 5)), *NOTHING_OLD)
         found = {_undirected(line) for line in lines}
         scratch = np.empty((4, 4))
         for i in range(30):
@@ -180,9 +179,7 @@ def test_every_tangent_supporting_a_blocker_at_a_corner_that_meets_both_ends_is_
         atoms_array, rows_array = np.array(atoms), np.array(rows)
         found = {
             _undirected(line)
-            for line in kernel.tangent_lines(
-                *a, *b, atoms_array, rows_array, *_nothing_old(len(atoms_array))
-            )
+            for line in kernel.tangent_lines(*a, *b, atoms_array, rows_array, *NOTHING_OLD)
         }
         scratch = np.empty((4, 4))
         for i in range(len(atoms)):
@@ -260,7 +257,7 @@ def test_corners_of_ovals_that_cannot_carry_a_line_between_the_ends_are_passed_o
         free = np.array(atoms[len(atoms) - len(rows) :])
         found = {
             _undirected(line)
-            for line in kernel.tangent_lines(*a, *b, free, np.array(rows), *_nothing_old(len(free)))
+            for line in kernel.tangent_lines(*a, *b, free, np.array(rows), *NOTHING_OLD)
         }
         ux, uy = b.cx - a.cx, b.cy - a.cy
         reaches = sum(kernel._reach(*end) for end in ends) + 2 * kernel.GRAZE
