@@ -781,6 +781,7 @@ def hidden_cells(
     barriers, the unit that saw last) is read from and left in ``memory`` for the caller's next
     strip. Every conclusion is one the engine's own
     search reaches: the order only changes which proof is found first."""
+    scene = kernel._borrowed(scene)
     units = len(unit_starts) - 1
     targets = np.array([probe], dtype=np.int32)
     observers = np.empty(len(unit_models), dtype=np.int32)

@@ -62,6 +62,8 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numpy as np
 import shapely
 from numba import njit, types
+from numba.extending import intrinsic
+from numba.np import arrayobj
 from numba.typed import Dict, List
 
 GRAZE = 1e-9
@@ -104,6 +106,51 @@ def _compiled_leaf(function: _Function) -> _Function:
 def _compiled_inline(function: _Function) -> _Function:
     """As :func:`_compiled`, and inlined into its callers (small helpers of hot loops)."""
     return cast(_Function, njit(cache=True, nogil=True, inline="always")(function))
+
+
+def _without_owners(typing_context: Any, value: Any) -> Any:
+    """The typing and the code of :data:`_borrowed`: every array of ``value`` rebuilt with the
+    same data, shape and strides and no owner (a null meminfo, whose reference counting is a
+    test and no atomic operation)."""
+    arrays: Any = arrayobj
+
+    def borrow(context: Any, builder: Any, kind: Any, given: Any) -> Any:
+        if isinstance(kind, types.Array):
+            owned = arrays.make_array(kind)(context, builder, value=given)
+            free = arrays.make_array(kind)(context, builder)
+            arrays.populate_array(
+                free,
+                data=owned.data,
+                shape=owned.shape,
+                strides=owned.strides,
+                itemsize=owned.itemsize,
+                meminfo=None,
+            )
+            return free._getvalue()
+        if isinstance(kind, types.BaseTuple):
+            members: Any = kind
+            borrowed = [
+                borrow(context, builder, member, builder.extract_value(given, k))
+                for k, member in enumerate(members)
+            ]
+            return context.make_tuple(builder, kind, borrowed)
+        return given
+
+    def generate(context: Any, builder: Any, signature: Any, arguments: Any) -> Any:
+        return borrow(context, builder, value, arguments[0])
+
+    return value(value), generate
+
+
+_borrowed = cast(Callable[..., Any], intrinsic(_without_owners))
+"""In compiled code, ``_borrowed(value)`` is ``value`` (an array, or a tuple of arrays and
+numbers such as :class:`SceneArrays`) with its arrays' references no longer counted. A compiled
+function counts the references of every array it is handed and of every view it takes (two
+atomic operations each, which the compiler keeps wherever the array is used beyond one block):
+on a scene's 25 arrays, at each call of a search helper, they took a quarter of the compiled
+code's time. A kernel called from Python borrows its scene and its read-only arguments once;
+the caller keeps the arrays alive until the kernel returns, so nothing it returns or caches may
+be a view of them (none is: its answers are new arrays)."""
 
 
 FOUND = 1
@@ -2137,26 +2184,37 @@ def _crossings(
     circles2: np.ndarray,
     segments2: np.ndarray,
 ) -> tuple[np.ndarray, int]:
-    """Where two boundaries (as :func:`_boundary`) cross, appended to ``buffer`` (grown here,
-    row by row of the first boundary, to hold what a row can add). The buffer is handed to
-    :func:`_room_for` only when a row may not fit: passing and taking back an array counts its
-    references, for every row."""
+    """Where two boundaries (as :func:`_boundary`) cross, appended to ``buffer`` (grown here
+    once, to hold what every pair of pieces can add). An array reassigned in a loop has its
+    references counted at every turn, so the buffer is not grown row by row."""
+    most = 2 * len(circles1) * len(circles2) + 2 * len(segments1) * len(circles2)
+    most += 2 * len(segments2) * len(circles1) + len(segments1) * len(segments2)
+    buffer = _room_for(buffer, count, most)
     for i in range(len(circles1)):
-        if count + 2 * len(circles2) > len(buffer):
-            buffer = _room_for(buffer, count, 2 * len(circles2))
         count = _circle_crossings(
             buffer, count, circles1[i, 0], circles1[i, 1], circles1[i, 2], circles2
         )
-    for segs, circs in ((segments1, circles2), (segments2, circles1)):
-        for i in range(len(segs)):
-            if count + 2 * len(circs) > len(buffer):
-                buffer = _room_for(buffer, count, 2 * len(circs))
-            count = _segment_circle_crossings(
-                buffer, count, segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3], circs
-            )
     for i in range(len(segments1)):
-        if count + len(segments2) > len(buffer):
-            buffer = _room_for(buffer, count, len(segments2))
+        count = _segment_circle_crossings(
+            buffer,
+            count,
+            segments1[i, 0],
+            segments1[i, 1],
+            segments1[i, 2],
+            segments1[i, 3],
+            circles2,
+        )
+    for i in range(len(segments2)):
+        count = _segment_circle_crossings(
+            buffer,
+            count,
+            segments2[i, 0],
+            segments2[i, 1],
+            segments2[i, 2],
+            segments2[i, 3],
+            circles1,
+        )
+    for i in range(len(segments1)):
         count = _segment_crossings(
             buffer,
             count,
@@ -3676,6 +3734,7 @@ def model_pair_search(
     scene: SceneArrays, i: int, j: int, grow: float, line_half_width: float, cheap: bool
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """The top-to-top search between models ``i`` and ``j`` (see :func:`checked_search`)."""
+    scene = _borrowed(scene)
     return _search_past(scene, i, j, gather(scene, i, j, 0, grow), grow, line_half_width, cheap)
 
 
@@ -3858,6 +3917,7 @@ def unit_separator_among(
     convex blocker (see :func:`wall_across`) or a barrier of several
     (:func:`barrier_across`), each at least as tall as every model involved and in the way of
     every model pair (no obscuring area any of them is within); empty when none is found."""
+    scene = _borrowed(scene)
     return _separator_of_hulls(
         scene,
         observers,
@@ -4037,6 +4097,7 @@ def sight_pair(
     blockers...]`` with the segment running from the lower index's model. With ``cheap`` only
     the cheap stage runs for a pair not yet known (state :data:`CHEAP_FAILED_PAIR` if it finds
     nothing)."""
+    scene = _borrowed(scene)
     everything = np.arange(len(scene.blocker_kind), dtype=np.int32)
     return sight_pair_near(scene, cache, i, j, cheap, grow, line_half_width, everything)
 
@@ -4190,6 +4251,10 @@ def unit_pair_visible(
     (:func:`_shaken_proven_again`: one by one when they are few, else, with ``try_hulls``, by
     one proof for their hulls). ``in_the_way`` collects what blocks a pair found not
     visible."""
+    scene = _borrowed(scene)
+    observers, targets, in_the_way, part_walls = _borrowed(
+        (observers, targets, in_the_way, part_walls)
+    )
     count = len(observers) * len(targets)
     distance = np.empty(count)
     first = np.empty(count, dtype=np.int64)
@@ -5546,6 +5611,8 @@ def unit_fully_visible(
     observer settles "not" with no search. Most of the stress board's calls answer "not", and a
     search of a target some observer sees whole can cost many times what proving another
     hidden does (fully visible in its matrix, one thread: 84 against 114 ms)."""
+    scene = _borrowed(scene)
+    observers, targets, in_the_way = _borrowed((observers, targets, in_the_way))
     models = len(scene.model_top)
     for t in _most_hidden_first(cache, observers, targets, models):
         seen = False
@@ -5607,6 +5674,8 @@ def seen_whole_by_terrain(
     search (which, for a model the others hide, must prove a negative). The point terrain
     hides an exposed model at from one observer is tried first for the next
     (:func:`_full_pair_past`)."""
+    scene = _borrowed(scene)
+    observers, exposed, targets = _borrowed((observers, exposed, targets))
     blind = np.zeros(len(observers), dtype=np.bool_)
     for e in range(len(exposed)):
         if (
@@ -5775,25 +5844,35 @@ def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: f
     bx0, by0, bx1, by1 = _shape_bounds(bcx, bcy, br, bv)
     x0, y0 = min(ax0, bx0) - margin, min(ay0, by0) - margin
     x1, y1 = max(ax1, bx1) + margin, max(ay1, by1) + margin
-    planes = np.zeros((0, 3))
-    planned = False
-    for b in range(len(boxes)):
-        box = boxes[b]
-        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+    first = 0
+    while first < len(boxes) and _box_apart(boxes, first, x0, y0, x1, y1):
+        first += 1
+    if first == len(boxes):
+        return False
+    # The corridor is made once, for the first box near the pair's box: made in the loop, it
+    # would be an array reassigned there, its references counted at every turn.
+    planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
+    for b in range(first, len(boxes)):
+        if _box_apart(boxes, b, x0, y0, x1, y1):
             continue
-        if not planned:
-            planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
-            planned = True
         apart = False
         for p in range(len(planes)):
             nx, ny, c = planes[p, 0], planes[p, 1], planes[p, 2]
-            nearest = min(nx * box[0], nx * box[2]) + min(ny * box[1], ny * box[3])
+            nearest = min(nx * boxes[b, 0], nx * boxes[b, 2]) + min(
+                ny * boxes[b, 1], ny * boxes[b, 3]
+            )
             if nearest - c > margin:
                 apart = True
                 break
         if not apart:
             return True
     return False
+
+
+@_compiled_inline
+def _box_apart(boxes: np.ndarray, b: int, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether row ``b`` of ``boxes`` (``x0, y0, x1, y1``) misses the box given."""
+    return bool(boxes[b, 0] > x1 or boxes[b, 2] < x0 or boxes[b, 1] > y1 or boxes[b, 3] < y0)
 
 
 @_compiled
@@ -6016,6 +6095,8 @@ def forget_moved_in(
     not once a cache (about half the time of a call from Python goes to that). Threads given
     the same ``step`` and different ``first`` share the slots out; each marks its own
     ``touched``."""
+    scene = _borrowed(scene)
+    moved, shift, carried, boxes, touched = _borrowed((moved, shift, carried, boxes, touched))
     for slot in range(first, len(caches) // 2, step):
         forget_moved(scene, caches[2 * slot], moved, shift, carried, boxes, grow, False, touched)
         forget_moved(scene, caches[2 * slot + 1], moved, shift, carried, boxes, grow, True, touched)
