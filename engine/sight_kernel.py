@@ -2076,59 +2076,55 @@ def _segment_segment(
 
 @_compiled_leaf
 def _circle_crossings(
-    buffer: np.ndarray, count: int, x: float, y: float, r: float, circles: np.ndarray
+    buffer: np.ndarray, count: int, circles1: np.ndarray, circles2: np.ndarray
 ) -> int:
-    """Where the circle ``(x, y, r)`` crosses each of ``circles``, written from row ``count``
-    (``buffer`` has room for two rows a circle): the new count. This and the two below are
+    """Where each of ``circles1`` crosses each of ``circles2``, written from row ``count``
+    (``buffer`` has room for two rows a pair): the new count. This and the two below are
     leaves: no reference counts for each pair of pieces of two boundaries."""
-    for j in range(len(circles)):
-        count = _circle_circle(buffer, count, x, y, r, circles[j, 0], circles[j, 1], circles[j, 2])
+    for i in range(len(circles1)):
+        x, y, r = circles1[i, 0], circles1[i, 1], circles1[i, 2]
+        for j in range(len(circles2)):
+            count = _circle_circle(
+                buffer, count, x, y, r, circles2[j, 0], circles2[j, 1], circles2[j, 2]
+            )
     return count
 
 
 @_compiled_leaf
 def _segment_circle_crossings(
-    buffer: np.ndarray,
-    count: int,
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    circles: np.ndarray,
+    buffer: np.ndarray, count: int, segments: np.ndarray, circles: np.ndarray
 ) -> int:
-    """Where the segment crosses each of ``circles``, as :func:`_circle_crossings`."""
-    for j in range(len(circles)):
-        count = _segment_circle(
-            buffer, count, x0, y0, x1, y1, circles[j, 0], circles[j, 1], circles[j, 2]
-        )
+    """Where each of ``segments`` crosses each of ``circles``, as :func:`_circle_crossings`."""
+    for i in range(len(segments)):
+        x0, y0, x1, y1 = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        for j in range(len(circles)):
+            count = _segment_circle(
+                buffer, count, x0, y0, x1, y1, circles[j, 0], circles[j, 1], circles[j, 2]
+            )
     return count
 
 
 @_compiled_leaf
 def _segment_crossings(
-    buffer: np.ndarray,
-    count: int,
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    segments: np.ndarray,
+    buffer: np.ndarray, count: int, segments1: np.ndarray, segments2: np.ndarray
 ) -> int:
-    """Where the segment crosses each of ``segments`` (room for one row each), as
+    """Where each of ``segments1`` crosses each of ``segments2`` (room for one row a pair), as
     :func:`_circle_crossings`."""
-    for j in range(len(segments)):
-        count = _segment_segment(
-            buffer,
-            count,
-            x0,
-            y0,
-            x1,
-            y1,
-            segments[j, 0],
-            segments[j, 1],
-            segments[j, 2],
-            segments[j, 3],
-        )
+    for i in range(len(segments1)):
+        x0, y0, x1, y1 = segments1[i, 0], segments1[i, 1], segments1[i, 2], segments1[i, 3]
+        for j in range(len(segments2)):
+            count = _segment_segment(
+                buffer,
+                count,
+                x0,
+                y0,
+                x1,
+                y1,
+                segments2[j, 0],
+                segments2[j, 1],
+                segments2[j, 2],
+                segments2[j, 3],
+            )
     return count
 
 
@@ -2190,40 +2186,10 @@ def _crossings(
     most = 2 * len(circles1) * len(circles2) + 2 * len(segments1) * len(circles2)
     most += 2 * len(segments2) * len(circles1) + len(segments1) * len(segments2)
     buffer = _room_for(buffer, count, most)
-    for i in range(len(circles1)):
-        count = _circle_crossings(
-            buffer, count, circles1[i, 0], circles1[i, 1], circles1[i, 2], circles2
-        )
-    for i in range(len(segments1)):
-        count = _segment_circle_crossings(
-            buffer,
-            count,
-            segments1[i, 0],
-            segments1[i, 1],
-            segments1[i, 2],
-            segments1[i, 3],
-            circles2,
-        )
-    for i in range(len(segments2)):
-        count = _segment_circle_crossings(
-            buffer,
-            count,
-            segments2[i, 0],
-            segments2[i, 1],
-            segments2[i, 2],
-            segments2[i, 3],
-            circles1,
-        )
-    for i in range(len(segments1)):
-        count = _segment_crossings(
-            buffer,
-            count,
-            segments1[i, 0],
-            segments1[i, 1],
-            segments1[i, 2],
-            segments1[i, 3],
-            segments2,
-        )
+    count = _circle_crossings(buffer, count, circles1, circles2)
+    count = _segment_circle_crossings(buffer, count, segments1, circles2)
+    count = _segment_circle_crossings(buffer, count, segments2, circles1)
+    count = _segment_crossings(buffer, count, segments1, segments2)
     return buffer, count
 
 
