@@ -147,7 +147,7 @@ _borrowed = cast(Callable[..., Any], intrinsic(_without_owners))
 numbers such as :class:`SceneArrays`) with its arrays' references no longer counted. A compiled
 function counts the references of every array it is handed and of every view it takes (two
 atomic operations each, which the compiler keeps wherever the array is used beyond one block):
-on a scene's 25 arrays, at each call of a search helper, they took a quarter of the compiled
+on a scene's 22 arrays, at each call of a search helper, they took a quarter of the compiled
 code's time. A kernel called from Python borrows its scene and its read-only arguments once;
 the caller keeps the arrays alive until the kernel returns, so nothing it returns or caches may
 be a view of them (none is: its answers are new arrays)."""
@@ -5811,7 +5811,7 @@ def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: f
     x0, y0 = min(ax0, bx0) - margin, min(ay0, by0) - margin
     x1, y1 = max(ax1, bx1) + margin, max(ay1, by1) + margin
     first = 0
-    while first < len(boxes) and _box_apart(boxes, first, x0, y0, x1, y1):
+    while first < len(boxes) and _row_apart_from(boxes, first, x0, y0, x1, y1):
         first += 1
     if first == len(boxes):
         return False
@@ -5819,7 +5819,7 @@ def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: f
     # would be an array reassigned there, its references counted at every turn.
     planes = corridor(acx, acy, ar, av, bcx, bcy, br, bv)
     for b in range(first, len(boxes)):
-        if _box_apart(boxes, b, x0, y0, x1, y1):
+        if _row_apart_from(boxes, b, x0, y0, x1, y1):
             continue
         apart = False
         for p in range(len(planes)):
@@ -5833,12 +5833,6 @@ def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: f
         if not apart:
             return True
     return False
-
-
-@_compiled_inline
-def _box_apart(boxes: np.ndarray, b: int, x0: float, y0: float, x1: float, y1: float) -> bool:
-    """Whether row ``b`` of ``boxes`` (``x0, y0, x1, y1``) misses the box given."""
-    return bool(boxes[b, 0] > x1 or boxes[b, 2] < x0 or boxes[b, 1] > y1 or boxes[b, 3] < y0)
 
 
 @_compiled
