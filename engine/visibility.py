@@ -510,6 +510,9 @@ _ON_ITS_OWN = _CoverBasis(True, _NO_ROWS, _NO_ROWS)
 model sheltered within terrain, or the witness's own models (the witness's observer sees its
 target model fully with terrain alone)."""
 
+_NO_SEGMENT = np.zeros(4)
+"""The witness segment of a unit pair no model pair of which sees (read only when one does)."""
+
 
 class _WallsBefore(NamedTuple):
     """What stood between two units before one of them moved: their separator (``separated``),
@@ -926,7 +929,9 @@ class SightScene:
 
     # Caches
 
-    def _slot_numbered(self, number: int) -> _CacheSlot:
+    def slot_numbered(self, number: int) -> _CacheSlot:
+        """The caches of the unit pair numbered ``number`` (:func:`slot_number`), made when
+        missing."""
         with self._slots_lock:
             slot = self._slots.get(number)
             if slot is None:
@@ -940,7 +945,7 @@ class SightScene:
 
     def slot(self, one_unit_id: str, other_unit_id: str) -> _CacheSlot:
         """The caches holding this unit pair's model-pair answers (either order)."""
-        return self._slot_numbered(slot_number(one_unit_id, other_unit_id))
+        return self.slot_numbered(slot_number(one_unit_id, other_unit_id))
 
     # Lookups
 
@@ -1011,22 +1016,12 @@ class SightScene:
 
     # Model pairs
 
-    def sight_line(self, observer_id: str, target_id: str) -> SightLine | None:
-        """An unblocked top-to-top sight line, or ``None`` (the search is symmetric and cached
-        once per model pair)."""
-        from engine import sight_kernel as kernel
-
-        first, second = self.index[observer_id], self.index[target_id]
-        slot = self.slot(self.unit_of[observer_id].id, self.unit_of[target_id].id)
-        with slot.lock:
-            row = kernel.sight_pair(
-                self.arrays, slot.sight, first, second, False, SEARCH_GROW, HALF_LINE_WIDTH
-            )
-        if row[0] != kernel.SEEN_PAIR:
-            return None
-        sx, sy, ex, ey = (float(v) for v in row[1:5])
-        if first > second:
-            sx, sy, ex, ey = ex, ey, sx, sy
+    def _sight_line_along(
+        self, observer_id: str, target_id: str, segment: NDArray[np.float64]
+    ) -> SightLine:
+        """The sight line along ``segment`` ``(x0, y0, x1, y1)``, from the observing model's
+        top to the target model's."""
+        sx, sy, ex, ey = (float(v) for v in segment)
         obs, tgt = self.model(observer_id), self.model(target_id)
         return SightLine(
             observer_id,
@@ -1095,11 +1090,12 @@ class SightScene:
                 if before is not None and before.separated
                 else ()
             )
+            segment = _NO_SEGMENT
             if len(barrier):
                 in_the_way[barrier] = True
                 status, seen_by, seen, separated = kernel.NONE, -1, -1, True
             else:
-                status, seen_by, seen, separated = kernel.unit_pair_visible(
+                status, seen_by, seen, separated, segment = kernel.unit_pair_sight(
                     self.arrays,
                     observers,
                     targets,
@@ -1119,7 +1115,7 @@ class SightScene:
                 bool(separated),
                 self._names(in_the_way),
                 np.flatnonzero(in_the_way).astype(np.int32),
-                self.sight_line(*pair) if status == kernel.FOUND else None,
+                self._sight_line_along(*pair, segment) if status == kernel.FOUND else None,
             )
             if both_ways is not None:
                 self._unit_sight[both_ways] = known
@@ -1146,11 +1142,8 @@ class SightScene:
         assert line is not None
         witness = line if self.unit_of[one].id == observer.id else line.reversed()
         observing = self._observer_rows(observer, eligible)
-        # Cover first: it asks terrain alone about the target's exposed models, and a model
-        # that terrain alone hides from every observer settles "not fully visible" at once.
-        cover, cover_text = self._cover(slot, observer.id, observing, target, witness)
-        fully, full_text, full_blockers = self._unit_fully_visible(
-            slot, observer.id, observing, target
+        cover, cover_text, fully, full_text, full_blockers = self._cover_and_fully_visible(
+            slot, observer.id, observing, target, witness
         )
         explanation = f"{_describe_line(witness)}. {full_text}. {cover_text}."
         return PairVisibility(
@@ -1162,62 +1155,43 @@ class SightScene:
         under Night Fighting)."""
         return self._indices(eligible) if self.night_fighting else self.rows_of(observer)
 
-    def _unit_fully_visible(
-        self, slot: _CacheSlot, observer_id: str, observing: NDArray[np.int32], target: Unit
-    ) -> tuple[bool, str, tuple[str, ...]]:
-        """Whether every model of ``target`` is fully visible to an observing model (rows
-        ``observing``). The models already proven not seen whole by the most observers (cover
-        has asked terrain alone) are asked first, then the model last found not fully visible:
-        any one such model settles "not", so the order changes only which model the
-        explanation names."""
-        from engine import sight_kernel as kernel
-
-        in_the_way = np.zeros(len(self.labels), dtype=bool)
-        last = self._not_seen_whole.get((observer_id, target.id))
-        targets = self.rows_of(target) if last is None else self._rows_from(target, last)
-        fully, hidden_model, first_observer, x, y, proven = kernel.unit_fully_visible(
-            self.arrays, slot.full, observing, targets, in_the_way, SEARCH_GROW
-        )
-        if fully:
-            return True, f"fully visible: every model of {target.id} is fully visible", ()
-        self._not_seen_whole[(observer_id, target.id)] = self.ids[hidden_model]
-        found = self._names(in_the_way)
-        how = "hidden" if proven else "not seen whole from any one observer point"
-        text = (
-            f"not fully visible: {self.ids[hidden_model]}'s facing point ({x:.3f}, {y:.3f}) is "
-            f"{how} from {self.ids[first_observer]} (in the way: {', '.join(found) or 'nothing'})"
-        )
-        return False, text, found
-
-    def _cover(
+    def _cover_and_fully_visible(
         self,
         slot: _CacheSlot,
         observer_id: str,
         observing: NDArray[np.int32],
         target: Unit,
         witness: SightLine,
-    ) -> tuple[bool, str]:
+    ) -> tuple[bool, str, bool, str, tuple[str, ...]]:
+        """Benefit of cover, then whether every model of ``target`` is fully visible to an
+        observing model (rows ``observing``), asked of the kernel in one call: ``(cover,
+        cover_text, fully, full_text, blockers)``. Cover first: it asks terrain alone about the
+        target's exposed models, and a model that terrain alone hides from every observer
+        settles "not fully visible" at once. For "fully visible", the models already proven
+        not seen whole by the most observers are asked first, then the model last found not
+        fully visible: any one such model settles "not", so the order changes only which model
+        the explanation names."""
         from engine import sight_kernel as kernel
 
         units = (observer_id, target.id)
         # Worked out afresh each time: a pair worked out again with a new witness may now rest
         # on more.
         self._cover_rests_on.pop(units, None)
-        if not self.cover_rules:
-            self._cover_rests_on[units] = _ON_ITS_OWN
-            return False, f"no benefit of cover under {self.scenario.ruleset}"
-        split = self._cover_split.get(target.id)
-        if split is None:
-            sheltered = tuple(m for m in target.models if self.takes_cover_in_terrain(target, m))
-            exposed = tuple(m for m in target.models if not self.takes_cover_in_terrain(target, m))
-            split = self._cover_split[target.id] = (sheltered, exposed, self._indices(exposed))
-        sheltered, exposed, exposed_rows = split
-        if not exposed:
-            self._cover_rests_on[units] = _ON_ITS_OWN
-            return True, (
-                f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area"
-            )
-        observer, model, sighted, blind = kernel.seen_whole_by_terrain(
+        settled_cover, exposed_rows = self._cover_question(target)
+        in_the_way = np.zeros(len(self.labels), dtype=bool)
+        last = self._not_seen_whole.get(units)
+        (
+            observer,
+            model,
+            sighted,
+            blind,
+            fully,
+            hidden_model,
+            first_observer,
+            x,
+            y,
+            proven,
+        ) = kernel.cover_and_fully_visible(
             self.arrays,
             slot.full,
             slot.sight,
@@ -1226,9 +1200,65 @@ class SightScene:
             self.rows_of(target),
             self.index[witness.observer_model],
             self.index[witness.target_model],
+            self.rows_of(target) if last is None else self._rows_from(target, last),
+            in_the_way,
             SEARCH_GROW,
             HALF_LINE_WIDTH,
         )
+        if settled_cover is not None:
+            self._cover_rests_on[units] = _ON_ITS_OWN
+            cover, cover_text = settled_cover
+        else:
+            cover, cover_text = self._cover_answer(
+                units, observing, target, witness, (observer, model, sighted, blind)
+            )
+        if fully:
+            full_text = f"fully visible: every model of {target.id} is fully visible"
+            return cover, cover_text, True, full_text, ()
+        self._not_seen_whole[units] = self.ids[hidden_model]
+        found = self._names(in_the_way)
+        how = "hidden" if proven else "not seen whole from any one observer point"
+        full_text = (
+            f"not fully visible: {self.ids[hidden_model]}'s facing point ({x:.3f}, {y:.3f}) is "
+            f"{how} from {self.ids[first_observer]} (in the way: {', '.join(found) or 'nothing'})"
+        )
+        return cover, cover_text, False, full_text, found
+
+    def _cover_question(self, target: Unit) -> tuple[tuple[bool, str] | None, NDArray[np.int32]]:
+        """What benefit of cover asks of the kernel about ``target``: the answer when none is
+        needed (no cover under the ruleset, or every model takes cover within terrain), and
+        the rows of its models not taking cover within terrain (none when the answer is
+        settled)."""
+        if not self.cover_rules:
+            return (False, f"no benefit of cover under {self.scenario.ruleset}"), _NO_ROWS
+        split = self._cover_split.get(target.id)
+        if split is None:
+            sheltered = tuple(m for m in target.models if self.takes_cover_in_terrain(target, m))
+            exposed = tuple(m for m in target.models if not self.takes_cover_in_terrain(target, m))
+            split = self._cover_split[target.id] = (sheltered, exposed, self._indices(exposed))
+        _, exposed, exposed_rows = split
+        if not exposed:
+            settled = (
+                True,
+                f"cover: every model of {target.id} is INFANTRY/BEASTS/SWARM within a terrain area",
+            )
+            return settled, _NO_ROWS
+        return None, exposed_rows
+
+    def _cover_answer(
+        self,
+        units: tuple[str, str],
+        observing: NDArray[np.int32],
+        target: Unit,
+        witness: SightLine,
+        found: tuple[int, int, int, NDArray[np.bool_]],
+    ) -> tuple[bool, str]:
+        """Benefit of cover from the kernel's answer ``found`` (the observing model that sees
+        an exposed model whole with terrain alone, that model, the target model it sees, and
+        the observers seeing an exposed model whole but no target model), noting what it rests
+        on for the next move."""
+        observer, model, sighted, blind = found
+        sheltered, exposed, _ = self._cover_split[target.id]
         if observer >= 0 and (self.ids[observer], self.ids[model]) == (
             witness.observer_model,
             witness.target_model,
@@ -1378,7 +1408,13 @@ class VisibilityEngine:
             key=lambda task: sum(len(o.models) * len(t.models) for o, t in task),
             reverse=True,
         )
-        queue = _SlotQueue([(slot_number(task[0][0].id, task[0][1].id), task) for task in ordered])
+        slots = [slot_number(task[0][0].id, task[0][1].id) for task in ordered]
+        # The slots are made before the threads start: making one hands the GIL over with the
+        # scene's lock of slots held, and a thread waiting on either sleeps until woken (a
+        # fresh row's 15 slots made on its two threads cost it about 5%).
+        for number in slots:
+            self._scene.slot_numbered(number)
+        queue = _SlotQueue(list(zip(slots, ordered, strict=True)))
         # The calling thread works through the queue too: it starts at once, where a pool thread
         # may take a while to wake, and a helper that has not started when the queue runs dry
         # is called off rather than waited for.

@@ -1144,8 +1144,6 @@ def _hull_proof_from(
         scene,
         observers,
         targets,
-        kernel.unit_hull(scene, observers),
-        kernel.unit_hull(scene, targets),
         0.02,
         every if candidates is None else candidates,
         np.array(start, dtype=np.int32),

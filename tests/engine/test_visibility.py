@@ -1438,6 +1438,39 @@ def test_a_units_hull_merged_from_its_bases_is_the_hull_of_their_points(board: s
             assert np.array_equal(merged, convex_hull(_unit_points(sight.arrays, part)))
 
 
+@pytest.mark.parametrize("board", ["stress", "official table"])
+def test_the_hull_a_proof_is_drawn_from_holds_every_base_whole(board: str) -> None:
+    # A proof between two groups' hulls stands for every pair of their bases only if each base
+    # lies inside its group's hull: round bases are taken as the octagons around them, so the
+    # hull has fewer corners than the 16-gons' and still holds each disc, and a polygon base's
+    # corners.
+    from benchmarks.stress import make_stress_scenario
+    from engine.sight_kernel import proof_hull, unit_hull
+
+    scenario = make_stress_scenario(seed=1) if board == "stress" else make_official_table()
+    sight = VisibilityEngine(scenario)._scene
+    arrays = sight.arrays
+    for unit in scenario.units:
+        rows = sight.rows_of(unit)
+        for part in (rows, rows[: max(1, len(rows) // 2)], rows[-1:]):
+            hull = proof_hull(arrays, part)
+            assert len(hull) <= len(unit_hull(arrays, part))
+            edges = np.roll(hull, -1, axis=0) - hull
+            normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1)
+            normals /= np.linalg.norm(normals, axis=1)[:, None]
+            for m in part:
+                lo, hi = arrays.model_ranges[m]
+                points, reach = (
+                    (arrays.model_vertices[lo:hi], 0.0)
+                    if hi > lo
+                    else (arrays.model_disc[m : m + 1, :2], arrays.model_disc[m, 2])
+                )
+                # Outward normals (counter-clockwise hull): every point at least ``reach``
+                # inside every side.
+                beyond = ((points[:, None, :] - hull[None, :, :]) * normals[None]).sum(axis=2)
+                assert beyond.max() <= -reach + 1e-9
+
+
 def test_separators_of_parts_built_from_the_blockers_near_two_units_are_those_of_all() -> None:
     # A separator between parts of two units only takes blockers meeting the hull of both
     # units: built from the blockers near them, it walls off the same model pairs with the same
