@@ -17,9 +17,11 @@ each over its own copy of the probe's rows.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import namedtuple
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -1057,3 +1059,59 @@ def warm_up() -> None:
             region="table",
             mode=mode,
         )
+
+
+SIGHT_SOURCE_MARKER = "hidden_kernel.sight-source"
+"""The file, beside this module's cached kernels, holding the digest of the sight kernels'
+source they were compiled with (see :func:`forget_kernels_of_other_sight_source`)."""
+
+
+def forget_kernels_of_other_sight_source(cache_dir: Path, sight_source: Path) -> bool:
+    """Removes this module's cached kernels from ``cache_dir`` when ``sight_source`` (the
+    sight kernels' module) is not the source they were compiled with; returns whether it did.
+
+    numba keys a module's cache on that module's source alone, yet each kernel here carries
+    compiled copies of the sight kernels it calls: after a change to ``engine/sight_kernel.py``
+    alone, the cache would hand back the old ones (a source tree updated in place). The
+    digest of the sight kernels' source is kept in :data:`SIGHT_SOURCE_MARKER`; a cache that
+    cannot be read or written is left as it is (numba compiles in memory then, or the package's
+    cache folder, named after every kernel source's digest, is already the right one).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> sight = folder / "sight_kernel.py"
+    >>> _ = sight.write_text("version 1")
+    >>> cached = folder / "hidden_kernel.hidden_cells-725.py311.nbi"
+    >>> _ = cached.write_bytes(b"")
+    >>> forget_kernels_of_other_sight_source(folder, sight), cached.exists()
+    (True, False)
+    >>> _ = cached.write_bytes(b"")
+    >>> forget_kernels_of_other_sight_source(folder, sight), cached.exists()
+    (False, True)
+    >>> _ = sight.write_text("version 2")
+    >>> forget_kernels_of_other_sight_source(folder, sight), cached.exists()
+    (True, False)
+    """
+    marker = cache_dir / SIGHT_SOURCE_MARKER
+    try:
+        digest = hashlib.sha256(sight_source.read_bytes()).hexdigest()
+        if marker.is_file() and marker.read_text(encoding="ascii") == digest:
+            return False
+        for stale in (
+            *cache_dir.glob("hidden_kernel.*.nbi"),
+            *cache_dir.glob("hidden_kernel.*.nbc"),
+        ):
+            stale.unlink(missing_ok=True)
+        written = marker.with_name(marker.name + ".new")
+        written.write_text(digest, encoding="ascii")
+        written.replace(marker)
+    except OSError:
+        return False
+    return True
+
+
+# Before any kernel of this module is loaded from the cache (numba reads it on first call); the
+# folder is the one numba chose for this module (the source tree's, or NUMBA_CACHE_DIR).
+forget_kernels_of_other_sight_source(
+    Path(cast(Any, hidden_cells).stats.cache_path), Path(kernel.__file__)
+)

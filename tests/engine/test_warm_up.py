@@ -107,12 +107,17 @@ def test_a_cache_written_by_another_numba_is_recompiled_not_loaded(
     # small kernel's index is made foreign (recompiling them all would take minutes).
     from numba.core.caching import UserProvidedCacheLocator
 
+    from engine.hidden_kernel import SIGHT_SOURCE_MARKER
+
     cache = tmp_path / "numba-cache"
     folder = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(str(KERNEL_SOURCE))
     folder.mkdir(parents=True)
     for module in ("sight_kernel", "hidden_kernel"):
         for cached in IN_TREE_CACHE.glob(f"{module}.*.nb[ic]"):
             shutil.copy2(cached, folder / cached.name)
+    # With the digest of the sight kernels' source the hidden map's kernels were compiled with
+    # (without it, they are set aside as compiled with other sight kernels).
+    shutil.copy2(IN_TREE_CACHE / SIGHT_SOURCE_MARKER, folder / SIGHT_SOURCE_MARKER)
     from engine import sight_kernel
 
     def cached(name: str, suffix: str) -> list[Path]:
@@ -177,3 +182,39 @@ def test_after_warm_up_line_of_sight_needs_no_new_compile(
         check=True,
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_hidden_maps_kernels_compiled_with_other_sight_kernels_are_set_aside(
+    in_tree_report: dict[str, Any], tmp_path: Path
+) -> None:
+    # numba keys the hidden map's cache on its own module's source, but its kernels carry
+    # compiled copies of the sight kernels: when the digest kept beside them names another
+    # sight source, importing the module removes them before any is loaded, and keeps the
+    # sight kernels' own.
+    import hashlib
+
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from engine.hidden_kernel import SIGHT_SOURCE_MARKER
+
+    cache = tmp_path / "numba-cache"
+    folder = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(str(KERNEL_SOURCE))
+    folder.mkdir(parents=True)
+    for cached in IN_TREE_CACHE.glob("*_kernel.*.nb[ic]"):
+        shutil.copy2(cached, folder / cached.name)
+    (folder / SIGHT_SOURCE_MARKER).write_text("0" * 64, encoding="ascii")
+    hidden_before = sorted(folder.glob("hidden_kernel.*.nb[ic]"))
+    sight_before = sorted(folder.glob("sight_kernel.*.nb[ic]"))
+    assert hidden_before
+    assert sight_before
+    subprocess.run(
+        [sys.executable, "-c", "import engine.hidden_kernel"],
+        cwd=ROOT,
+        env=environment(cache),
+        check=True,
+        timeout=120,
+    )
+    assert sorted(folder.glob("hidden_kernel.*.nb[ic]")) == []
+    assert sorted(folder.glob("sight_kernel.*.nb[ic]")) == sight_before
+    digest = hashlib.sha256(KERNEL_SOURCE.read_bytes()).hexdigest()
+    assert (folder / SIGHT_SOURCE_MARKER).read_text(encoding="ascii") == digest
