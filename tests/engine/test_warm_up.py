@@ -61,6 +61,24 @@ def in_tree_report() -> dict[str, Any]:
     return warm_up_json(None)
 
 
+def copy_of_the_cache(tmp_path: Path) -> tuple[Path, Path]:
+    """A ``NUMBA_CACHE_DIR`` in ``tmp_path`` holding a copy of the source tree's cached kernels
+    (with the digest of the sight kernels' source the hidden map's were compiled with: without
+    it, they are set aside), and the folder in it where numba looks for them."""
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from engine.hidden_kernel import SIGHT_SOURCE_MARKER
+
+    cache = tmp_path / "numba-cache"
+    folder = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(str(KERNEL_SOURCE))
+    folder.mkdir(parents=True)
+    for module in ("sight_kernel", "hidden_kernel"):
+        for cached in IN_TREE_CACHE.glob(f"{module}.*.nb[ic]"):
+            shutil.copy2(cached, folder / cached.name)
+    shutil.copy2(IN_TREE_CACHE / SIGHT_SOURCE_MARKER, folder / SIGHT_SOURCE_MARKER)
+    return cache, folder
+
+
 def test_importing_the_engine_does_not_import_numba() -> None:
     # The app imports these while it starts; numba costs a third of a second to import and
     # the kernels' cache most of a second to load, so both wait until line of sight is first
@@ -105,19 +123,7 @@ def test_a_cache_written_by_another_numba_is_recompiled_not_loaded(
     # Two environments (the app's and the Qt-free one) share engine/__pycache__; numba keys
     # each index by its own version, so an index from another version is set aside. One
     # small kernel's index is made foreign (recompiling them all would take minutes).
-    from numba.core.caching import UserProvidedCacheLocator
-
-    from engine.hidden_kernel import SIGHT_SOURCE_MARKER
-
-    cache = tmp_path / "numba-cache"
-    folder = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(str(KERNEL_SOURCE))
-    folder.mkdir(parents=True)
-    for module in ("sight_kernel", "hidden_kernel"):
-        for cached in IN_TREE_CACHE.glob(f"{module}.*.nb[ic]"):
-            shutil.copy2(cached, folder / cached.name)
-    # With the digest of the sight kernels' source the hidden map's kernels were compiled with
-    # (without it, they are set aside as compiled with other sight kernels).
-    shutil.copy2(IN_TREE_CACHE / SIGHT_SOURCE_MARKER, folder / SIGHT_SOURCE_MARKER)
+    cache, folder = copy_of_the_cache(tmp_path)
     from engine import sight_kernel
 
     def cached(name: str, suffix: str) -> list[Path]:
@@ -193,15 +199,9 @@ def test_the_hidden_maps_kernels_compiled_with_other_sight_kernels_are_set_aside
     # sight kernels' own.
     import hashlib
 
-    from numba.core.caching import UserProvidedCacheLocator
-
     from engine.hidden_kernel import SIGHT_SOURCE_MARKER
 
-    cache = tmp_path / "numba-cache"
-    folder = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(str(KERNEL_SOURCE))
-    folder.mkdir(parents=True)
-    for cached in IN_TREE_CACHE.glob("*_kernel.*.nb[ic]"):
-        shutil.copy2(cached, folder / cached.name)
+    cache, folder = copy_of_the_cache(tmp_path)
     (folder / SIGHT_SOURCE_MARKER).write_text("0" * 64, encoding="ascii")
     hidden_before = sorted(folder.glob("hidden_kernel.*.nb[ic]"))
     sight_before = sorted(folder.glob("sight_kernel.*.nb[ic]"))
