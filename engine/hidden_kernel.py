@@ -29,6 +29,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from engine import sight_kernel as kernel
+from engine.scenario_io import write_atomically
 from engine.sight_kernel import SceneArrays
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
@@ -1102,9 +1103,7 @@ def forget_kernels_of_other_sight_source(cache_dir: Path, sight_source: Path) ->
             *cache_dir.glob("hidden_kernel.*.nbc"),
         ):
             stale.unlink(missing_ok=True)
-        written = marker.with_name(marker.name + ".new")
-        written.write_text(digest, encoding="ascii")
-        written.replace(marker)
+        write_atomically(digest, marker)
     except OSError:
         return False
     return True
