@@ -55,7 +55,7 @@ import math
 import os
 import threading
 import zlib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeGuard
@@ -556,9 +556,9 @@ class SightScene:
         moved_from: tuple[SightScene, frozenset[str]] | None = None,
     ) -> None:
         """``terrain`` and ``within`` are what an earlier scene of the same battlefield worked
-        out; ``moved_from`` is that scene and the units that changed since, when only they did:
-        the other models' outlines and its arrays are taken, the changed models' rows
-        rewritten."""
+        out (``within`` is taken over, not copied: that scene is done with); ``moved_from`` is
+        that scene and the units that changed since, when only they did: the other models'
+        outlines and its arrays are taken, the changed models' rows rewritten."""
         self.scenario = scenario
         twist = twist_of(scenario)
         self.night_fighting = twist == "night-fighting"
@@ -597,9 +597,19 @@ class SightScene:
                     model.base, model.x, model.y, model.rotation
                 )
         self.ids: list[str] = list(self.index)
-        self.within_cache: _WithinCache = (
-            dict(within) if within is not None else _areas_known_within(scenario.terrain)
-        )
+        self.within_cache: _WithinCache
+        if within is None:
+            self.within_cache = _areas_known_within(scenario.terrain)
+        elif len(within) > _WITHIN_KEPT_BASES:
+            # A drag adds a place for each moved base at every step: past this many, only the
+            # places of the bases standing now are kept.
+            self.within_cache = {
+                key: within[key]
+                for key in (_outline_key(model) for _, model in scenario.all_models())
+                if key in within
+            }
+        else:
+            self.within_cache = within
         if moved_from is not None:
             self._find_areas_within([model for _, model in placed])
         self.labels = [b.label for b in self.terrain] + [self.unit_of[m].id for m in self.ids]
@@ -611,6 +621,13 @@ class SightScene:
         """Every slot's two caches in one compiled list (sight, then fully visible), made with
         the first slot."""
         self._unit_sight: dict[frozenset[str] | None, _UnitSight] = {}
+        self._named_in: dict[str, set[frozenset[str]]] = {}
+        """Per name (a terrain piece's label, a unit's id), the unit pairs whose top-to-top
+        answer named it in the way when worked out (some worked out again since): where
+        :meth:`take_over` looks for the answers a moved unit stood in the way of."""
+        self._unsettled: set[frozenset[str]] = set()
+        """The unit pairs whose top-to-top answer, when worked out, was neither a witness nor
+        a proof of "not visible" (never kept across a move)."""
         self._walls_before: dict[frozenset[str] | None, _WallsBefore] = {}
         """Per unit pair a move touched, the walls that stood between its units before."""
         self._seen_before: dict[frozenset[str] | None, tuple[int, int]] = {}
@@ -849,7 +866,7 @@ class SightScene:
         listed = self.scenario.units
         self.touched_unit_pairs = frozenset(
             frozenset((listed[one].id, listed[other].id))
-            for one, other in zip(*np.nonzero(np.triu(touched)), strict=True)
+            for one, other in np.argwhere(np.triu(touched)).tolist()
         )
         with self._slots_lock:
             self._slots = dict(old._slots)
@@ -862,15 +879,24 @@ class SightScene:
         self._cover_split = {
             unit_id: split for unit_id, split in old._cover_split.items() if unit_id not in changed
         }
-        self._cover_rests_on = {
-            units: basis
-            for units, basis in old._cover_rests_on.items()
-            if changed.isdisjoint(units)
-        }
+        unit_ids = [unit.id for unit in listed]
+        self._cover_rests_on = dict(old._cover_rests_on)
+        for key in _ordered_pairs_with(changed, unit_ids):
+            self._cover_rests_on.pop(key, None)
         models = len(self.ids)
         touched_pairs = self.touched_unit_pairs
-        for units, known in old._unit_sight.items():
-            if units is None:
+        # Every answer is kept but those a move may have changed: of a unit pair with a changed
+        # unit, naming one in its way, some of whose model pairs' answers the move touched, or
+        # never settled.
+        self._unit_sight = dict(old._unit_sight)
+        self._named_in, self._unsettled = old._named_in, old._unsettled
+        asked = set(self._unsettled) | touched_pairs
+        for unit_id in changed:
+            asked.update(old._named_in.get(unit_id, ()))
+            asked.update(frozenset((unit_id, other)) for other in unit_ids if other != unit_id)
+        for units in asked:
+            known = old._unit_sight.get(units)
+            if known is None:
                 continue
             status, (one, other), separated, found, blockers, _ = known
             unit_changed = not changed.isdisjoint(units)
@@ -890,8 +916,9 @@ class SightScene:
             else:
                 still = status == kernel.NONE and not wall_changed
             if still:
-                self._unit_sight[units] = known
-            elif status == kernel.FOUND:
+                continue
+            del self._unit_sight[units]
+            if status == kernel.FOUND:
                 self._seen_before[units] = (self.index[one], self.index[other])
 
     def standing_unit_sight(self) -> frozenset[frozenset[str]]:
@@ -1119,6 +1146,10 @@ class SightScene:
             )
             if both_ways is not None:
                 self._unit_sight[both_ways] = known
+                for name in known.names:
+                    self._named_in.setdefault(name, set()).add(both_ways)
+                if known.status not in (kernel.FOUND, kernel.NONE):
+                    self._unsettled.add(both_ways)
         status, (one, other), separated, found, _, line = known
         if separated:
             verb = "stands" if len(found) == 1 else "stand"
@@ -1284,6 +1315,21 @@ class SightScene:
         return True, "cover against every observing model that sees it: " + "; ".join(parts)
 
 
+def _ordered_pairs_with(units: Iterable[str], others: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """Every ordered pair of a unit of ``units`` and another of ``others``, both ways round
+    (twice when both are among ``units``): the keys a change of ``units`` can make stale,
+    found without reading every key.
+
+    >>> sorted(_ordered_pairs_with({"a"}, ["a", "b", "c"]))
+    [('a', 'b'), ('a', 'c'), ('b', 'a'), ('c', 'a')]
+    """
+    for one in units:
+        for other in others:
+            if other != one:
+                yield one, other
+                yield other, one
+
+
 def _stack(polygons: Sequence[np.ndarray]) -> np.ndarray:
     filled = [p for p in polygons if len(p)]
     return np.vstack(filled) if filled else np.zeros((0, 2))
@@ -1367,11 +1413,13 @@ class VisibilityEngine:
     _scene: SightScene = field(init=False, repr=False)
     _results: dict[tuple[str, str], PairVisibility] = field(init=False, repr=False)
     _corridors: dict[tuple[str, str], NDArray[np.float64]] = field(init=False, repr=False)
+    _unit_hulls: dict[str, NDArray[np.float64]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._scene = SightScene(self.scenario)
         self._results = {}
         self._corridors = {}
+        self._unit_hulls = {}
 
     def _answer(self, observer: Unit, target: Unit) -> PairVisibility:
         key = (observer.id, target.id)
@@ -1544,10 +1592,12 @@ class VisibilityEngine:
             [[*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0)] for boxes in unit_bases]
         )
         # A unit gone from the scenario is among the changed ones.
-        stale = [(one, other) for one, other in self._results if one in changed or other in changed]
-        self._corridors = {
-            k: v for k, v in self._corridors.items() if k[0] not in changed and k[1] not in changed
-        }
+        with_changed = list(_ordered_pairs_with(changed, list(old_units)))
+        stale = {key for key in with_changed if key in self._results}
+        for key in with_changed:
+            self._corridors.pop(key, None)
+        for unit_id in changed:
+            self._unit_hulls.pop(unit_id, None)
         if len(moved_boxes):
             # A pair found not visible keeps its answer when its proof stands (the scene kept
             # its unit sight: no moved unit is among what hid it); the answer reads nothing else.
@@ -1574,11 +1624,11 @@ class VisibilityEngine:
                     return True
                 return not kernel.hull_meets_boxes(self._corridor(key), moved_boxes)
 
-            stale += [
+            stale.update(
                 key
                 for key in self._pairs_near(new_scenario, unit_boxes, changed)
                 if key in self._results and not keeps(key)
-            ]
+            )
         for key in stale:
             del self._results[key]
 
@@ -1656,14 +1706,29 @@ class VisibilityEngine:
 
     def _corridor(self, key: tuple[str, str]) -> NDArray[np.float64]:
         """A convex polygon holding both units' bases (:func:`engine.sight_kernel.bases_hull`):
-        every sight line between them lies inside it."""
+        every sight line between them lies inside it. It is the hull of the two units' own
+        hulls (the same polygon as the hull of all their bases' points), and a unit's hull is
+        kept until the unit moves: after a move, most pairs asked about pair units that did
+        not move, each of them part of many pairs."""
         ordered = key if key[0] <= key[1] else (key[1], key[0])
         corridor = self._corridors.get(ordered)
         if corridor is None:
             from engine import sight_kernel as kernel
 
-            scene = self._scene
-            models = [m for uid in ordered for m in self.scenario.unit(uid).models]
-            corridor = kernel.bases_hull(scene.arrays.model_outline, scene._indices(models))
+            corridor = kernel.convex_hull(
+                np.concatenate([self._unit_hull(ordered[0]), self._unit_hull(ordered[1])])
+            )
             self._corridors[ordered] = corridor
         return corridor
+
+    def _unit_hull(self, unit_id: str) -> NDArray[np.float64]:
+        """The hull of one unit's bases (:func:`engine.sight_kernel.bases_hull`), kept until
+        the unit moves."""
+        hull = self._unit_hulls.get(unit_id)
+        if hull is None:
+            from engine import sight_kernel as kernel
+
+            scene = self._scene
+            rows = scene.rows_of(self.scenario.unit(unit_id))
+            hull = self._unit_hulls[unit_id] = kernel.bases_hull(scene.arrays.model_outline, rows)
+        return hull

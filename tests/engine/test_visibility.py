@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -11,6 +13,7 @@ import pytest
 import shapely
 
 from benchmarks.official_table import make_official_table
+from benchmarks.stress import make_stress_scenario
 from engine.errors import UnknownReferenceError
 from engine.model import (
     MM_PER_INCH,
@@ -586,6 +589,21 @@ def test_the_sight_corridor_holds_every_base_and_meets_exactly_the_boxes_it_touc
         if 0 < gap < 1e-6 or (gap == 0 and polygon.intersection(square).area < 1e-9):
             continue
         assert hull_meets_boxes(hull, boxes) == (gap == 0)
+    # The engine makes a pair's corridor from the two units' own hulls: the same polygon.
+    corridor = VisibilityEngine(s)._corridor(("blue-a", "red-a"))
+    assert shapely.Polygon(corridor).symmetric_difference(polygon).area == 0.0
+
+
+@pytest.mark.parametrize("board", ["stress", "official"])
+def test_every_pairs_corridor_from_its_units_hulls_is_the_hull_of_their_bases(board: str) -> None:
+    scenario = make_stress_scenario(seed=2) if board == "stress" else make_official_table()
+    engine = VisibilityEngine(scenario)
+    arrays = engine._scene.arrays
+    for one, other in itertools.combinations(scenario.units, 2):
+        rows = engine._scene._indices([*one.models, *other.models])
+        direct = shapely.Polygon(bases_hull(arrays.model_outline, rows))
+        merged = shapely.Polygon(engine._corridor((one.id, other.id)))
+        assert merged.symmetric_difference(direct).area == 0.0, (one.id, other.id)
 
 
 def test_update_detects_other_changes() -> None:
@@ -1344,6 +1362,31 @@ def test_scenes_of_one_battlefield_share_the_areas_their_bases_are_within() -> N
     assert _areas_known_within(other_battlefield.terrain) == {}
 
 
+def test_a_long_drag_keeps_the_engines_record_of_areas_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each step of a drag adds the moved bases' places to the areas-within record the engine
+    carries from scene to scene; past the limit only the places of the bases standing now are
+    kept, and the answers stay those of a fresh computation."""
+    monkeypatch.setattr(sys.modules["engine.visibility"], "_WITHIN_KEPT_BASES", 6)
+    woods = TerrainPiece("woods", box(10.0, 10.0, 20.0, 20.0), obscuring=True)
+    red = Unit("red", "red", (Model("r1", 5.0, 15.0, CircleBase(32)),))
+    blue = Unit("blue", "blue", (Model("b1", 30.0, 15.0, CircleBase(32)),))
+    scenario = Scenario(
+        "wh40k-ca2026", (Player("red"), Player("blue")), units=(red, blue), terrain=(woods,)
+    )
+    engine = VisibilityEngine(scenario)
+    engine.matrix()
+    sizes = []
+    for _ in range(20):
+        scenario = scenario.with_unit_moved("red", 1.0, 0.0)
+        assert engine.update(scenario, ["red"]) == visibility(scenario)
+        sizes.append(len(engine._scene.within_cache))
+    assert sizes[:6] == [3, 4, 5, 6, 7, 2]
+    assert max(sizes) == 7
+    assert engine._scene.within_areas("r1") == SightScene(scenario).within_areas("r1")
+
+
 def test_slot_queue_hands_out_each_task_once_never_two_of_a_busy_slot() -> None:
     """The threads' queue: tasks in their order, a busy slot's tasks passed over (not waited
     for), a thread left with only busy slots' tasks let go, the holder taking them after."""
@@ -1360,8 +1403,6 @@ def test_slot_queue_hands_out_each_task_once_never_two_of_a_busy_slot() -> None:
 
 
 def test_around_gives_the_rows_and_columns_of_some_units_as_a_fresh_matrix_does() -> None:
-    from benchmarks.stress import make_stress_scenario
-
     scenario = make_stress_scenario(seed=1)
     engine = VisibilityEngine(scenario)
     engine.matrix()
@@ -1404,7 +1445,6 @@ def test_the_blockers_near_two_units_are_what_every_model_pair_of_them_gathers(
     # (blockers_near), not from the whole scene: for every model pair, the same blockers in
     # the same order as gathered from every row, found among far fewer rows.
     from benchmarks.ruin_layout import make_ruin_layout
-    from benchmarks.stress import make_stress_scenario
     from engine.sight_kernel import blockers_near, gather, gather_from, unit_hull
 
     scenario = make_stress_scenario(seed=1) if board == "stress" else make_ruin_layout(seed=1)
@@ -1426,7 +1466,6 @@ def test_the_blockers_near_two_units_are_what_every_model_pair_of_them_gathers(
 
 @pytest.mark.parametrize("board", ["stress", "official table"])
 def test_a_units_hull_merged_from_its_bases_is_the_hull_of_their_points(board: str) -> None:
-    from benchmarks.stress import make_stress_scenario
     from engine.sight_kernel import _unit_points, convex_hull, unit_hull
 
     scenario = make_stress_scenario(seed=1) if board == "stress" else make_official_table()
@@ -1444,7 +1483,6 @@ def test_the_hull_a_proof_is_drawn_from_holds_every_base_whole(board: str) -> No
     # lies inside its group's hull: round bases are taken as the octagons around them, so the
     # hull has fewer corners than the 16-gons' and still holds each disc, and a polygon base's
     # corners.
-    from benchmarks.stress import make_stress_scenario
     from engine.sight_kernel import proof_hull, unit_hull
 
     scenario = make_stress_scenario(seed=1) if board == "stress" else make_official_table()
@@ -1475,7 +1513,6 @@ def test_separators_of_parts_built_from_the_blockers_near_two_units_are_those_of
     # A separator between parts of two units only takes blockers meeting the hull of both
     # units: built from the blockers near them, it walls off the same model pairs with the same
     # walls as one built from every blocker of the scene.
-    from benchmarks.stress import make_stress_scenario
     from engine.sight_kernel import (
         PART_SEPARATOR_PAIRS,
         blockers_near,
