@@ -5828,12 +5828,13 @@ def warm_up() -> None:
     for unit in board.units:
         board = board.with_unit_moved(unit.id, 0.0, 0.25)
         engine.update(board, (unit.id,))
-    # An update tests a unit pair's corridor against the moved bases only when it cannot keep
-    # the pair's answer otherwise, which this board's moves may never need: compiled here all
-    # the same, with the arrays an update hands them.
-    corridor = bases_hull(
+    # An update tests a unit pair's corridor (the hull of its units' hulls) against the moved
+    # bases only when it cannot keep the pair's answer otherwise, which this board's moves may
+    # never need: compiled here all the same, with the arrays an update hands them.
+    unit_hull = bases_hull(
         np.array([[OUTLINE_CIRCLE, 0.0, 0.0, 1.0, 1.0, 0.0]]), np.zeros(1, dtype=np.int32)
     )
+    corridor = convex_hull(np.concatenate((unit_hull, unit_hull + 3.0)))
     hull_meets_boxes(corridor, np.zeros((1, 4)))
     # So are the lookups of a kept witness's answer, and of what a kept "not fully visible"
     # and its cover rest on, asked only after a move deleted some answer between their units.
@@ -5855,16 +5856,15 @@ def _rests_on_moved(row: np.ndarray, start: int, moved: np.ndarray, offset: int)
 
 @_compiled
 def _witness_meets_moved(
-    scene: SceneArrays, i: int, j: int, row: np.ndarray, moved: np.ndarray, grow: float
+    scene: SceneArrays, i: int, j: int, row: np.ndarray, moved_rows: np.ndarray, grow: float
 ) -> bool:
-    """Whether a moved model, where it stands now, is in the way of the witness segment of a
-    :func:`sight_pair` answer for models ``i < j`` (the search's own test, graze included)."""
+    """Whether a moved model (rows ``moved_rows``), where it stands now, is in the way of the
+    witness segment of a :func:`sight_pair` answer for models ``i < j`` (the search's own
+    test, graze included)."""
     offset = len(scene.blocker_kind) - len(scene.model_top)
     px, py = row[1], row[2]
     dx, dy = row[3] - px, row[4] - py
-    for m in range(len(moved)):
-        if not moved[m]:
-            continue
+    for m in moved_rows:
         k = offset + m
         low, t0, t1 = low_interval(scene.model_top[i], scene.model_top[j], scene.blocker_top[k])
         if low and _blocks(
@@ -6057,6 +6057,16 @@ def forget_moved(
     models = len(scene.model_top)
     offset = len(scene.blocker_kind) - models
     margin = 2.0 * grow
+    moved_rows = np.flatnonzero(moved)
+    # The box holding every box of ``boxes``: a pair of bases whose blockers' boxes (never
+    # smaller than the bases) stay apart from it, grown by the margin, meets none of them.
+    reach_x0, reach_y0, reach_x1, reach_y1 = math.inf, math.inf, -math.inf, -math.inf
+    for b in range(len(boxes)):
+        reach_x0, reach_y0 = min(reach_x0, boxes[b, 0]), min(reach_y0, boxes[b, 1])
+        reach_x1, reach_y1 = max(reach_x1, boxes[b, 2]), max(reach_y1, boxes[b, 3])
+    reach_x0, reach_y0 = reach_x0 - margin, reach_y0 - margin
+    reach_x1, reach_y1 = reach_x1 + margin, reach_y1 + margin
+    bases = scene.blocker_boxes
     stale = np.empty(len(cache), dtype=np.int64)
     n_stale = 0
     shaken = np.empty(len(cache), dtype=np.int64)
@@ -6071,8 +6081,11 @@ def forget_moved(
             if state == HIDDEN_PAIR and (
                 moved[i] or moved[j] or _rests_on_moved(row, 5, moved, offset)
             ):
-                shaken[n_shaken] = key
-                n_shaken += 1
+                # Shaken in place: a top-to-top row is its answer's own (a proof shared by
+                # several model pairs is stored as a copy for each), and no one reads it
+                # meanwhile.
+                _mark_units(scene, touched, key, models, full)
+                row[0] = MOVED_PROOF_PAIR
             continue
         ends_moved = moved[i] or moved[j]
         if full and state in (FULLY_HIDDEN, FULLY_MOVED_PROOF):
@@ -6093,9 +6106,15 @@ def forget_moved(
         if full and key % 2 == 1:
             continue
         if not full and state == SEEN_PAIR:
-            keep = not _witness_meets_moved(scene, i, j, row, moved, grow)
+            keep = not _witness_meets_moved(scene, i, j, row, moved_rows, grow)
         else:
-            keep = not _hull_meets(scene, i, j, boxes, margin)
+            keep = (
+                min(bases[offset + i, 0], bases[offset + j, 0]) > reach_x1
+                or max(bases[offset + i, 2], bases[offset + j, 2]) < reach_x0
+                or min(bases[offset + i, 1], bases[offset + j, 1]) > reach_y1
+                or max(bases[offset + i, 3], bases[offset + j, 3]) < reach_y0
+                or not _hull_meets(scene, i, j, boxes, margin)
+            )
         if not keep:
             stale[n_stale] = key
             n_stale += 1
@@ -6103,13 +6122,13 @@ def forget_moved(
         _mark_units(scene, touched, stale[m], models, full)
         cache.pop(stale[m])
     for m in range(n_shaken):
+        # A copy each: the answers with models and with terrain alone may share a row.
         _mark_units(scene, touched, shaken[m], models, full)
         row = cache[shaken[m]].copy()
-        row[0] = FULLY_MOVED_PROOF if full else MOVED_PROOF_PAIR
-        if full:
-            j = (shaken[m] // 2) % models
-            row[1] += shift[j, 0]
-            row[2] += shift[j, 1]
+        row[0] = FULLY_MOVED_PROOF
+        j = (shaken[m] // 2) % models
+        row[1] += shift[j, 0]
+        row[2] += shift[j, 1]
         cache[shaken[m]] = row
     return len(cache)
 
