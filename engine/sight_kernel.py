@@ -5888,9 +5888,22 @@ def _witness_meets_moved(
 
 
 @_compiled
-def _hull_meets(scene: SceneArrays, i: int, j: int, boxes: np.ndarray, margin: float) -> bool:
+def _hull_meets(
+    scene: SceneArrays, i: int, j: int, boxes: np.ndarray, reach: np.ndarray, margin: float
+) -> bool:
     """Whether a box of ``boxes`` meets the hull of models ``i`` and ``j``'s bases grown by
-    ``margin``."""
+    ``margin``. ``reach`` is the box holding all of ``boxes``, grown by ``margin``: bases whose
+    blockers' boxes (never smaller than the bases) stay apart from it meet none of them, told
+    without making their end shapes."""
+    offset = len(scene.blocker_kind) - len(scene.model_top)
+    bases = scene.blocker_boxes
+    if (
+        min(bases[offset + i, 0], bases[offset + j, 0]) > reach[2]
+        or max(bases[offset + i, 2], bases[offset + j, 2]) < reach[0]
+        or min(bases[offset + i, 1], bases[offset + j, 1]) > reach[3]
+        or max(bases[offset + i, 3], bases[offset + j, 3]) < reach[1]
+    ):
+        return False
     acx, acy, ar, av = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, i)
     bcx, bcy, br, bv = model_end(scene.model_disc, scene.model_vertices, scene.model_ranges, j)
     ax0, ay0, ax1, ay1 = _shape_bounds(acx, acy, ar, av)
@@ -6058,15 +6071,11 @@ def forget_moved(
     offset = len(scene.blocker_kind) - models
     margin = 2.0 * grow
     moved_rows = np.flatnonzero(moved)
-    # The box holding every box of ``boxes``: a pair of bases whose blockers' boxes (never
-    # smaller than the bases) stay apart from it, grown by the margin, meets none of them.
-    reach_x0, reach_y0, reach_x1, reach_y1 = math.inf, math.inf, -math.inf, -math.inf
+    reach = np.array([math.inf, math.inf, -math.inf, -math.inf])
     for b in range(len(boxes)):
-        reach_x0, reach_y0 = min(reach_x0, boxes[b, 0]), min(reach_y0, boxes[b, 1])
-        reach_x1, reach_y1 = max(reach_x1, boxes[b, 2]), max(reach_y1, boxes[b, 3])
-    reach_x0, reach_y0 = reach_x0 - margin, reach_y0 - margin
-    reach_x1, reach_y1 = reach_x1 + margin, reach_y1 + margin
-    bases = scene.blocker_boxes
+        for side in range(2):
+            reach[side] = min(reach[side], boxes[b, side] - margin)
+            reach[side + 2] = max(reach[side + 2], boxes[b, side + 2] + margin)
     stale = np.empty(len(cache), dtype=np.int64)
     n_stale = 0
     shaken = np.empty(len(cache), dtype=np.int64)
@@ -6108,13 +6117,7 @@ def forget_moved(
         if not full and state == SEEN_PAIR:
             keep = not _witness_meets_moved(scene, i, j, row, moved_rows, grow)
         else:
-            keep = (
-                min(bases[offset + i, 0], bases[offset + j, 0]) > reach_x1
-                or max(bases[offset + i, 2], bases[offset + j, 2]) < reach_x0
-                or min(bases[offset + i, 1], bases[offset + j, 1]) > reach_y1
-                or max(bases[offset + i, 3], bases[offset + j, 3]) < reach_y0
-                or not _hull_meets(scene, i, j, boxes, margin)
-            )
+            keep = not _hull_meets(scene, i, j, boxes, reach, margin)
         if not keep:
             stale[n_stale] = key
             n_stale += 1

@@ -890,7 +890,7 @@ class SightScene:
         # never settled.
         self._unit_sight = dict(old._unit_sight)
         self._named_in, self._unsettled = old._named_in, old._unsettled
-        asked = set(self._unsettled) | touched_pairs
+        asked = self._unsettled | touched_pairs
         for unit_id in changed:
             asked.update(old._named_in.get(unit_id, ()))
             asked.update(frozenset((unit_id, other)) for other in unit_ids if other != unit_id)
